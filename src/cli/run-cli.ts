@@ -1,0 +1,38 @@
+import { GoldenError } from '../errors.js';
+import { SERVE_USAGE, serveCommand } from './serve-command.js';
+
+type Command = { usage: string; run: (argv: string[]) => Promise<number> };
+
+const COMMANDS: Record<string, Command> = {
+  serve: { usage: SERVE_USAGE, run: serveCommand },
+};
+
+const USAGE = `Usage: mcp-golden <command> [options]
+
+Commands:
+${Object.keys(COMMANDS)
+  .map((name) => `  ${name}`)
+  .join('\n')}
+
+Run \`mcp-golden <command> --help\` for a command's options.`;
+
+/** Runs the CLI with `argv` (without node and script) and returns the exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    throw new GoldenError(
+      'E_USAGE',
+      `Unknown command "${name}". Expected one of: ${Object.keys(COMMANDS).join(', ')}. Run \`mcp-golden --help\`.`,
+    );
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${command.usage}\n`);
+    return 0;
+  }
+  return command.run(rest);
+}

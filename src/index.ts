@@ -1,0 +1,2 @@
+export type { GoldenErrorCode } from './errors.js';
+export { GoldenError, isGoldenError } from './errors.js';

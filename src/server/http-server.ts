@@ -1,0 +1,169 @@
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AuditLog } from './audit-log.js';
+import { CountingEventStore } from './counting-event-store.js';
+import { connectReferenceServer } from './reference-server.js';
+
+/** Options of {@link startReferenceServer}. */
+export interface ReferenceServerOptions {
+  /** TCP port; 0 picks a free one. @default 0 */
+  readonly port?: number;
+  /** Answer every request with one JSON body instead of SSE (the SDK then drops progress). @default false */
+  readonly jsonResponse?: boolean;
+  /** Send `X-Accel-Buffering: no` on SSE responses; `false` omits it, as a misconfigured server would. @default true */
+  readonly accelHeader?: boolean;
+  /** Interval of `: keepalive` SSE comments in ms; 0 sends none, which keeps goldens deterministic. @default 0 */
+  readonly keepAliveMs?: number;
+  /** `retry:` value in ms written into priming events. @default 1000 */
+  readonly retryMs?: number;
+  /** The log to write to; a new one by default. */
+  readonly audit?: AuditLog;
+  /** Called with transport-level errors (bad requests, stream conflicts). */
+  readonly onError?: (error: Error) => void;
+}
+
+/** A running reference upstream on loopback HTTP. */
+export interface ReferenceServer {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:40123/mcp`. */
+  readonly url: string;
+  readonly port: number;
+  /** Every `tools/call` handled, across sessions. */
+  readonly audit: AuditLog;
+  /** Ids of the sessions currently open. */
+  sessions(): string[];
+  /** Closes every session and stops listening. */
+  close(): Promise<void>;
+}
+
+/** Path of the MCP endpoint. */
+export const MCP_PATH = '/mcp';
+
+interface Session {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly server: McpServer;
+}
+
+function withoutAccelHeader(res: ServerResponse): void {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  const strip = (headers: unknown): unknown => {
+    if (Array.isArray(headers)) {
+      const kept: unknown[] = [];
+      for (let i = 0; i < headers.length; i += 2) {
+        if (String(headers[i]).toLowerCase() !== 'x-accel-buffering') kept.push(headers[i], headers[i + 1]);
+      }
+      return kept;
+    }
+    if (headers && typeof headers === 'object') {
+      return Object.fromEntries(
+        Object.entries(headers as OutgoingHttpHeaders).filter(([k]) => k.toLowerCase() !== 'x-accel-buffering'),
+      );
+    }
+    return headers;
+  };
+  res.writeHead = ((...args: unknown[]) => writeHead(...args.map(strip))) as ServerResponse['writeHead'];
+}
+
+function sendJsonError(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/**
+ * Starts the reference streaming server (tools `progress`, `long_output`, `chatty`) on
+ * 127.0.0.1 over Streamable HTTP: stateful sessions, deterministic session and event ids, and
+ * `Last-Event-ID` resumption.
+ *
+ * @example
+ * const upstream = await startReferenceServer({ port: 0 })
+ * console.log(upstream.url) // http://127.0.0.1:PORT/mcp
+ * await upstream.close()
+ */
+export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+  const audit = options.audit ?? new AuditLog();
+  const sessions = new Map<string, Session>();
+  const pending = new Set<Session>();
+  let sessionCount = 0;
+
+  const createSession = async (): Promise<Session> => {
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => `session-${++sessionCount}`,
+      enableJsonResponse: options.jsonResponse ?? false,
+      eventStore: new CountingEventStore(),
+      retryInterval: options.retryMs ?? 1000,
+      keepAliveMs: options.keepAliveMs ?? 0,
+      onsessioninitialized: (id) => {
+        sessions.set(id, session);
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+      },
+    });
+    if (options.onError) transport.onerror = options.onError;
+    const server = await connectReferenceServer(transport, { audit });
+    const session: Session = { transport, server };
+    return session;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    if (path !== MCP_PATH) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${MCP_PATH}\n`);
+      return;
+    }
+    if (options.accelHeader === false) withoutAccelHeader(res);
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = sessions.get(sessionId);
+      if (!session) {
+        sendJsonError(res, 404, -32001, `Session not found: "${sessionId}". Send initialize to start a new session.`);
+        return;
+      }
+      await session.transport.handleRequest(req, res);
+      return;
+    }
+    // No session header: only an initialize request may start one; the transport answers
+    // anything else with 400, and such a transport is discarded at once.
+    const session = await createSession();
+    pending.add(session);
+    try {
+      await session.transport.handleRequest(req, res);
+    } finally {
+      pending.delete(session);
+      if (session.transport.sessionId === undefined) await session.server.close();
+    }
+  };
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      options.onError?.(error instanceof Error ? error : new Error(String(error)));
+      if (!res.headersSent) sendJsonError(res, 500, -32603, `Internal error: ${String(error)}`);
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 0, '127.0.0.1', () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (http.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}${MCP_PATH}`,
+    port,
+    audit,
+    sessions: () => [...sessions.keys()],
+    async close() {
+      const all = [...sessions.values(), ...pending];
+      sessions.clear();
+      await Promise.allSettled(all.map((s) => s.server.close()));
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+    },
+  };
+}

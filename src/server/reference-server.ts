@@ -1,0 +1,181 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  type JSONRPCMessage,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { isGoldenError } from '../errors.js';
+import type { AuditEntry, AuditLog } from './audit-log.js';
+import { findReferenceTool, parseToolArguments, referenceToolDefinitions } from './reference-tools.js';
+import { type IntegerArgument, parseIntegerArguments, toJsonSchema } from './tool-arguments.js';
+
+/** Name and version the reference server reports in `initialize`. */
+export const REFERENCE_SERVER_INFO = { name: 'mcp-golden-reference', version: '0.1.0' } as const;
+
+/** URI of the audit log resource. */
+export const AUDIT_LOG_URI = 'mcp-golden://audit-log';
+
+/** Name of the tool that returns the audit log over the wire. */
+export const AUDIT_LOG_TOOL = 'audit_log';
+
+const AUDIT_ARGS: readonly IntegerArgument[] = [
+  {
+    name: 'since',
+    minimum: 0,
+    maximum: 2_147_483_647,
+    default: 0,
+    description: 'Only rows with seq greater than this.',
+  },
+];
+
+const AUDIT_TOOL: Tool = {
+  name: AUDIT_LOG_TOOL,
+  description:
+    'Returns the audit log of every tools/call the upstream handled (token and its JSON type, notifications sent with times, cancelled, steps, duration). Not itself logged.',
+  inputSchema: toJsonSchema(AUDIT_ARGS),
+};
+
+/** Options for {@link connectReferenceServer}. */
+export interface ConnectReferenceOptions {
+  /** The shared log every session writes to. */
+  readonly audit: AuditLog;
+}
+
+const idKey = (id: string | number): string => `${typeof id}:${id}`;
+
+/** An invalid-params error whose wire message is exactly `message` (the SDK would prefix "MCP error -32602: "). */
+function toolError(message: string): McpError {
+  const error = new McpError(ErrorCode.InvalidParams, message);
+  error.message = message;
+  return error;
+}
+
+/**
+ * Creates the reference upstream (tools `progress`, `long_output`, `chatty` and `audit_log`,
+ * resource `mcp-golden://audit-log`) and connects it to `transport`.
+ *
+ * @example
+ * const audit = new AuditLog()
+ * await connectReferenceServer(new StdioServerTransport(), { audit })
+ */
+export async function connectReferenceServer(transport: Transport, options: ConnectReferenceOptions): Promise<Server> {
+  const { audit } = options;
+  const server = new Server(REFERENCE_SERVER_INFO, {
+    capabilities: { tools: {}, resources: {} },
+    instructions: 'mcp-golden reference streaming server: progress, long_output, chatty.',
+  });
+  const running = new Map<string, AuditEntry>();
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...referenceToolDefinitions(), AUDIT_TOOL] }));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: [{ uri: AUDIT_LOG_URI, name: 'audit-log', mimeType: 'application/json' }],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    if (request.params.uri !== AUDIT_LOG_URI) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown resource "${request.params.uri}". Expected ${AUDIT_LOG_URI}.`,
+      );
+    }
+    const text = JSON.stringify({ entries: audit.entries() });
+    return { contents: [{ uri: AUDIT_LOG_URI, mimeType: 'application/json', text }] };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name, arguments: rawArgs } = request.params;
+    if (name === AUDIT_LOG_TOOL) return readAuditLog(audit, rawArgs);
+    const token = extra._meta?.progressToken;
+    const entry = audit.begin({
+      sessionId: extra.sessionId ?? null,
+      tool: name,
+      arguments: rawArgs ?? null,
+      requestId: extra.requestId,
+      progressToken: token ?? null,
+    });
+    const tool = findReferenceTool(name);
+    if (!tool) {
+      const message = `Unknown tool: "${name}". Available tools: progress, long_output, chatty, ${AUDIT_LOG_TOOL}.`;
+      audit.finish(entry, 'error', message);
+      throw toolError(message);
+    }
+    let args: Record<string, number>;
+    try {
+      args = parseToolArguments(tool, rawArgs);
+    } catch (error) {
+      const message = isGoldenError(error) ? error.message : String(error);
+      audit.finish(entry, 'error', message);
+      throw toolError(message);
+    }
+    running.set(idKey(extra.requestId), entry);
+    try {
+      const result = await tool.run(args, {
+        progressToken: token,
+        signal: extra.signal,
+        onStep: (i) => {
+          entry.stepsCompleted = i;
+        },
+        sendProgress: async (progress, total, message) => {
+          if (token === undefined || extra.signal.aborted) return;
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress, total, message },
+          });
+          audit.noteNotification(entry, { progress, total, message });
+        },
+      });
+      if (extra.signal.aborted) audit.finish(entry, entry.cancelled ? 'cancelled' : 'closed');
+      else audit.finish(entry, 'result');
+      return result;
+    } finally {
+      running.delete(idKey(extra.requestId));
+    }
+  });
+
+  await server.connect(transport);
+  observeCancellations(transport, (requestId, reason) => {
+    const entry = running.get(idKey(requestId));
+    if (entry) audit.noteCancel(entry, reason);
+  });
+  return server;
+}
+
+function readAuditLog(audit: AuditLog, rawArgs: unknown): CallToolResult {
+  let since: number;
+  try {
+    ({ since = 0 } = parseIntegerArguments(AUDIT_LOG_TOOL, AUDIT_ARGS, rawArgs));
+  } catch (error) {
+    throw toolError(isGoldenError(error) ? error.message : String(error));
+  }
+  const entries = audit.entries().filter((e) => e.seq > since);
+  return {
+    content: [{ type: 'text', text: JSON.stringify({ entries }) }],
+    structuredContent: { entries },
+  };
+}
+
+/**
+ * Watches incoming messages for `notifications/cancelled` before the SDK acts on them, so the
+ * audit row can tell a cancellation from a closed connection.
+ */
+function observeCancellations(
+  transport: Transport,
+  onCancel: (requestId: string | number, reason: string | null) => void,
+): void {
+  const inner = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage, extra) => {
+    if ('method' in message && message.method === 'notifications/cancelled' && !('id' in message)) {
+      const params = (message.params ?? {}) as { requestId?: unknown; reason?: unknown };
+      if (typeof params.requestId === 'string' || typeof params.requestId === 'number') {
+        onCancel(params.requestId, typeof params.reason === 'string' ? params.reason : null);
+      }
+    }
+    inner?.(message, extra);
+  };
+}
