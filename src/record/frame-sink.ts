@@ -1,0 +1,128 @@
+import type { Channel, Direction, EndReason, Frame, Transcript, TranscriptHeader } from '../transcript/frame.js';
+import { encodeRaw } from '../transcript/serialize.js';
+import { SseParser } from '../transcript/sse.js';
+
+/** A monotonic clock in whole microseconds since some origin. */
+export type Clock = () => number;
+
+/** A clock reading `performance.now()` in whole microseconds since the clock was made. */
+export function monotonicClock(): Clock {
+  const origin = performance.now();
+  return () => Math.round((performance.now() - origin) * 1000);
+}
+
+/** How a body's bytes are cut into frames. */
+export type BodyKind = 'sse' | 'json' | 'text' | 'stdio';
+
+/** Picks the body kind from a `content-type` header. */
+export function bodyKindOf(contentType: string | null | undefined): BodyKind {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type === 'text/event-stream') return 'sse';
+  if (type === 'application/json' || type.endsWith('+json')) return 'json';
+  return 'text';
+}
+
+/** Receives the bytes of one body, read by read. */
+export interface BodyTap {
+  /** One read of bytes. */
+  read(bytes: Uint8Array): void;
+  /** The body ended; `open` when recording stopped first. Later calls are ignored. */
+  end(reason: EndReason, error?: string): void;
+}
+
+const LF = 0x0a;
+
+/**
+ * Collects frames from the taps (fetch wrapper, recording proxy, stdio tee), time-stamping every
+ * read on one monotonic clock, and cuts bodies into frames (SSE blocks, JSON bodies, stdio lines)
+ * without changing a byte.
+ */
+export class FrameSink {
+  private readonly frames: Frame[] = [];
+  private readonly open = new Set<BodyTap>();
+  private exchanges = 0;
+
+  constructor(readonly clock: Clock = monotonicClock()) {}
+
+  /** Starts a new exchange and returns its 1-based number. */
+  nextExchange(): number {
+    this.exchanges += 1;
+    return this.exchanges;
+  }
+
+  /** Appends a frame stamped now. */
+  push(frame: Omit<Frame, 't'>): void {
+    this.frames.push({ t: this.clock(), ...frame });
+  }
+
+  /** Records an HTTP request head. */
+  request(exchange: number, method: string, url: string, headers: Record<string, string>): void {
+    this.push({ dir: 'client->server', channel: 'http', exchange, method, url, headers });
+  }
+
+  /** Records an HTTP response head. */
+  response(exchange: number, status: number, headers: Record<string, string>): void {
+    this.push({ dir: 'server->client', channel: 'http', exchange, status, headers });
+  }
+
+  /** Records a body given whole (the SDK passes POST bodies as one string): one read, one frame. */
+  wholeBody(exchange: number, dir: Direction, kind: BodyKind, bytes: Uint8Array): void {
+    const tap = this.body(exchange, dir, kind);
+    tap.read(bytes);
+    tap.end('complete');
+  }
+
+  /** Opens a body; every read gets a `read` frame and completes zero or more content frames. */
+  body(exchange: number, dir: Direction, kind: BodyKind): BodyTap {
+    const sink = this;
+    const emit = (channel: Channel, bytes: Uint8Array): void => {
+      if (bytes.length > 0) sink.push({ dir, channel, exchange, ...encodeRaw(bytes) });
+    };
+    const parser = kind === 'sse' ? new SseParser() : undefined;
+    let pending: Uint8Array[] = [];
+    let ended = false;
+    const flushLines = (bytes: Uint8Array): void => {
+      let start = 0;
+      for (let i = 0; i < bytes.length; i++) {
+        if (bytes[i] !== LF) continue;
+        pending.push(bytes.subarray(start, i + 1));
+        emit('stdio', Buffer.concat(pending));
+        pending = [];
+        start = i + 1;
+      }
+      if (start < bytes.length) pending.push(bytes.slice(start));
+    };
+    const tap: BodyTap = {
+      read(bytes) {
+        if (ended) return;
+        sink.push({ dir, channel: 'read', exchange, size: bytes.length });
+        if (parser) for (const block of parser.push(bytes)) emit('sse', block.bytes);
+        else if (kind === 'stdio') flushLines(bytes);
+        else pending.push(bytes.slice());
+      },
+      end(reason, error) {
+        if (ended) return;
+        ended = true;
+        sink.open.delete(tap);
+        if (parser) for (const block of parser.end()) emit('sse', block.bytes);
+        else if (pending.length > 0)
+          emit(kind === 'json' ? 'json' : kind === 'stdio' ? 'stdio' : 'text', Buffer.concat(pending));
+        pending = [];
+        sink.push({ dir, channel: 'end', exchange, reason, ...(error !== undefined && { error }) });
+      },
+    };
+    this.open.add(tap);
+    return tap;
+  }
+
+  /** Frames so far; bodies still open are not yet flushed. */
+  snapshot(): readonly Frame[] {
+    return this.frames;
+  }
+
+  /** Ends every open body with reason `open` and returns the transcript. */
+  finish(header: TranscriptHeader): Transcript {
+    for (const tap of [...this.open]) tap.end('open');
+    return { header, frames: [...this.frames] };
+  }
+}

@@ -1,0 +1,181 @@
+import { GoldenError } from '../errors.js';
+import type { JsonRpcMessage } from '../transcript/frame-content.js';
+import { SseParser } from '../transcript/sse.js';
+import type { FetchLike } from './recording-fetch.js';
+import type { CallStream, StreamedMessage, WireSession } from './wire-session.js';
+
+/** Options of {@link openHttpSession}. */
+export interface HttpSessionOptions {
+  /** The fetch to send with (usually a {@link recordingFetch}). */
+  readonly fetch: FetchLike;
+  /** Protocol version sent in `MCP-Protocol-Version` after initialize. */
+  readonly protocolVersion: string;
+  /** Extra request headers (an Authorization header for a gateway, say). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Resolves with `promise`, or rejects with `E_TIMEOUT` saying `what` after `ms`. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new GoldenError(
+            'E_TIMEOUT',
+            `${what}: nothing arrived within ${ms} ms. Check that the target is running and forwards streams, or raise the timeout.`,
+          ),
+        ),
+      ms,
+    );
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+const decoder = new TextDecoder();
+
+/** Reads JSON-RPC messages from an SSE or JSON response body, one at a time. */
+class ResponseStream implements CallStream {
+  lastEventId: string | undefined;
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  private readonly parser = new SseParser();
+  private readonly queue: StreamedMessage[] = [];
+  private pendingRead: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+  private done = false;
+  private json: Uint8Array[] | undefined;
+
+  constructor(
+    response: Response,
+    private readonly what: string,
+  ) {
+    this.reader = response.body?.getReader();
+    const type = response.headers.get('content-type') ?? '';
+    if (!type.includes('text/event-stream')) this.json = [];
+    if (!this.reader) this.done = true;
+  }
+
+  async next(timeoutMs: number): Promise<StreamedMessage | undefined> {
+    while (this.queue.length === 0 && !this.done) await this.readOnce(timeoutMs);
+    return this.queue.shift();
+  }
+
+  async drop(): Promise<void> {
+    if (this.done) return;
+    this.done = true;
+    await this.reader?.cancel().catch(() => undefined);
+  }
+
+  private async readOnce(timeoutMs: number): Promise<void> {
+    const reader = this.reader;
+    if (!reader) return;
+    this.pendingRead ??= reader.read();
+    const { value, done } = await withTimeout(this.pendingRead, timeoutMs, this.what);
+    this.pendingRead = undefined;
+    if (done) {
+      this.done = true;
+      if (this.json) this.enqueueJson(Buffer.concat(this.json));
+      return;
+    }
+    if (this.json) {
+      this.json.push(value);
+      return;
+    }
+    for (const block of this.parser.push(value)) {
+      if (block.id !== undefined) this.lastEventId = block.id;
+      if (block.data === undefined || block.data === '') continue;
+      const message = parseMessage(block.data);
+      if (message) this.queue.push({ message, ...(block.id !== undefined && { eventId: block.id }) });
+    }
+  }
+
+  private enqueueJson(bytes: Uint8Array): void {
+    const message = parseMessage(decoder.decode(bytes));
+    if (message) this.queue.push({ message });
+  }
+}
+
+function parseMessage(text: string): JsonRpcMessage | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as JsonRpcMessage) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function describeFailure(response: Response): Promise<string> {
+  const text = await response.text().catch(() => '');
+  return `HTTP ${response.status}${text ? `: ${text.slice(0, 300)}` : ''}`;
+}
+
+/**
+ * Opens a Streamable HTTP session to `url` at the wire level. Nothing is sent until the first
+ * request; the session id from the response that carries one is echoed on every later request.
+ */
+export function openHttpSession(url: string, options: HttpSessionOptions): WireSession {
+  let sessionId: string | undefined;
+  let initialized = false;
+  const headers = (extra: Record<string, string> = {}): Record<string, string> => ({
+    ...options.headers,
+    ...(sessionId !== undefined && { 'mcp-session-id': sessionId }),
+    ...(initialized && { 'mcp-protocol-version': options.protocolVersion }),
+    ...extra,
+  });
+  const post = (message: JsonRpcMessage): Promise<Response> =>
+    options.fetch(url, {
+      method: 'POST',
+      headers: headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' }),
+      body: JSON.stringify(message),
+    });
+
+  return {
+    transport: 'http',
+    async request(message) {
+      const response = await post(message);
+      const what = `Waiting for the answer to ${String(message.method)} at ${url}`;
+      if (response.status !== 200) {
+        throw new GoldenError('E_TARGET', `${what} failed: ${await describeFailure(response)}.`);
+      }
+      const returned = response.headers.get('mcp-session-id');
+      if (returned) sessionId = returned;
+      if (message.method === 'initialize') initialized = true;
+      return new ResponseStream(response, what);
+    },
+    async notify(message) {
+      const response = await post(message);
+      if (response.status !== 202 && response.status !== 200) {
+        throw new GoldenError(
+          'E_TARGET',
+          `Sending ${String(message.method)} to ${url} failed: ${await describeFailure(response)}. Expected 202 Accepted.`,
+        );
+      }
+      await response.arrayBuffer();
+    },
+    async resume(lastEventId) {
+      const get = (): Promise<Response> =>
+        options.fetch(url, {
+          method: 'GET',
+          headers: headers({ accept: 'text/event-stream', 'last-event-id': lastEventId }),
+        });
+      let response = await get();
+      // 409: the server has not yet noticed that the dropped stream is gone; retry briefly, as the SDK client would.
+      for (let attempt = 1; response.status === 409 && attempt <= 40; attempt++) {
+        await response.arrayBuffer();
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        response = await get();
+      }
+      if (response.status !== 200) {
+        throw new GoldenError(
+          'E_TARGET',
+          `Resuming the stream after event ${lastEventId} at ${url} failed: ${await describeFailure(response)}. The target must support Last-Event-ID (an event store).`,
+        );
+      }
+      return new ResponseStream(response, `Waiting for the resumed stream after event ${lastEventId} at ${url}`);
+    },
+    async close() {
+      if (sessionId === undefined) return;
+      const response = await options.fetch(url, { method: 'DELETE', headers: headers() });
+      await response.arrayBuffer();
+    },
+  };
+}

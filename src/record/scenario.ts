@@ -1,0 +1,128 @@
+import { GoldenError } from '../errors.js';
+
+/** Switches of the live reference server a scenario is recorded against. */
+export interface ScenarioServer {
+  /** Answer with one JSON body instead of SSE. @default false */
+  readonly jsonResponse?: boolean;
+  /** Send `X-Accel-Buffering: no`. @default true */
+  readonly accelHeader?: boolean;
+  /** Keep-alive comment interval in ms, 0 for none. @default 0 */
+  readonly keepAliveMs?: number;
+}
+
+/**
+ * One call to record, as data: which tool, which arguments, which token and request id, and what
+ * the client does mid-stream.
+ *
+ * @example
+ * const scenario: Scenario = { name: 'progress-cancel', tool: 'progress', arguments: { steps: 10, step_ms: 100 },
+ *   progressToken: 'cancel-me', cancelAfter: 3 }
+ */
+export interface Scenario {
+  /** Golden file name (without `.jsonl`); letters, digits, `-`, `_`, `.`. Optional for ad-hoc calls. */
+  readonly name?: string;
+  readonly description?: string;
+  readonly tool: string;
+  readonly arguments?: Readonly<Record<string, unknown>>;
+  /** `_meta.progressToken` to send, verbatim (string or number); omitted when absent. */
+  readonly progressToken?: string | number;
+  /** JSON-RPC id of the `tools/call`. @default 1 */
+  readonly requestId?: string | number;
+  /** Send `notifications/cancelled` after this many progress notifications arrived. */
+  readonly cancelAfter?: number;
+  /** Drop the stream after this many progress notifications and resume with `Last-Event-ID`. */
+  readonly dropAfter?: number;
+  /** Transport for a scenario recorded against the reference server. @default 'http' */
+  readonly transport?: 'http' | 'stdio';
+  /** Reference server switches used by `mcp-golden record`. */
+  readonly server?: ScenarioServer;
+  /** Protocol version to ask for. @default '2025-11-25' */
+  readonly protocolVersion?: string;
+  /** Longest wait for any one message, in ms. @default 30000 */
+  readonly timeoutMs?: number;
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const KEYS = new Set([
+  'name',
+  'description',
+  'tool',
+  'arguments',
+  'progressToken',
+  'requestId',
+  'cancelAfter',
+  'dropAfter',
+  'transport',
+  'server',
+  'protocolVersion',
+  'timeoutMs',
+]);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Checks one scenario given as data, naming the source, the scenario and the field on error
+ * (`E_SCENARIO`).
+ */
+export function parseScenario(value: unknown, where: string): Scenario {
+  const fail = (problem: string): never => {
+    throw new GoldenError('E_SCENARIO', `Invalid scenario ${where}: ${problem}.`);
+  };
+  if (!isRecord(value)) return fail('expected an object with at least "tool"');
+  for (const key of Object.keys(value)) {
+    if (!KEYS.has(key)) fail(`unknown field "${key}"; expected one of ${[...KEYS].join(', ')}`);
+  }
+  if (typeof value.tool !== 'string' || value.tool === '') fail('"tool" must be a non-empty string');
+  if (value.name !== undefined && (typeof value.name !== 'string' || !NAME.test(value.name))) {
+    fail(`"name" ${JSON.stringify(value.name)} must use only letters, digits, ".", "-" and "_"`);
+  }
+  if (value.arguments !== undefined && !isRecord(value.arguments)) fail('"arguments" must be an object');
+  for (const key of ['progressToken', 'requestId'] as const) {
+    const v = value[key];
+    if (v !== undefined && typeof v !== 'string' && !(typeof v === 'number' && Number.isSafeInteger(v))) {
+      fail(`"${key}" must be a string or a safe integer, got ${JSON.stringify(v)}`);
+    }
+  }
+  for (const key of ['cancelAfter', 'dropAfter', 'timeoutMs'] as const) {
+    const v = value[key];
+    if (v !== undefined && !(typeof v === 'number' && Number.isInteger(v) && v >= 1)) {
+      fail(`"${key}" must be a whole number >= 1, got ${JSON.stringify(v)}`);
+    }
+  }
+  if ((value.cancelAfter !== undefined || value.dropAfter !== undefined) && value.progressToken === undefined) {
+    fail('"cancelAfter" and "dropAfter" count progress notifications, so they need a "progressToken"');
+  }
+  if (value.transport !== undefined && value.transport !== 'http' && value.transport !== 'stdio') {
+    fail(`"transport" must be "http" or "stdio", got ${JSON.stringify(value.transport)}`);
+  }
+  if (value.dropAfter !== undefined && value.transport === 'stdio') fail('"dropAfter" needs the http transport');
+  if (value.server !== undefined && !isRecord(value.server)) fail('"server" must be an object');
+  return value as unknown as Scenario;
+}
+
+/** Parses a list of scenarios (a JSON array); names must be present and unique. */
+export function parseScenarioList(value: unknown, source: string): Scenario[] {
+  if (!Array.isArray(value)) {
+    throw new GoldenError('E_SCENARIO', `Invalid scenario list in ${source}: expected a JSON array of scenarios.`);
+  }
+  const seen = new Set<string>();
+  return value.map((item, index) => {
+    const scenario = parseScenario(item, `#${index + 1} in ${source}`);
+    if (!scenario.name) {
+      throw new GoldenError(
+        'E_SCENARIO',
+        `Invalid scenario #${index + 1} in ${source}: a listed scenario needs a "name".`,
+      );
+    }
+    if (seen.has(scenario.name)) {
+      throw new GoldenError(
+        'E_SCENARIO',
+        `Invalid scenario list in ${source}: the name "${scenario.name}" is used twice.`,
+      );
+    }
+    seen.add(scenario.name);
+    return scenario;
+  });
+}

@@ -1,0 +1,191 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { GoldenError } from '../errors.js';
+import type { Frame } from '../transcript/frame.js';
+import { frameMessage, type JsonRpcMessage } from '../transcript/frame-content.js';
+import type { FrameSink } from './frame-sink.js';
+import { withTimeout } from './http-wire-session.js';
+import type { CallStream, StreamedMessage, WireSession } from './wire-session.js';
+
+/** A command that starts an MCP server on stdio. */
+export interface StdioCommand {
+  readonly command: string;
+  readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  /** How the command is named in transcript headers (a stable name instead of an absolute path). */
+  readonly label?: string;
+}
+
+const encoder = new TextEncoder();
+
+class LineStream implements CallStream {
+  readonly lastEventId = undefined;
+  readonly queue: StreamedMessage[] = [];
+  private wake: (() => void) | undefined;
+  dropped = false;
+  ended = false;
+
+  constructor(private readonly what: string) {}
+
+  deliver(message: JsonRpcMessage): void {
+    if (this.dropped) return;
+    this.queue.push({ message });
+    this.wake?.();
+  }
+
+  finish(): void {
+    this.ended = true;
+    this.wake?.();
+  }
+
+  async next(timeoutMs: number): Promise<StreamedMessage | undefined> {
+    if (this.queue.length === 0 && !this.ended && !this.dropped) {
+      await withTimeout(new Promise<void>((resolve) => (this.wake = resolve)), timeoutMs, this.what);
+      this.wake = undefined;
+    }
+    return this.queue.shift();
+  }
+
+  async drop(): Promise<void> {
+    this.dropped = true;
+    this.wake?.();
+  }
+}
+
+const keyOf = (value: unknown): string => `${typeof value}:${String(value)}`;
+
+/**
+ * Starts `command` as a child process and talks MCP to it over stdio, recording every line in
+ * both directions (a stdio tee). The child is stopped by `close()`.
+ */
+export function openStdioSession(target: StdioCommand, sink: FrameSink): WireSession {
+  const child: ChildProcessWithoutNullStreams = spawn(target.command, [...(target.args ?? [])], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...target.env },
+    ...(target.cwd !== undefined && { cwd: target.cwd }),
+  });
+  const describe = [target.command, ...(target.args ?? [])].join(' ');
+  const toServer = sink.body(0, 'client->server', 'stdio');
+  const fromServer = sink.body(0, 'server->client', 'stdio');
+  const byId = new Map<string, LineStream>();
+  const byToken = new Map<string, LineStream>();
+  let stderr = '';
+  let exited: string | undefined;
+  let buffered = '';
+
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (text: string) => {
+    stderr = (stderr + text).slice(-4000);
+  });
+  child.stdout.on('data', (chunk: Buffer) => {
+    fromServer.read(new Uint8Array(chunk));
+    buffered += chunk.toString('utf8');
+    let newline = buffered.indexOf('\n');
+    while (newline >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      route(line);
+      newline = buffered.indexOf('\n');
+    }
+  });
+  child.on('error', (error) => {
+    exited = `could not be started (${error.message})`;
+    for (const stream of byId.values()) stream.finish();
+  });
+  child.on('exit', (code, signal) => {
+    exited ??= `exited with ${signal ?? `code ${code}`}`;
+    fromServer.end('complete');
+    for (const stream of byId.values()) stream.finish();
+  });
+
+  function route(line: string): void {
+    let message: JsonRpcMessage;
+    try {
+      message = JSON.parse(line) as JsonRpcMessage;
+    } catch {
+      return;
+    }
+    const params = message.params as Record<string, unknown> | undefined;
+    if ('id' in message && !('method' in message)) byId.get(keyOf(message.id))?.deliver(message);
+    else if (params && 'progressToken' in params) byToken.get(keyOf(params.progressToken))?.deliver(message);
+  }
+
+  function write(message: JsonRpcMessage): void {
+    if (exited) {
+      throw new GoldenError(
+        'E_TARGET',
+        `The stdio server "${describe}" ${exited}. Its stderr ended with: ${stderr.trim() || '(nothing)'}`,
+      );
+    }
+    const bytes = encoder.encode(`${JSON.stringify(message)}\n`);
+    toServer.read(bytes);
+    child.stdin.write(bytes);
+  }
+
+  return {
+    transport: 'stdio',
+    async request(message) {
+      const stream = new LineStream(`Waiting for the answer to ${String(message.method)} from "${describe}"`);
+      byId.set(keyOf(message.id), stream);
+      const meta = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
+      if (meta && 'progressToken' in meta) byToken.set(keyOf(meta.progressToken), stream);
+      write(message);
+      return stream;
+    },
+    async notify(message) {
+      write(message);
+    },
+    async resume() {
+      throw new GoldenError(
+        'E_SCENARIO',
+        'Resuming a stream needs Streamable HTTP; stdio has no Last-Event-ID. Run this scenario against an HTTP target.',
+      );
+    },
+    async close() {
+      toServer.end('complete');
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.stdin.end();
+      const timer = setTimeout(() => child.kill('SIGTERM'), 2000);
+      const killer = setTimeout(() => child.kill('SIGKILL'), 4000);
+      await gone;
+      clearTimeout(timer);
+      clearTimeout(killer);
+    },
+  };
+}
+
+/**
+ * Assigns stdio frames to exchanges after the fact: each request opens an exchange; responses,
+ * progress notifications (by token) and cancellations (by request id) join their request's
+ * exchange; a read joins the exchange of the line it completed.
+ */
+export function assignStdioExchanges(frames: readonly Frame[]): Frame[] {
+  const byId = new Map<string, number>();
+  const byToken = new Map<string, number>();
+  let next = 0;
+  const out = frames.map((frame): Frame => {
+    if (frame.channel !== 'stdio') return frame;
+    const message = frameMessage(frame);
+    if (!message) return frame;
+    const params = (message.params ?? {}) as Record<string, unknown>;
+    let exchange = 0;
+    if ('method' in message && 'id' in message) {
+      exchange = ++next;
+      byId.set(keyOf(message.id), exchange);
+      const meta = params._meta as Record<string, unknown> | undefined;
+      if (meta && 'progressToken' in meta) byToken.set(keyOf(meta.progressToken), exchange);
+    } else if ('id' in message) exchange = byId.get(keyOf(message.id)) ?? 0;
+    else if ('progressToken' in params) exchange = byToken.get(keyOf(params.progressToken)) ?? 0;
+    else if ('requestId' in params) exchange = byId.get(keyOf(params.requestId)) ?? 0;
+    return { ...frame, exchange };
+  });
+  // A read belongs with the next line completed in the same direction.
+  for (let i = out.length - 1, later = new Map<string, number>(); i >= 0; i--) {
+    const frame = out[i] as Frame;
+    if (frame.channel === 'stdio') later.set(frame.dir, frame.exchange);
+    else if (frame.channel === 'read' && frame.exchange === 0)
+      out[i] = { ...frame, exchange: later.get(frame.dir) ?? 0 };
+  }
+  return out;
+}

@@ -1,0 +1,34 @@
+import type { JsonRpcMessage } from '../transcript/frame-content.js';
+
+/** One JSON-RPC message received on a call's stream, with the SSE event id that carried it. */
+export interface StreamedMessage {
+  readonly message: JsonRpcMessage;
+  /** SSE `id:` of the event (HTTP with an event store only). */
+  readonly eventId?: string;
+}
+
+/** The messages answering one request, as they arrive. */
+export interface CallStream {
+  /** Next message, or `undefined` when the stream ended. Rejects after `timeoutMs` with `E_TIMEOUT`. */
+  next(timeoutMs: number): Promise<StreamedMessage | undefined>;
+  /** Stops reading: the connection is dropped (HTTP) or further lines are ignored (stdio). */
+  drop(): Promise<void>;
+  /** The last SSE event id seen on this stream (priming events included). */
+  readonly lastEventId: string | undefined;
+}
+
+/**
+ * A connection to an MCP server at the wire level: raw JSON-RPC messages out, raw frames recorded,
+ * nothing interpreted by an SDK client. HTTP and stdio implement it.
+ */
+export interface WireSession {
+  readonly transport: 'http' | 'stdio';
+  /** Sends a request and returns the stream of messages that answer it. */
+  request(message: JsonRpcMessage): Promise<CallStream>;
+  /** Sends a notification (HTTP: expects 202). */
+  notify(message: JsonRpcMessage): Promise<void>;
+  /** Resumes a dropped stream after `lastEventId` (HTTP GET with `Last-Event-ID`). */
+  resume(lastEventId: string): Promise<CallStream>;
+  /** Ends the session (HTTP DELETE; stdio: close stdin and stop the child). */
+  close(): Promise<void>;
+}

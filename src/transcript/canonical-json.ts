@@ -1,0 +1,19 @@
+/**
+ * `JSON.stringify` with object keys sorted (recursively), so equal values always give equal text.
+ * `undefined` members are dropped, as `JSON.stringify` does.
+ */
+export function canonicalJson(value: unknown, indent?: number): string {
+  return JSON.stringify(sortKeys(value), null, indent);
+}
+
+/** A deep copy of `value` whose objects have their keys in sorted order. */
+export function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) {
+    const member = (value as Record<string, unknown>)[key];
+    if (member !== undefined) out[key] = sortKeys(member);
+  }
+  return out;
+}

@@ -1,0 +1,66 @@
+import type { Frame } from './frame.js';
+import { type SseBlock, splitSse } from './sse.js';
+
+/** A JSON-RPC message as parsed from a frame (request, notification, result or error). */
+export type JsonRpcMessage = Readonly<Record<string, unknown>>;
+
+const encoder = new TextEncoder();
+const messages = new WeakMap<Frame, JsonRpcMessage | null>();
+const blocks = new WeakMap<Frame, SseBlock | null>();
+
+/** The frame's bytes (from `raw` or `rawBase64`); empty for frames without a body. */
+export function frameBytes(frame: Frame): Uint8Array {
+  if (frame.raw !== undefined) return encoder.encode(frame.raw);
+  if (frame.rawBase64 !== undefined) return new Uint8Array(Buffer.from(frame.rawBase64, 'base64'));
+  return new Uint8Array(0);
+}
+
+/** The SSE fields of an `sse` frame; `undefined` for other channels. */
+export function sseBlock(frame: Frame): SseBlock | undefined {
+  if (frame.channel !== 'sse') return undefined;
+  let block = blocks.get(frame);
+  if (block === undefined) {
+    block = splitSse(frameBytes(frame))[0] ?? null;
+    blocks.set(frame, block);
+  }
+  return block ?? undefined;
+}
+
+function parseJson(text: string): JsonRpcMessage | null {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{')) return null;
+  try {
+    const value: unknown = JSON.parse(trimmed);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonRpcMessage) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The JSON-RPC message a frame carries: the JSON body, the SSE `data`, or the stdio line.
+ * `undefined` for frames that carry none (headers, reads, priming events, comments, bad JSON).
+ */
+export function frameMessage(frame: Frame): JsonRpcMessage | undefined {
+  let message = messages.get(frame);
+  if (message === undefined) {
+    if (frame.channel === 'sse') {
+      const data = sseBlock(frame)?.data;
+      message = data === undefined ? null : parseJson(data);
+    } else if (frame.channel === 'json' || frame.channel === 'stdio') {
+      message = frame.raw === undefined ? null : parseJson(frame.raw);
+    } else {
+      message = null;
+    }
+    messages.set(frame, message);
+  }
+  return message ?? undefined;
+}
+
+/** A one-line description of what a message is, e.g. `notifications/progress` or `result #3`. */
+export function describeMessage(message: JsonRpcMessage): string {
+  if (typeof message.method === 'string') return message.method;
+  const id = JSON.stringify(message.id);
+  if ('error' in message) return `error #${id}`;
+  return `result #${id}`;
+}

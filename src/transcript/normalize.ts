@@ -1,0 +1,139 @@
+import type { Frame, Transcript } from './frame.js';
+import { findJsonValueSpans, replaceSpans } from './json-spans.js';
+
+/** Kinds of volatile value replaced by numbered aliases. */
+export type AliasKind = 'session' | 'event-id' | 'request-id' | 'token' | 'port';
+
+/**
+ * Headers that say how bytes were carried, not what was said; the normalised form drops them
+ * (a short SSE body may come back with `content-length` one run and chunked the next).
+ */
+export const TRANSPORT_HEADERS: ReadonlySet<string> = new Set([
+  'connection',
+  'content-length',
+  'keep-alive',
+  'transfer-encoding',
+  'user-agent',
+  'accept-encoding',
+  'accept-language',
+  'sec-fetch-mode',
+]);
+
+const JSON_KEYS: ReadonlySet<string> = new Set(['id', 'requestId', 'progressToken']);
+const PORT_PATTERN = /(127\.0\.0\.1|localhost|\[::1\]):(\d{1,5})/g;
+
+/** Numbered aliases handed out while normalising one transcript. */
+export class AliasTable {
+  private readonly tables = new Map<AliasKind, Map<string, number>>();
+
+  /** The alias number of `value` within `kind`, assigned in order of first appearance. */
+  number(kind: AliasKind, value: string): number {
+    let table = this.tables.get(kind);
+    if (!table) {
+      table = new Map();
+      this.tables.set(kind, table);
+    }
+    let n = table.get(value);
+    if (n === undefined) {
+      n = table.size + 1;
+      table.set(value, n);
+    }
+    return n;
+  }
+
+  /** `<kind-n>` for a string value. */
+  text(kind: AliasKind, value: string): string {
+    return `<${kind}-${this.number(kind, value)}>`;
+  }
+
+  /**
+   * The alias of a JSON value (its source text), keeping its JSON type: a string becomes
+   * `"<kind-n>"`, a number becomes the number `n`. Other types are left as they are.
+   */
+  json(kind: AliasKind, source: string): string {
+    const first = source[0];
+    if (first === '"') return JSON.stringify(`<${kind}-${this.number(kind, `s:${source}`)}>`);
+    if (first === '-' || (first !== undefined && first >= '0' && first <= '9')) {
+      return String(this.number(kind, `n:${source}`));
+    }
+    return source;
+  }
+}
+
+function aliasPorts(text: string, aliases: AliasTable): string {
+  return text.replace(PORT_PATTERN, (_, host: string, port: string) => `${host}:${aliases.text('port', port)}`);
+}
+
+/** Rewrites ids, request ids and progress tokens inside one line of JSON text. */
+export function normalizeJsonText(text: string, aliases: AliasTable): string {
+  const spans = findJsonValueSpans(text, JSON_KEYS).filter(
+    (span) =>
+      (span.type === 'string' || span.type === 'number') &&
+      (span.key !== 'id' || span.depth === 1) &&
+      (span.key !== 'requestId' || span.depth === 2),
+  );
+  return replaceSpans(
+    text,
+    spans.map((span) => ({
+      start: span.start,
+      end: span.end,
+      text: aliases.json(span.key === 'progressToken' ? 'token' : 'request-id', text.slice(span.start, span.end)),
+    })),
+  );
+}
+
+function normalizeSse(raw: string, aliases: AliasTable): string {
+  const parts = raw.split(/(\r\n|\r|\n)/);
+  for (let i = 0; i < parts.length; i += 2) {
+    const line = parts[i] as string;
+    if (line.startsWith('data:')) {
+      const prefix = line.startsWith('data: ') ? 'data: ' : 'data:';
+      parts[i] = prefix + normalizeJsonText(line.slice(prefix.length), aliases);
+    } else if (line.startsWith('id:')) {
+      const prefix = line.startsWith('id: ') ? 'id: ' : 'id:';
+      const value = line.slice(prefix.length);
+      parts[i] = value === '' ? line : prefix + aliases.text('event-id', value);
+    }
+  }
+  return parts.join('');
+}
+
+function normalizeHeaders(headers: Readonly<Record<string, string>>, aliases: AliasTable): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (TRANSPORT_HEADERS.has(name)) continue;
+    if (name === 'mcp-session-id') out[name] = aliases.text('session', value);
+    else if (name === 'last-event-id') out[name] = aliases.text('event-id', value);
+    else if (name === 'date' || name === 'expires' || name === 'last-modified') out[name] = '<date>';
+    else out[name] = aliasPorts(value, aliases);
+  }
+  return out;
+}
+
+function normalizeFrame(frame: Frame, aliases: AliasTable): Frame {
+  const out: { -readonly [K in keyof Frame]: Frame[K] } = { ...frame };
+  if (frame.headers) out.headers = normalizeHeaders(frame.headers, aliases);
+  if (frame.url !== undefined) out.url = aliasPorts(frame.url, aliases);
+  if (frame.raw !== undefined) {
+    if (frame.channel === 'sse') out.raw = normalizeSse(frame.raw, aliases);
+    else if (frame.channel === 'json' || frame.channel === 'stdio') out.raw = normalizeJsonText(frame.raw, aliases);
+  }
+  return out;
+}
+
+/**
+ * Replaces volatile values with numbered aliases that stay consistent within the transcript:
+ * session ids (`<session-1>`), SSE event ids and `Last-Event-ID` (`<event-id-3>`), JSON-RPC
+ * request ids and `requestId` (`<request-id-2>`), progress tokens (`<token-1>`), dates
+ * (`<date>`) and loopback ports (`<port-1>`). Tokens and ids keep their JSON type: a string
+ * becomes `"<token-1>"`, a number becomes the number `1`. Transport-level headers are dropped.
+ * Every other byte is left as it was; timing (`t`) is untouched and compared separately.
+ * Normalising twice gives the same result as normalising once.
+ *
+ * @example
+ * expect(normalizeTranscript(live)).toEqual(normalizeTranscript(golden))
+ */
+export function normalizeTranscript(transcript: Transcript, aliases: AliasTable = new AliasTable()): Transcript {
+  const header = { ...transcript.header, target: aliasPorts(transcript.header.target, aliases) };
+  return { header, frames: transcript.frames.map((frame) => normalizeFrame(frame, aliases)) };
+}

@@ -1,0 +1,29 @@
+import { canonicalJson } from './canonical-json.js';
+import type { Frame, Transcript } from './frame.js';
+
+const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * `raw` for bytes that are valid UTF-8, `rawBase64` for bytes that are not, so text stays
+ * readable in a git diff and no byte is ever lost.
+ */
+export function encodeRaw(bytes: Uint8Array): { raw: string } | { rawBase64: string } {
+  try {
+    return { raw: strictDecoder.decode(bytes) };
+  } catch {
+    return { rawBase64: Buffer.from(bytes).toString('base64') };
+  }
+}
+
+/**
+ * Serializes a transcript as a golden: JSON Lines, UTF-8, LF, sorted keys, the header first
+ * (with the frame count, so a file cut short at a line boundary is still detected).
+ *
+ * @example
+ * await writeFile('goldens/progress.jsonl', serializeTranscript(transcript))
+ */
+export function serializeTranscript(transcript: Transcript): string {
+  const lines = [canonicalJson({ ...transcript.header, frames: transcript.frames.length })];
+  for (const frame of transcript.frames) lines.push(canonicalJson(frame satisfies Frame));
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,134 @@
+/**
+ * One server-sent event block as it was on the wire: every byte from its first line through the
+ * blank line that ended it, and the fields parsed from those lines.
+ */
+export interface SseBlock {
+  /** The block's bytes, terminators included. */
+  readonly bytes: Uint8Array;
+  /** `event:` field, when present. */
+  readonly event?: string;
+  /** `id:` field, when present (may be empty). */
+  readonly id?: string;
+  /** `retry:` field, when present and a whole number. */
+  readonly retry?: number;
+  /** `data:` lines joined with `\n`; `undefined` when the block has no data line. */
+  readonly data?: string;
+  /** Comment lines (without the leading colon). */
+  readonly comments: readonly string[];
+  /** True when the stream ended before the blank line that closes the block. */
+  readonly incomplete: boolean;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+const decoder = new TextDecoder('utf-8');
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.length === 0) return b;
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+function parseFields(bytes: Uint8Array, incomplete: boolean): SseBlock {
+  const text = decoder.decode(bytes);
+  const lines = text.split(/\r\n|\r|\n/);
+  const comments: string[] = [];
+  const data: string[] = [];
+  let event: string | undefined;
+  let id: string | undefined;
+  let retry: number | undefined;
+  for (const line of lines) {
+    if (line === '') continue;
+    if (line.startsWith(':')) {
+      comments.push(line.slice(1));
+      continue;
+    }
+    const colon = line.indexOf(':');
+    const name = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (name === 'data') data.push(value);
+    else if (name === 'event') event = value;
+    else if (name === 'id') id = value;
+    else if (name === 'retry' && /^\d+$/.test(value)) retry = Number(value);
+  }
+  return {
+    bytes,
+    ...(event !== undefined && { event }),
+    ...(id !== undefined && { id }),
+    ...(retry !== undefined && { retry }),
+    ...(data.length > 0 && { data: data.join('\n') }),
+    comments,
+    incomplete,
+  };
+}
+
+/**
+ * Incremental SSE splitter working on bytes, so that blocks keep their exact bytes even when a
+ * read ends inside a line, inside a CRLF pair or inside a multi-byte UTF-8 character.
+ *
+ * @example
+ * const parser = new SseParser()
+ * for (const chunk of chunks) for (const block of parser.push(chunk)) console.log(block.data)
+ * parser.end() // the unterminated tail, if any
+ */
+export class SseParser {
+  private pending: Uint8Array = new Uint8Array(0);
+  /** Offset in `pending` from which to look for the next line end. */
+  private scanFrom = 0;
+  /** Whether the line before `scanFrom` ended (i.e. `scanFrom` is at a line start). */
+  private lineStart = true;
+
+  /** Feeds one read; returns the blocks it completed. */
+  push(chunk: Uint8Array): SseBlock[] {
+    this.pending = concat(this.pending, chunk);
+    const blocks: SseBlock[] = [];
+    let blockStart = 0;
+    let i = this.scanFrom;
+    let atLineStart = this.lineStart;
+    while (i < this.pending.length) {
+      const byte = this.pending[i];
+      if (byte !== LF && byte !== CR) {
+        atLineStart = false;
+        i++;
+        continue;
+      }
+      let end = i + 1;
+      if (byte === CR) {
+        // A CR as the last byte may be the first half of CRLF: wait for the next read.
+        if (i + 1 >= this.pending.length) break;
+        if (this.pending[i + 1] === LF) end = i + 2;
+      }
+      // A blank line closes the block. A blank line with nothing before it becomes an empty
+      // block of its own, so that no byte of the stream is lost.
+      if (atLineStart) {
+        blocks.push(parseFields(this.pending.slice(blockStart, end), false));
+        blockStart = end;
+      }
+      atLineStart = true;
+      i = end;
+    }
+    this.pending = this.pending.slice(blockStart);
+    this.scanFrom = i - blockStart;
+    this.lineStart = atLineStart;
+    return blocks;
+  }
+
+  /** Ends the stream; returns the unterminated tail as an `incomplete` block, if any bytes remain. */
+  end(): SseBlock[] {
+    if (this.pending.length === 0) return [];
+    const block = parseFields(this.pending, true);
+    this.pending = new Uint8Array(0);
+    this.scanFrom = 0;
+    this.lineStart = true;
+    return [block];
+  }
+}
+
+/** Splits a complete SSE body into blocks (the tail, if unterminated, comes last and `incomplete`). */
+export function splitSse(body: Uint8Array): SseBlock[] {
+  const parser = new SseParser();
+  return [...parser.push(body), ...parser.end()];
+}
