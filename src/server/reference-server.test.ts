@@ -1,0 +1,101 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { AuditLog } from './audit-log.js';
+import { connectReferenceServer } from './reference-server.js';
+import { CHATTY_BLOCKS, longOutputBlock } from './reference-tools.js';
+
+let client: Client;
+let audit: AuditLog;
+
+beforeEach(async () => {
+  audit = new AuditLog();
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await connectReferenceServer(serverSide, { audit });
+  client = new Client({ name: 'unit', version: '1.0.0' });
+  await client.connect(clientSide);
+});
+afterEach(async () => {
+  await client.close();
+});
+
+async function callError(name: string, args: unknown): Promise<McpError> {
+  const error = await client
+    .callTool({ name, arguments: args as Record<string, unknown> })
+    .then(() => undefined, (e: unknown) => e);
+  if (!(error instanceof McpError)) throw new Error(`expected an McpError, got ${String(error)}`);
+  return error;
+}
+
+describe('argument validation', () => {
+  test.each([
+    ['progress', { steps: 0 }, '"steps" must be an integer from 1 to 100, got 0 (below the minimum 1)'],
+    ['progress', { steps: 101 }, '"steps" must be an integer from 1 to 100, got 101 (above the maximum 100)'],
+    ['progress', { steps: 2.5 }, '"steps" must be an integer from 1 to 100, got 2.5'],
+    ['progress', { steps: '5' }, '"steps" must be an integer from 1 to 100, got the string "5"'],
+    ['progress', { steps: null }, '"steps" must be an integer from 1 to 100, got null'],
+    ['progress', { step_ms: 0 }, '"step_ms" must be an integer from 1 to 5000, got 0 (below the minimum 1)'],
+    ['progress', { step_ms: 5001 }, '"step_ms" must be an integer from 1 to 5000, got 5001 (above the maximum 5000)'],
+    ['progress', { step_ms: true }, '"step_ms" must be an integer from 1 to 5000, got the boolean true'],
+    ['long_output', { blocks: 0 }, '"blocks" must be an integer from 1 to 50, got 0 (below the minimum 1)'],
+    ['long_output', { blocks: 51 }, '"blocks" must be an integer from 1 to 50, got 51 (above the maximum 50)'],
+    ['long_output', { chars: 0 }, '"chars" must be an integer from 1 to 65536, got 0 (below the minimum 1)'],
+    [
+      'long_output',
+      { chars: 65537 },
+      '"chars" must be an integer from 1 to 65536, got 65537 (above the maximum 65536)',
+    ],
+    ['long_output', { chars: [1] }, '"chars" must be an integer from 1 to 65536, got an array ([1])'],
+    ['progress', { stpes: 3 }, 'unknown argument "stpes". Expected steps, step_ms'],
+    ['chatty', { loud: true }, 'unknown argument "loud". Expected no arguments'],
+  ])('%s %j is refused with invalid params naming field, bound and value', async (tool, args, expected) => {
+    const error = await callError(tool, args);
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain(`Invalid arguments for tool "${tool}": ${expected}`);
+    const row = audit.entries().at(-1);
+    expect(row).toMatchObject({ tool, outcome: 'error', done: false });
+    expect(row?.error).toContain(expected);
+  });
+
+  test('an unknown tool gets the protocol error and the server keeps serving', async () => {
+    const error = await callError('nope', {});
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain('Unknown tool: "nope"');
+    const result = await client.callTool({ name: 'chatty', arguments: {} });
+    expect(result.content).toHaveLength(4);
+  });
+});
+
+describe('tool outputs', () => {
+  test('defaults: progress 5 x 200 ms, long_output 3 x 256', async () => {
+    const started = performance.now();
+    const progress = await client.callTool({ name: 'progress', arguments: {} });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    expect(progress.structuredContent).toEqual({ steps: 5, notified: false, done: true });
+    const long = await client.callTool({ name: 'long_output', arguments: {} });
+    const texts = (long.content as { text: string }[]).map((c) => c.text);
+    expect(texts).toEqual([0, 1, 2].map((n) => longOutputBlock(n, 256)));
+    expect(texts.every((t) => t.length === 256)).toBe(true);
+  });
+
+  test('chatty returns the four exact blocks in order', async () => {
+    const result = await client.callTool({ name: 'chatty', arguments: {} });
+    expect(result.content).toEqual(CHATTY_BLOCKS.map((text) => ({ type: 'text', text })));
+    expect(CHATTY_BLOCKS).toEqual([
+      'first block: short',
+      'second block: a slightly longer string with multiple words',
+      'third block: numbers 1 2 3 4 5',
+      'fourth block: unicode; café résumé naïve',
+    ]);
+  });
+});
+
+describe('longOutputBlock', () => {
+  test('pads "[block n] " with abcdefghij to exactly chars characters', () => {
+    expect(longOutputBlock(0, 30)).toBe('[block 0] abcdefghijabcdefghij');
+    expect(longOutputBlock(12, 11)).toBe('[block 12] ');
+    expect(longOutputBlock(3, 4)).toBe('[blo');
+    expect(longOutputBlock(49, 65536)).toHaveLength(65536);
+  });
+});

@@ -1,0 +1,55 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** Absolute path of the built CLI entry point. */
+export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+/** Result of running the CLI to completion. */
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `mcp-golden ...args` to completion (killed after `timeoutMs`). */
+export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Spawns a long-running CLI command and resolves once its first stdout line appears. */
+export function startCli(args: readonly string[]): Promise<{ child: ChildProcess; firstLine: string; stop: () => Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
+    const stop = async (): Promise<void> => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const gone = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGTERM');
+      await gone;
+    };
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const newline = out.indexOf('\n');
+      if (newline >= 0) resolve({ child, firstLine: out.slice(0, newline), stop });
+    });
+    child.on('exit', (code) => reject(new Error(`mcp-golden ${args.join(' ')} exited with ${code}: ${err}`)));
+  });
+}
