@@ -1,7 +1,7 @@
 // Copies non-TypeScript files that ship in the package (the golden JSON Schema) into dist/.
 import { chmodSync, cpSync, existsSync } from 'node:fs';
 
-const assets = ['transcript/golden.schema.json'];
+const assets = ['transcript/golden.schema.json', 'record/standard-scenarios.json'];
 for (const asset of assets) {
   if (existsSync(`src/${asset}`)) cpSync(`src/${asset}`, `dist/${asset}`);
 }

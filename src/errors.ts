@@ -5,6 +5,7 @@
 export type GoldenErrorCode =
   | 'E_ARGUMENTS'
   | 'E_UNKNOWN_TOOL'
+  | 'E_GOLDEN_MISSING'
   | 'E_GOLDEN_PARSE'
   | 'E_GOLDEN_VERSION'
   | 'E_GOLDEN_WRITE'

@@ -1,10 +1,14 @@
 import { GoldenError } from '../errors.js';
+import { INSPECT_USAGE, inspectCommand } from './inspect-command.js';
+import { RECORD_USAGE, recordCommand } from './record-command.js';
 import { SERVE_USAGE, serveCommand } from './serve-command.js';
 
 type Command = { usage: string; run: (argv: string[]) => Promise<number> };
 
 const COMMANDS: Record<string, Command> = {
   serve: { usage: SERVE_USAGE, run: serveCommand },
+  record: { usage: RECORD_USAGE, run: recordCommand },
+  inspect: { usage: INSPECT_USAGE, run: inspectCommand },
 };
 
 const USAGE = `Usage: mcp-golden <command> [options]

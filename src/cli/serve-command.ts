@@ -13,7 +13,7 @@ Runs the reference streaming server (tools: progress, long_output, chatty, audit
   --json-response    answer with one JSON body instead of SSE (progress is then dropped)
   --no-accel-header  omit "X-Accel-Buffering: no" on SSE responses
   --keep-alive MS    send ": keepalive" SSE comments every MS ms (default 0: none)
-  --retry MS         retry value in SSE priming events (default 1000)`;
+  --retry MS         retry value in SSE priming events (default 200)`;
 
 /** `mcp-golden serve`: runs until SIGINT/SIGTERM (HTTP) or end of stdin (stdio). */
 export async function serveCommand(argv: string[]): Promise<number> {
@@ -39,7 +39,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   }
   const port = parseIntegerOption('port', values.port, 0, 65535) ?? 0;
   const keepAliveMs = parseIntegerOption('keep-alive', values['keep-alive'], 0, 3_600_000) ?? 0;
-  const retryMs = parseIntegerOption('retry', values.retry, 0, 3_600_000) ?? 1000;
+  const retryMs = parseIntegerOption('retry', values.retry, 0, 3_600_000) ?? 200;
   let server: Awaited<ReturnType<typeof startReferenceServer>>;
   try {
     server = await startReferenceServer({

@@ -37,6 +37,7 @@ const decoder = new TextDecoder();
 /** Reads JSON-RPC messages from an SSE or JSON response body, one at a time. */
 class ResponseStream implements CallStream {
   lastEventId: string | undefined;
+  retryMs: number | undefined;
   private readonly reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   private readonly parser = new SseParser();
   private readonly queue: StreamedMessage[] = [];
@@ -82,6 +83,7 @@ class ResponseStream implements CallStream {
     }
     for (const block of this.parser.push(value)) {
       if (block.id !== undefined) this.lastEventId = block.id;
+      if (block.retry !== undefined) this.retryMs = block.retry;
       if (block.data === undefined || block.data === '') continue;
       const message = parseMessage(block.data);
       if (message) this.queue.push({ message, ...(block.id !== undefined && { eventId: block.id }) });

@@ -18,7 +18,12 @@ import type { WireSession } from './wire-session.js';
 export type RecordTarget =
   | string
   | URL
-  | { readonly url: string; readonly headers?: Readonly<Record<string, string>> }
+  | {
+      readonly url: string;
+      readonly headers?: Readonly<Record<string, string>>;
+      /** How the target is named in the transcript header. @default the URL */
+      readonly label?: string;
+    }
   | StdioCommand;
 
 /** Options of {@link recordCall}. */
@@ -36,7 +41,7 @@ export interface Recording extends Transcript {
 
 function describeTarget(target: RecordTarget): string {
   if (typeof target === 'string' || target instanceof URL) return String(target);
-  if ('url' in target) return target.url;
+  if ('url' in target) return target.label ?? target.url;
   return target.label ?? [target.command, ...(target.args ?? [])].join(' ');
 }
 

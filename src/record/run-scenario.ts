@@ -115,6 +115,8 @@ export async function runScenario(session: WireSession, scenario: Scenario): Pro
           'Cannot resume: the stream carried no SSE event ids. The target needs an event store for Last-Event-ID.',
         );
       }
+      // Wait as long as the server's `retry:` asks before reconnecting, as the spec tells clients to.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(stream.retryMs ?? 1000, 5000)));
       stream = await session.resume(lastEventId);
     }
   }

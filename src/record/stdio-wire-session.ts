@@ -20,6 +20,7 @@ const encoder = new TextEncoder();
 
 class LineStream implements CallStream {
   readonly lastEventId = undefined;
+  readonly retryMs = undefined;
   readonly queue: StreamedMessage[] = [];
   private wake: (() => void) | undefined;
   dropped = false;

@@ -15,6 +15,8 @@ export interface CallStream {
   drop(): Promise<void>;
   /** The last SSE event id seen on this stream (priming events included). */
   readonly lastEventId: string | undefined;
+  /** The last SSE `retry:` value seen: how long the server asks a client to wait before reconnecting. */
+  readonly retryMs: number | undefined;
 }
 
 /**

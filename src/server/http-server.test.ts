@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FrameSink } from '../record/frame-sink.js';
 import { recordCall } from '../record/record-call.js';
 import { recordingFetch } from '../record/recording-fetch.js';
-import { frameMessage, sseBlock } from '../transcript/frame-content.js';
 import type { Frame, Transcript } from '../transcript/frame.js';
+import { frameMessage, sseBlock } from '../transcript/frame-content.js';
 import { type ReferenceServer, startReferenceServer } from './http-server.js';
 import { longOutputBlock } from './reference-tools.js';
 
@@ -141,7 +141,9 @@ test('Last-Event-ID resume after a dropped stream yields every missed event exac
     dropAfter: 2,
   });
   expect(recording.outcome.resumed).toBe(true);
-  expect(recording.outcome.progress.map((m) => (m.params as { progress: number }).progress)).toEqual([1, 2, 3, 4, 5, 6]);
+  expect(recording.outcome.progress.map((m) => (m.params as { progress: number }).progress)).toEqual([
+    1, 2, 3, 4, 5, 6,
+  ]);
   expect(recording.outcome.response).toBeDefined();
   const resumeGet = recording.frames.find((f) => f.method === 'GET');
   expect(resumeGet?.headers?.['last-event-id']).toMatch(/^\d+-\d+$/);
@@ -224,7 +226,9 @@ describe('server switches', () => {
         arguments: { steps: 2, step_ms: 150 },
         progressToken: 'k',
       });
-      const comments = recording.frames.filter((f) => f.channel === 'sse' && sseBlock(f)?.comments.includes(' keepalive'));
+      const comments = recording.frames.filter(
+        (f) => f.channel === 'sse' && sseBlock(f)?.comments.includes(' keepalive'),
+      );
       expect(comments.length).toBeGreaterThan(0);
       expect(recording.outcome.progress).toHaveLength(2);
     } finally {

@@ -16,7 +16,7 @@ export interface ReferenceServerOptions {
   readonly accelHeader?: boolean;
   /** Interval of `: keepalive` SSE comments in ms; 0 sends none, which keeps goldens deterministic. @default 0 */
   readonly keepAliveMs?: number;
-  /** `retry:` value in ms written into priming events. @default 1000 */
+  /** `retry:` value in ms written into priming events: how long a client waits before resuming. @default 200 */
   readonly retryMs?: number;
   /** The log to write to; a new one by default. */
   readonly audit?: AuditLog;
@@ -91,7 +91,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       sessionIdGenerator: () => `session-${++sessionCount}`,
       enableJsonResponse: options.jsonResponse ?? false,
       eventStore: new CountingEventStore(),
-      retryInterval: options.retryMs ?? 1000,
+      retryInterval: options.retryMs ?? 200,
       keepAliveMs: options.keepAliveMs ?? 0,
       onsessioninitialized: (id) => {
         sessions.set(id, session);

@@ -21,9 +21,10 @@ afterEach(async () => {
 });
 
 async function callError(name: string, args: unknown): Promise<McpError> {
-  const error = await client
-    .callTool({ name, arguments: args as Record<string, unknown> })
-    .then(() => undefined, (e: unknown) => e);
+  const error = await client.callTool({ name, arguments: args as Record<string, unknown> }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!(error instanceof McpError)) throw new Error(`expected an McpError, got ${String(error)}`);
   return error;
 }

@@ -12,7 +12,10 @@ export interface CliResult {
 }
 
 /** Runs `mcp-golden ...args` to completion (killed after `timeoutMs`). */
-export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd,
@@ -33,7 +36,9 @@ export function runCli(args: readonly string[], options: { cwd?: string; env?: R
 }
 
 /** Spawns a long-running CLI command and resolves once its first stdout line appears. */
-export function startCli(args: readonly string[]): Promise<{ child: ChildProcess; firstLine: string; stop: () => Promise<void> }> {
+export function startCli(
+  args: readonly string[],
+): Promise<{ child: ChildProcess; firstLine: string; stop: () => Promise<void> }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

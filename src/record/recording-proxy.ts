@@ -1,0 +1,144 @@
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Frame, GOLDEN_FORMAT, type Transcript, type TranscriptHeader } from '../transcript/frame.js';
+import { frameMessage } from '../transcript/frame-content.js';
+import { type RedactOptions, redactTranscript } from '../transcript/redact.js';
+import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
+import { bodyKindOf, FrameSink } from './frame-sink.js';
+
+/** Options of {@link startRecordingProxy}. */
+export interface RecordingProxyOptions {
+  /** The MCP server to forward to, e.g. `http://127.0.0.1:3000/mcp` (its path is kept per request). */
+  readonly upstream: string;
+  /** Port to listen on (127.0.0.1). @default 0 */
+  readonly port?: number;
+  /** Secrets removed from the transcript. @default credential headers */
+  readonly redact?: RedactOptions;
+}
+
+/** A running recording proxy. */
+export interface RecordingProxy {
+  /** Where clients connect: the upstream URL with the proxy's host and port. */
+  readonly url: string;
+  readonly port: number;
+  /** Everything recorded so far (open streams end as `open`). */
+  transcript(): Transcript;
+  /** Stops listening and drops open connections; returns the final transcript. */
+  close(): Promise<Transcript>;
+}
+
+function headerRecord(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/**
+ * A reverse proxy on node:http that sits between any client (an IDE, a gateway, a Python SDK
+ * client) and any MCP server, forwards every byte unchanged and as soon as it arrives, and records
+ * both directions read by read.
+ *
+ * @example
+ * const proxy = await startRecordingProxy({ upstream: 'http://127.0.0.1:3000/mcp' })
+ * // point the client at proxy.url, use it, then:
+ * await writeGolden('goldens/ide-session.jsonl', await proxy.close())
+ */
+export async function startRecordingProxy(options: RecordingProxyOptions): Promise<RecordingProxy> {
+  const upstream = new URL(options.upstream);
+  const sink = new FrameSink();
+  const server = createServer((req: IncomingMessage, res) => {
+    const exchange = sink.nextExchange();
+    sink.request(exchange, req.method ?? 'GET', req.url ?? '/', headerRecord(req.headers));
+    const requestTap = sink.body(exchange, 'client->server', bodyKindOf(req.headers['content-type']));
+    const forward = httpRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: upstream.host },
+      },
+      (upRes) => {
+        sink.response(exchange, upRes.statusCode ?? 502, headerRecord(upRes.headers));
+        const responseTap = sink.body(exchange, 'server->client', bodyKindOf(upRes.headers['content-type']));
+        res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, upRes.rawHeaders);
+        res.flushHeaders();
+        upRes.on('data', (chunk: Buffer) => {
+          responseTap.read(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          res.write(chunk);
+        });
+        upRes.on('end', () => {
+          responseTap.end('complete');
+          res.end();
+        });
+        upRes.on('error', (error) => {
+          responseTap.end('error', error.message);
+          res.destroy();
+        });
+        res.on('close', () => {
+          if (!res.writableFinished) {
+            responseTap.end('cancelled');
+            upRes.destroy();
+          }
+        });
+      },
+    );
+    forward.on('error', (error) => {
+      sink.push({ dir: 'server->client', channel: 'end', exchange, reason: 'error', error: error.message });
+      if (!res.headersSent) {
+        res.writeHead(502, { 'content-type': 'text/plain' });
+        res.end(`[mcp-golden] recording proxy could not reach ${upstream.href}: ${error.message}\n`);
+      } else {
+        res.destroy();
+      }
+    });
+    req.on('data', (chunk: Buffer) => {
+      requestTap.read(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      forward.write(chunk);
+    });
+    req.on('end', () => {
+      requestTap.end('complete');
+      forward.end();
+    });
+    req.on('error', () => forward.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = new URL(upstream.href);
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  const headerFor = (frames: readonly Frame[]): TranscriptHeader => {
+    const init = frames.map(frameMessage).find((m) => m?.method === 'initialize');
+    const asked = (init?.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    return {
+      format: GOLDEN_FORMAT,
+      protocolVersion: typeof asked === 'string' ? asked : DEFAULT_PROTOCOL_VERSION,
+      transport: 'http',
+      target: upstream.href,
+      recorder: RECORDER,
+      notes: { recordedBy: 'recording proxy' },
+    };
+  };
+  const transcript = (): Transcript => {
+    const frames = [...sink.snapshot()];
+    return redactTranscript({ header: headerFor(frames), frames }, options.redact);
+  };
+  return {
+    url: url.href,
+    port,
+    transcript,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      const finished = sink.finish(headerFor(sink.snapshot()));
+      return redactTranscript(finished, options.redact);
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import type { Frame, Transcript } from './frame.js';
+import { describeMessage, frameMessage, sseBlock } from './frame-content.js';
+
+const ms = (us: number): string => `${(us / 1000).toFixed(1)} ms`;
+const pad = (text: string, width: number): string => text.padStart(width);
+
+function frameLabel(frame: Frame): string {
+  const message = frameMessage(frame);
+  if (message) {
+    const params = (message.params ?? {}) as Record<string, unknown>;
+    if (message.method === 'notifications/progress') {
+      return `progress ${String(params.progress)}/${String(params.total ?? '?')} token=${JSON.stringify(params.progressToken)}`;
+    }
+    if (message.method === 'tools/call') {
+      const meta = params._meta as Record<string, unknown> | undefined;
+      const token = meta && 'progressToken' in meta ? ` token=${JSON.stringify(meta.progressToken)}` : '';
+      return `tools/call ${String(params.name)} ${JSON.stringify(params.arguments ?? {})} id=${JSON.stringify(message.id)}${token}`;
+    }
+    if ('result' in message) {
+      const content = (message.result as { content?: { text?: string }[] } | undefined)?.content;
+      const blocks = Array.isArray(content)
+        ? ` (${content.length} block${content.length === 1 ? '' : 's'}, ${content.reduce((n, c) => n + (c.text?.length ?? 0), 0)} chars)`
+        : '';
+      return `${describeMessage(message)}${blocks}`;
+    }
+    if ('error' in message) {
+      const error = message.error as { code?: number; message?: string };
+      return `${describeMessage(message)} ${String(error.code)}: ${String(error.message).slice(0, 100)}`;
+    }
+    return describeMessage(message);
+  }
+  if (frame.channel === 'sse') {
+    const block = sseBlock(frame);
+    if (block && block.comments.length > 0 && block.data === undefined) return `comment :${block.comments.join(' :')}`;
+    if (block?.data === '')
+      return `priming event id=${block.id ?? ''}${block.retry !== undefined ? ` retry=${block.retry}` : ''}`;
+    return 'sse event (no JSON-RPC message)';
+  }
+  return `${frame.channel} (${(frame.raw ?? frame.rawBase64 ?? '').length} chars)`;
+}
+
+/** Summary figures of a transcript, as printed at the end of the timeline. */
+export interface TimelineStats {
+  readonly frames: number;
+  readonly exchanges: number;
+  readonly progress: number;
+  /** Gaps between consecutive progress notifications, in ms. */
+  readonly progressGapsMs: readonly number[];
+  /** Largest number of SSE events completed by one read. */
+  readonly maxEventsPerRead: number;
+}
+
+/** Computes the figures of {@link TimelineStats}. */
+export function timelineStats(transcript: Transcript): TimelineStats {
+  const progressTimes = transcript.frames
+    .filter((f) => f.dir === 'server->client' && frameMessage(f)?.method === 'notifications/progress')
+    .map((f) => f.t);
+  let maxEventsPerRead = 0;
+  let sinceRead = 0;
+  for (const frame of transcript.frames) {
+    if (frame.channel === 'read') sinceRead = 0;
+    else if (frame.channel === 'sse' && frameMessage(frame)) maxEventsPerRead = Math.max(maxEventsPerRead, ++sinceRead);
+  }
+  return {
+    frames: transcript.frames.length,
+    exchanges: new Set(transcript.frames.map((f) => f.exchange)).size,
+    progress: progressTimes.length,
+    progressGapsMs: progressTimes.slice(1).map((t, i) => (t - (progressTimes[i] as number)) / 1000),
+    maxEventsPerRead,
+  };
+}
+
+/**
+ * A human-readable timeline: one line per HTTP head, message and stream end, with its offset,
+ * then summary figures. Reads are summarised, not listed.
+ *
+ * @example
+ * console.log(formatTimeline(await readGolden('goldens/progress-10x100.jsonl')).join('\n'))
+ */
+export function formatTimeline(transcript: Transcript): string[] {
+  const { header } = transcript;
+  const lines = [
+    `${header.scenario ?? '(ad hoc)'} · ${header.format} · ${header.transport} · ${header.target} · protocol ${header.protocolVersion} · ${header.recorder}`,
+    `call: ${header.tool ?? '?'} ${JSON.stringify(header.arguments ?? {})}${header.notes && Object.keys(header.notes).length > 0 ? ` · ${JSON.stringify(header.notes)}` : ''}`,
+    '',
+  ];
+  for (const frame of transcript.frames) {
+    if (frame.channel === 'read') continue;
+    const arrow = frame.dir === 'client->server' ? '->' : '<-';
+    let text: string;
+    if (frame.channel === 'http') {
+      text = frame.method
+        ? `${frame.method} ${frame.url ?? ''}`
+        : `HTTP ${frame.status} ${frame.headers?.['content-type'] ?? ''}`;
+    } else if (frame.channel === 'end') {
+      text = `end (${frame.reason}${frame.error ? `: ${frame.error}` : ''})`;
+    } else {
+      text = frameLabel(frame);
+    }
+    lines.push(`${pad(ms(frame.t), 12)}  #${String(frame.exchange).padEnd(3)} ${arrow} ${text}`);
+  }
+  const stats = timelineStats(transcript);
+  const gaps = [...stats.progressGapsMs].sort((a, b) => a - b);
+  const gapText =
+    gaps.length > 0
+      ? `; progress gaps min ${gaps[0]?.toFixed(1)} / median ${gaps[Math.floor(gaps.length / 2)]?.toFixed(1)} / max ${gaps.at(-1)?.toFixed(1)} ms`
+      : '';
+  lines.push(
+    '',
+    `${stats.frames} frames, ${stats.exchanges} exchanges, ${stats.progress} progress notifications${gapText}; at most ${stats.maxEventsPerRead} events in one read`,
+  );
+  return lines;
+}
