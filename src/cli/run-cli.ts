@@ -1,4 +1,5 @@
 import { GoldenError } from '../errors.js';
+import { DEMO_USAGE, demoCommand } from './demo-command.js';
 import { INSPECT_USAGE, inspectCommand } from './inspect-command.js';
 import { RECORD_USAGE, recordCommand } from './record-command.js';
 import { SERVE_USAGE, serveCommand } from './serve-command.js';
@@ -9,6 +10,7 @@ const COMMANDS: Record<string, Command> = {
   serve: { usage: SERVE_USAGE, run: serveCommand },
   record: { usage: RECORD_USAGE, run: recordCommand },
   inspect: { usage: INSPECT_USAGE, run: inspectCommand },
+  demo: { usage: DEMO_USAGE, run: demoCommand },
 };
 
 const USAGE = `Usage: mcp-golden <command> [options]

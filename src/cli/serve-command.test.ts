@@ -23,11 +23,9 @@ describe('mcp-golden serve --stdio (a real child process)', () => {
     const lines = recording.frames.filter((f) => f.channel === 'stdio' && f.dir === 'server->client');
     expect(lines.every((f) => f.raw?.endsWith('\n') && frameMessage(f) !== undefined)).toBe(true);
     const progress = lines.filter((f) => frameMessage(f)?.method === 'notifications/progress');
-    expect(progress.map((f) => (frameMessage(f)?.params as { progressToken: unknown }).progressToken)).toEqual([
-      token,
-      token,
-      token,
-    ]);
+    expect(
+      progress.map((f) => (frameMessage(f)?.params as { progressToken: unknown } | undefined)?.progressToken),
+    ).toEqual([token, token, token]);
     expect(recording.outcome.response?.result).toMatchObject({ structuredContent: { steps: 3, notified: true } });
   });
 

@@ -47,7 +47,9 @@ describe('progress tokens', () => {
     const frames = progressFrames(recording);
     expect(frames).toHaveLength(3);
     for (const frame of frames) expect(frame.raw).toContain(wire);
-    expect(frames.map((f) => (frameMessage(f)?.params as { progress: number }).progress)).toEqual([1, 2, 3]);
+    expect(frames.map((f) => (frameMessage(f)?.params as { progress: number } | undefined)?.progress)).toEqual([
+      1, 2, 3,
+    ]);
     const row = server.audit.entries().at(-1);
     expect(row?.progressToken).toBe(token);
     expect(row?.progressTokenType).toBe(typeof token);
@@ -83,7 +85,8 @@ test('progress steps=10 step_ms=100 delivers 10 notifications spaced 60 to 250 m
 
 test('long_output 50 x 65536 delivers exactly 50 blocks of exactly 65536 characters, in order', async () => {
   const recording = await recordCall(server.url, { tool: 'long_output', arguments: { blocks: 50, chars: 65536 } });
-  const content = (recording.outcome.response?.result as { content: { type: string; text: string }[] }).content;
+  const content =
+    (recording.outcome.response?.result as { content: { type: string; text: string }[] } | undefined)?.content ?? [];
   expect(content).toHaveLength(50);
   content.forEach((block, n) => {
     expect(block.type).toBe('text');

@@ -84,6 +84,11 @@ export class SseParser {
   /** Feeds one read; returns the blocks it completed. */
   push(chunk: Uint8Array): SseBlock[] {
     this.pending = concat(this.pending, chunk);
+    return this.scan(false);
+  }
+
+  /** Cuts complete blocks off `pending`; at the end of the stream a final CR is a whole line end. */
+  private scan(final: boolean): SseBlock[] {
     const blocks: SseBlock[] = [];
     let blockStart = 0;
     let i = this.scanFrom;
@@ -98,7 +103,7 @@ export class SseParser {
       let end = i + 1;
       if (byte === CR) {
         // A CR as the last byte may be the first half of CRLF: wait for the next read.
-        if (i + 1 >= this.pending.length) break;
+        if (i + 1 >= this.pending.length && !final) break;
         if (this.pending[i + 1] === LF) end = i + 2;
       }
       // A blank line closes the block. A blank line with nothing before it becomes an empty
@@ -118,12 +123,12 @@ export class SseParser {
 
   /** Ends the stream; returns the unterminated tail as an `incomplete` block, if any bytes remain. */
   end(): SseBlock[] {
-    if (this.pending.length === 0) return [];
-    const block = parseFields(this.pending, true);
+    const blocks = this.scan(true);
+    if (this.pending.length > 0) blocks.push(parseFields(this.pending, true));
     this.pending = new Uint8Array(0);
     this.scanFrom = 0;
     this.lineStart = true;
-    return [block];
+    return blocks;
   }
 }
 
