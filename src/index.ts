@@ -13,7 +13,25 @@ export { startRecordingProxy } from './record/recording-proxy.js';
 export type { ScenarioOutcome } from './record/run-scenario.js';
 export type { Scenario, ScenarioServer } from './record/scenario.js';
 export { parseScenario, parseScenarioList } from './record/scenario.js';
+export { scenarioOfGolden } from './record/scenario-of-golden.js';
 export type { StdioCommand } from './record/stdio-wire-session.js';
+export type { ChunkingOptions } from './replay/chunking.js';
+export type {
+  IncomingRequest,
+  Pace,
+  ReplayOptions,
+  ReplayReport,
+  ReplayReportEntry,
+  ResponseSink,
+  UnmatchedRequest,
+} from './replay/replay-engine.js';
+export { ReplayEngine } from './replay/replay-engine.js';
+export type { ReplayExchange, ReplayPlan } from './replay/replay-plan.js';
+export { buildReplayPlan } from './replay/replay-plan.js';
+export type { ReplayServer, ReplayServerOptions } from './replay/replay-server.js';
+export { createReplayServer } from './replay/replay-server.js';
+export type { StdioReplay, StdioReplayOptions } from './replay/stdio-replay.js';
+export { serveReplayStdio } from './replay/stdio-replay.js';
 export { readGolden, writeGolden } from './store/golden-file.js';
 export { canonicalJson } from './transcript/canonical-json.js';
 export type { Channel, Direction, EndReason, Frame, Transcript, TranscriptHeader } from './transcript/frame.js';

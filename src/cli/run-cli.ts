@@ -2,6 +2,7 @@ import { GoldenError } from '../errors.js';
 import { DEMO_USAGE, demoCommand } from './demo-command.js';
 import { INSPECT_USAGE, inspectCommand } from './inspect-command.js';
 import { RECORD_USAGE, recordCommand } from './record-command.js';
+import { REPLAY_USAGE, replayCommand } from './replay-command.js';
 import { SERVE_USAGE, serveCommand } from './serve-command.js';
 
 type Command = { usage: string; run: (argv: string[]) => Promise<number> };
@@ -9,6 +10,7 @@ type Command = { usage: string; run: (argv: string[]) => Promise<number> };
 const COMMANDS: Record<string, Command> = {
   serve: { usage: SERVE_USAGE, run: serveCommand },
   record: { usage: RECORD_USAGE, run: recordCommand },
+  replay: { usage: REPLAY_USAGE, run: replayCommand },
   inspect: { usage: INSPECT_USAGE, run: inspectCommand },
   demo: { usage: DEMO_USAGE, run: demoCommand },
 };

@@ -63,7 +63,9 @@ class ResponseStream implements CallStream {
   async drop(): Promise<void> {
     if (this.done) return;
     this.done = true;
-    await this.reader?.cancel().catch(() => undefined);
+    // Some in-process fetch stacks settle a cancel only once the source reacts; never wait long for it.
+    const cancelled = this.reader?.cancel().catch(() => undefined);
+    await Promise.race([cancelled, new Promise((resolve) => setTimeout(resolve, 250))]);
   }
 
   private async readOnce(timeoutMs: number): Promise<void> {

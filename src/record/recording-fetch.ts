@@ -1,3 +1,4 @@
+import { setOwn } from '../transcript/canonical-json.js';
 import { type BodyKind, bodyKindOf, type FrameSink } from './frame-sink.js';
 
 /** The `fetch` signature the SDK's `StreamableHTTPClientTransport` accepts. */
@@ -7,7 +8,7 @@ const encoder = new TextEncoder();
 
 function headerRecord(headers: HeadersInit | Headers | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of new Headers(headers ?? undefined).entries()) out[name] = value;
+  for (const [name, value] of new Headers(headers ?? undefined).entries()) setOwn(out, name, value);
   return out;
 }
 

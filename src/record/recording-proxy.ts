@@ -1,5 +1,6 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setOwn } from '../transcript/canonical-json.js';
 import { type Frame, GOLDEN_FORMAT, type Transcript, type TranscriptHeader } from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
 import { type RedactOptions, redactTranscript } from '../transcript/redact.js';
@@ -30,7 +31,7 @@ export interface RecordingProxy {
 function headerRecord(headers: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+    if (value !== undefined) setOwn(out, name, Array.isArray(value) ? value.join(', ') : value);
   }
   return out;
 }

@@ -13,7 +13,15 @@ export function sortKeys(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort()) {
     const member = (value as Record<string, unknown>)[key];
-    if (member !== undefined) out[key] = sortKeys(member);
+    if (member !== undefined) setOwn(out, key, sortKeys(member));
   }
   return out;
+}
+
+/**
+ * Sets an own, enumerable property even when the key is `__proto__`, which plain assignment would
+ * turn into a prototype change (and so drop from the output).
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -77,7 +77,7 @@ export interface Transcript {
 }
 
 /** Format identifier written on the first line of every golden. */
-export const GOLDEN_FORMAT = 'mcp-golden/1';
+export const GOLDEN_FORMAT: 'mcp-golden/1' = 'mcp-golden/1';
 
 /** Channels whose `raw` text is a body: concatenated per exchange and direction, they give the body bytes. */
 export const BODY_CHANNELS: ReadonlySet<Channel> = new Set(['json', 'sse', 'stdio', 'text']);

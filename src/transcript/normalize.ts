@@ -1,3 +1,4 @@
+import { setOwn } from './canonical-json.js';
 import type { Frame, Transcript } from './frame.js';
 import { findJsonValueSpans, replaceSpans } from './json-spans.js';
 
@@ -102,10 +103,12 @@ function normalizeHeaders(headers: Readonly<Record<string, string>>, aliases: Al
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (TRANSPORT_HEADERS.has(name)) continue;
-    if (name === 'mcp-session-id') out[name] = aliases.text('session', value);
-    else if (name === 'last-event-id') out[name] = aliases.text('event-id', value);
-    else if (name === 'date' || name === 'expires' || name === 'last-modified') out[name] = '<date>';
-    else out[name] = aliasPorts(value, aliases);
+    let normal: string;
+    if (name === 'mcp-session-id') normal = aliases.text('session', value);
+    else if (name === 'last-event-id') normal = aliases.text('event-id', value);
+    else if (name === 'date' || name === 'expires' || name === 'last-modified') normal = '<date>';
+    else normal = aliasPorts(value, aliases);
+    setOwn(out, name, normal);
   }
   return out;
 }

@@ -1,0 +1,74 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { recordCall } from '../record/record-call.js';
+import { scenarioOfGolden } from '../record/scenario-of-golden.js';
+import { readGolden } from '../store/golden-file.js';
+import { canonicalJson } from '../transcript/canonical-json.js';
+import type { Transcript } from '../transcript/frame.js';
+import { frameMessage } from '../transcript/frame-content.js';
+import { semanticFrames } from '../transcript/semantic-view.js';
+import { createReplayHandlers } from './create-replay-handlers.js';
+
+const GOLDENS = fileURLToPath(new URL('../../goldens', import.meta.url));
+const goldens: Transcript[] = [];
+for (const file of (await readdir(GOLDENS)).filter((f) => f.endsWith('.jsonl')).sort()) {
+  const golden = await readGolden(join(GOLDENS, file));
+  if (golden.header.transport === 'http') goldens.push(golden);
+}
+
+// One msw server for the file; each test swaps in the handlers of its own golden.
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => server.close());
+
+describe('createReplayHandlers (msw, in process)', () => {
+  test.each(goldens.map((g) => [g.header.scenario, g] as const))(
+    '%s replays to a transcript equal to the golden after normalisation',
+    async (_, golden) => {
+      const url = 'http://upstream.test/mcp';
+      const replay = createReplayHandlers(golden, { url });
+      server.resetHandlers(...replay.handlers);
+      try {
+        const again = await recordCall(url, scenarioOfGolden(golden));
+        expect(canonicalJson(semanticFrames({ ...again, header: golden.header }))).toBe(
+          canonicalJson(semanticFrames(golden)),
+        );
+        expect(replay.report().unmatched).toEqual([]);
+      } finally {
+        replay.close();
+      }
+    },
+  );
+
+  test('streams with real pacing to the SDK client', async () => {
+    const golden = goldens.find((g) => g.header.scenario === 'progress-10x100') as Transcript;
+    const url = 'http://paced.test/mcp';
+    const replay = createReplayHandlers(golden, { url });
+    server.resetHandlers(...replay.handlers);
+    try {
+      const recording = await recordCall(url, scenarioOfGolden(golden));
+      const times = recording.frames
+        .filter((f) => frameMessage(f)?.method === 'notifications/progress')
+        .map((f) => f.t / 1000);
+      expect(times).toHaveLength(10);
+      for (let i = 1; i < times.length; i++)
+        expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThan(60);
+      const client = new Client({ name: 'msw-sdk', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      const progress: number[] = [];
+      const result = await client.callTool({ name: 'progress', arguments: { steps: 10, step_ms: 100 } }, undefined, {
+        onprogress: (p) => progress.push(p.progress),
+      });
+      expect(result.structuredContent).toEqual({ steps: 10, notified: true, done: true });
+      expect(progress.length).toBeGreaterThanOrEqual(9);
+      await client.close();
+    } finally {
+      replay.close();
+    }
+  });
+});

@@ -1,0 +1,40 @@
+import { GoldenError } from '../errors.js';
+import type { Transcript } from '../transcript/frame.js';
+import { frameMessage } from '../transcript/frame-content.js';
+import type { Scenario } from './scenario.js';
+
+/**
+ * The scenario that recorded a golden, rebuilt from its `tools/call` frame (arguments in their
+ * wire order, token and request id verbatim) and its header notes (cancel and resume steps), so
+ * the same call can be replayed against another target and compared.
+ */
+export function scenarioOfGolden(golden: Transcript): Scenario {
+  const call = golden.frames.map(frameMessage).find((m) => m?.method === 'tools/call' && 'id' in m);
+  if (!call) {
+    throw new GoldenError(
+      'E_SCENARIO',
+      `Golden "${golden.header.scenario ?? '?'}" has no tools/call request, so it names no scenario to run.`,
+    );
+  }
+  const params = (call.params ?? {}) as {
+    name?: unknown;
+    arguments?: Record<string, unknown>;
+    _meta?: { progressToken?: string | number };
+  };
+  const notes = golden.header.notes ?? {};
+  const step = (key: 'cancelAfter' | 'dropAfter'): number | undefined =>
+    typeof notes[key] === 'number' ? (notes[key] as number) : undefined;
+  const cancelAfter = step('cancelAfter');
+  const dropAfter = step('dropAfter');
+  return {
+    ...(golden.header.scenario !== undefined && { name: golden.header.scenario }),
+    tool: String(params.name),
+    arguments: params.arguments ?? {},
+    ...(params._meta && 'progressToken' in params._meta && { progressToken: params._meta.progressToken }),
+    requestId: call.id as string | number,
+    ...(cancelAfter !== undefined && { cancelAfter }),
+    ...(dropAfter !== undefined && { dropAfter }),
+    transport: golden.header.transport,
+    protocolVersion: golden.header.protocolVersion,
+  };
+}

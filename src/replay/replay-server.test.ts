@@ -1,0 +1,265 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { describe, expect, test } from 'vitest';
+import { CLI } from '../../test/support/cli.js';
+import { recordCall } from '../record/record-call.js';
+import { scenarioOfGolden } from '../record/scenario-of-golden.js';
+import { readGolden } from '../store/golden-file.js';
+import { canonicalJson } from '../transcript/canonical-json.js';
+import type { Frame, Transcript } from '../transcript/frame.js';
+import { frameMessage, sseBlock } from '../transcript/frame-content.js';
+import { semanticFrames } from '../transcript/semantic-view.js';
+import { createReplayServer } from './replay-server.js';
+
+const GOLDENS = fileURLToPath(new URL('../../goldens', import.meta.url));
+const files = (await readdir(GOLDENS)).filter((f) => f.endsWith('.jsonl')).sort();
+const goldens = new Map<string, Transcript>();
+for (const file of files) goldens.set(file.replace(/\.jsonl$/, ''), await readGolden(join(GOLDENS, file)));
+const golden = (name: string): Transcript => {
+  const found = goldens.get(name);
+  if (!found) throw new Error(`no golden ${name}`);
+  return found;
+};
+const httpGoldens = [...goldens].filter(([, g]) => g.header.transport === 'http').map(([name]) => name);
+const stdioGoldens = [...goldens].filter(([, g]) => g.header.transport === 'stdio').map(([name]) => name);
+
+const callStart = (t: Transcript): Frame | undefined =>
+  t.frames.find(
+    (f) =>
+      f.channel === 'http' &&
+      t.frames.some((g) => g.exchange === f.exchange && frameMessage(g)?.method === 'tools/call'),
+  );
+const progressTimes = (t: Transcript): number[] => {
+  const start = callStart(t)?.t ?? 0;
+  return t.frames.filter((f) => frameMessage(f)?.method === 'notifications/progress').map((f) => (f.t - start) / 1000);
+};
+
+describe('replaying every golden', () => {
+  test.each(httpGoldens)('%s over HTTP gives a transcript equal to the golden after normalisation', async (name) => {
+    const replay = await createReplayServer(golden(name));
+    try {
+      const again = await recordCall(replay.url, scenarioOfGolden(golden(name)));
+      expect(canonicalJson(semanticFrames(again))).toBe(canonicalJson(semanticFrames(golden(name))));
+      expect(replay.report().unmatched).toEqual([]);
+    } finally {
+      await replay.close();
+    }
+  });
+
+  test.each(stdioGoldens)(
+    '%s over stdio (mcp-golden replay --stdio) equals the golden after normalisation',
+    async (name) => {
+      const again = await recordCall(
+        {
+          command: process.execPath,
+          args: [CLI, 'replay', '--stdio', join(GOLDENS, `${name}.jsonl`)],
+          label: 'mcp-golden serve --stdio',
+        },
+        scenarioOfGolden(golden(name)),
+      );
+      expect(canonicalJson(semanticFrames(again))).toBe(canonicalJson(semanticFrames(golden(name))));
+    },
+  );
+});
+
+describe('pacing', () => {
+  test('replays frames at their recorded offsets: p99 error within 5 ms at 1x', async () => {
+    const recorded = golden('progress-100x10');
+    const replay = await createReplayServer(recorded);
+    try {
+      const again = await recordCall(replay.url, scenarioOfGolden(recorded));
+      const want = progressTimes(recorded);
+      const got = progressTimes(again);
+      expect(got).toHaveLength(100);
+      const errors = got.map((t, i) => Math.abs(t - (want[i] as number))).sort((a, b) => a - b);
+      expect(errors[Math.floor(errors.length * 0.99) - 1]).toBeLessThanOrEqual(5);
+    } finally {
+      await replay.close();
+    }
+  });
+
+  test('instant pace sends everything at once; a scale stretches the timeline', async () => {
+    const recorded = golden('progress-10x100');
+    const instant = await createReplayServer(recorded, { pace: 'instant' });
+    const slow = await createReplayServer(recorded, { pace: { scale: 1.5 } });
+    try {
+      const fast = progressTimes(await recordCall(instant.url, scenarioOfGolden(recorded)));
+      const stretched = progressTimes(await recordCall(slow.url, scenarioOfGolden(recorded)));
+      expect((fast.at(-1) as number) - (fast[0] as number)).toBeLessThan(100);
+      const span = (stretched.at(-1) as number) - (stretched[0] as number);
+      expect(span).toBeGreaterThan(1.5 * 900 - 100);
+      expect(span).toBeLessThan(1.5 * 900 + 300);
+    } finally {
+      await instant.close();
+      await slow.close();
+    }
+  });
+});
+
+describe('live stamping and matching', () => {
+  test('stamps the live request id and token, of any JSON type, into every replayed frame', async () => {
+    const recorded = golden('progress-10x100');
+    const replay = await createReplayServer(recorded, { pace: 'instant' });
+    try {
+      const again = await recordCall(replay.url, {
+        ...scenarioOfGolden(recorded),
+        requestId: 'gateway-77',
+        progressToken: 123456,
+      });
+      const progress = again.frames.filter((f) => frameMessage(f)?.method === 'notifications/progress');
+      expect(progress).toHaveLength(10);
+      for (const frame of progress) expect(frame.raw).toContain('"progressToken":123456,');
+      expect(again.outcome.response?.id).toBe('gateway-77');
+      const resultFrame = again.frames.find((f) => f.dir === 'server->client' && frameMessage(f)?.id === 'gateway-77');
+      expect(resultFrame?.raw).toMatch(/"jsonrpc":"2\.0","id":"gateway-77"\}\n\n$/);
+    } finally {
+      await replay.close();
+    }
+  });
+
+  test('sends no progress to a request without a token, as the live server would', async () => {
+    const recorded = golden('progress-10x100');
+    const replay = await createReplayServer(recorded, { pace: 'instant' });
+    try {
+      const { progressToken: _, ...withoutToken } = scenarioOfGolden(recorded);
+      const again = await recordCall(replay.url, withoutToken);
+      expect(again.outcome.progress).toEqual([]);
+      expect(again.outcome.response).toBeDefined();
+    } finally {
+      await replay.close();
+    }
+  });
+
+  test('answers an unmatched request with an error naming the nearest recorded one, and keeps serving', async () => {
+    const recorded = golden('progress-10x100');
+    const seen: string[] = [];
+    const replay = await createReplayServer(recorded, {
+      pace: 'instant',
+      onUnmatchedRequest: (r) => seen.push(r.error),
+    });
+    try {
+      const wrongArgs = await recordCall(replay.url, {
+        tool: 'progress',
+        arguments: { steps: 3, step_ms: 100 },
+        progressToken: 'x',
+      });
+      const error = wrongArgs.outcome.response?.error as {
+        code: number;
+        message: string;
+        data: { differences: string[] };
+      };
+      expect(error.code).toBe(-32602);
+      expect(error.message).toContain(
+        'no recorded request matches tools/call {"name":"progress","arguments":{"steps":3,"step_ms":100}}',
+      );
+      expect(error.message).toContain('Closest recorded (progress-10x100 #3)');
+      expect(error.data.differences).toEqual(['params.arguments.steps: recorded 10, got 3']);
+      const good = await recordCall(replay.url, scenarioOfGolden(recorded));
+      expect(good.outcome.progress).toHaveLength(10);
+      const report = replay.report();
+      expect(report.unmatched).toHaveLength(1);
+      expect(report.unmatched[0]).toMatchObject({ method: 'tools/call', matched: null });
+      expect(report.requests.filter((r) => r.method === 'tools/call')).toHaveLength(2);
+      expect(seen).toHaveLength(1);
+    } finally {
+      await replay.close();
+    }
+  });
+
+  test('an unknown method gets method-not-found naming the nearest request', async () => {
+    const replay = await createReplayServer(golden('chatty'), { pace: 'instant' });
+    try {
+      const client = new Client({ name: 'unmatched', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(replay.url)));
+      const error = await client.listPrompts().catch((e: unknown) => e as Error);
+      expect(String(error)).toContain('no recorded request matches prompts/list');
+      const result = await client.callTool({ name: 'chatty', arguments: {} });
+      expect((result.content as { text: string }[])[3]?.text).toBe('fourth block: unicode; café résumé naïve');
+      await client.close();
+    } finally {
+      await replay.close();
+    }
+  });
+
+  test('a cancellation mid-replay stops the remaining frames', async () => {
+    const recorded = golden('progress-10x100');
+    const replay = await createReplayServer(recorded);
+    try {
+      const again = await recordCall(replay.url, { ...scenarioOfGolden(recorded), cancelAfter: 2 });
+      expect(again.outcome.progress).toHaveLength(2);
+      expect(again.outcome.afterCancel).toEqual([]);
+      expect(again.outcome.response).toBeUndefined();
+    } finally {
+      await replay.close();
+    }
+  });
+});
+
+describe('sessions', () => {
+  test('serves 50 concurrent sessions with no cross-talk', async () => {
+    const recorded = golden('progress-10x100');
+    const replay = await createReplayServer(recorded, { pace: { scale: 0.2 } });
+    try {
+      const runs = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          recordCall(replay.url, {
+            ...scenarioOfGolden(recorded),
+            progressToken: `session-token-${i}`,
+            requestId: i + 100,
+          }),
+        ),
+      );
+      runs.forEach((run, i) => {
+        const tokens = run.outcome.progress.map((m) => (m.params as { progressToken: unknown }).progressToken);
+        expect(tokens).toEqual(Array(10).fill(`session-token-${i}`));
+        expect(run.outcome.response?.id).toBe(i + 100);
+        const sessions = new Set(
+          run.frames.flatMap((f) => (f.headers?.['mcp-session-id'] ? [f.headers['mcp-session-id']] : [])),
+        );
+        expect(sessions.size).toBe(1);
+      });
+      const all = new Set(
+        runs.map((r) => r.frames.find((f) => f.headers?.['mcp-session-id'])?.headers?.['mcp-session-id']),
+      );
+      expect(all.size).toBe(50);
+    } finally {
+      await replay.close();
+    }
+  });
+});
+
+describe('adversarial chunking', () => {
+  test('split events, split UTF-8, CRLF, keep-alives and priming still parse to the same messages', async () => {
+    const recorded = golden('chatty');
+    const plain = await createReplayServer(recorded, { pace: 'instant' });
+    const hostile = await createReplayServer(recorded, {
+      pace: 'instant',
+      chunking: { splitEvents: 3, splitUtf8: true, crlf: true, keepAliveComments: true, primingEvents: true },
+    });
+    try {
+      const a = await recordCall(plain.url, scenarioOfGolden(recorded));
+      const b = await recordCall(hostile.url, scenarioOfGolden(recorded));
+      expect(b.outcome.response).toEqual(a.outcome.response);
+      const sse = b.frames.filter((f) => f.channel === 'sse');
+      expect(sse.every((f) => f.raw?.endsWith('\r\n\r\n'))).toBe(true);
+      expect(sse.some((f) => sseBlock(f)?.comments.includes(' keepalive'))).toBe(true);
+      expect(sse.some((f) => sseBlock(f)?.id === 'primed' && sseBlock(f)?.data === '')).toBe(true);
+      const reads = (t: Transcript) =>
+        t.frames.filter((f) => f.channel === 'read' && f.dir === 'server->client').length;
+      expect(reads(b)).toBeGreaterThan(reads(a) * 2);
+      const sdk = new Client({ name: 'hostile', version: '1.0.0' });
+      await sdk.connect(new StreamableHTTPClientTransport(new URL(hostile.url)));
+      const result = await sdk.callTool({ name: 'chatty', arguments: {} });
+      expect((result.content as { text: string }[]).map((c) => c.text)[3]).toBe(
+        'fourth block: unicode; café résumé naïve',
+      );
+      await sdk.close();
+    } finally {
+      await plain.close();
+      await hostile.close();
+    }
+  });
+});

@@ -1,0 +1,104 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Transcript } from '../transcript/frame.js';
+import { ReplayEngine, type ReplayOptions, type ReplayReport, type ResponseSink } from './replay-engine.js';
+
+/** Options of {@link createReplayServer}. */
+export interface ReplayServerOptions extends ReplayOptions {
+  /** Port on 127.0.0.1; 0 picks a free one. @default 0 */
+  readonly port?: number;
+  /** Path of the MCP endpoint. @default '/mcp' */
+  readonly path?: string;
+}
+
+/** A golden served as an MCP upstream on loopback HTTP. */
+export interface ReplayServer {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:40123/mcp`. */
+  readonly url: string;
+  readonly port: number;
+  /** Every request received, and those no golden matched. */
+  report(): ReplayReport;
+  close(): Promise<void>;
+}
+
+/** A {@link ResponseSink} over a node:http response that ignores writes once the client is gone. */
+export function nodeResponseSink(res: ServerResponse): ResponseSink {
+  let done = false;
+  const listeners: (() => void)[] = [];
+  res.on('close', () => {
+    if (done) return;
+    done = true;
+    for (const listener of listeners) listener();
+  });
+  return {
+    head(status, headers) {
+      if (done || res.headersSent) return;
+      res.writeHead(status, headers);
+      res.flushHeaders();
+    },
+    write(bytes) {
+      if (!done) res.write(bytes);
+    },
+    end() {
+      if (done) return;
+      done = true;
+      res.end();
+    },
+    onClose(listener) {
+      listeners.push(listener);
+    },
+  };
+}
+
+/**
+ * Serves goldens as a fake MCP upstream over Streamable HTTP on 127.0.0.1: recorded frames,
+ * byte-exact, at their recorded offsets, with the live request's id and progress token stamped in.
+ *
+ * @example
+ * const replay = await createReplayServer([await readGolden('goldens/progress-10x100.jsonl')])
+ * // start the gateway under test with replay.url as its upstream ...
+ * expect(replay.report().unmatched).toEqual([])
+ * await replay.close()
+ */
+export async function createReplayServer(
+  goldens: Transcript | readonly Transcript[],
+  options: ReplayServerOptions = {},
+): Promise<ReplayServer> {
+  const engine = new ReplayEngine(Array.isArray(goldens) ? goldens : [goldens as Transcript], options);
+  const path = options.path ?? '/mcp';
+  const server = createServer((req, res) => {
+    req.socket.setNoDelay(true);
+    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== path) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${path}\n`);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const headers: Record<string, string | undefined> = {};
+      for (const [name, value] of Object.entries(req.headers))
+        headers[name] = Array.isArray(value) ? value.join(', ') : value;
+      engine.handle(
+        { httpMethod: req.method ?? 'GET', headers, body: Buffer.concat(chunks).toString('utf8') },
+        nodeResponseSink(res),
+      );
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    port,
+    report: () => engine.report(),
+    async close() {
+      engine.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
