@@ -69,11 +69,12 @@ describe('normalizeTranscript', () => {
   });
 
   test('keeps the JSON type of tokens and ids: numbers stay numbers, strings stay strings', () => {
-    const numeric = normalizeTranscript({ header, frames: call(5, 0, 's') });
-    const stringy = normalizeTranscript({ header, frames: call('5', '0', 's') });
-    expect(frameMessage(numeric.frames[2] as Frame)?.params).toMatchObject({ progressToken: 1 });
+    const numeric = normalizeTranscript({ header, frames: call(5, 9007199254740991, 's') });
+    const stringy = normalizeTranscript({ header, frames: call('5', '9007199254740991', 's') });
+    // Numbers become 0-based numbers (ids 0, 1, 2 of a usual client keep their values); strings <kind-n>.
+    expect(frameMessage(numeric.frames[2] as Frame)?.params).toMatchObject({ progressToken: 0 });
     expect(frameMessage(stringy.frames[2] as Frame)?.params).toMatchObject({ progressToken: '<token-1>' });
-    expect(frameMessage(numeric.frames[3] as Frame)?.id).toBe(1);
+    expect(frameMessage(numeric.frames[3] as Frame)?.id).toBe(0);
     expect(frameMessage(stringy.frames[3] as Frame)?.id).toBe('<request-id-1>');
   });
 

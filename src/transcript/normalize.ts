@@ -49,13 +49,14 @@ export class AliasTable {
 
   /**
    * The alias of a JSON value (its source text), keeping its JSON type: a string becomes
-   * `"<kind-n>"`, a number becomes the number `n`. Other types are left as they are.
+   * `"<kind-n>"`, a number becomes the number `n - 1` (so a client's usual ids 0, 1, 2 read as
+   * themselves). Other types are left as they are.
    */
   json(kind: AliasKind, source: string): string {
     const first = source[0];
     if (first === '"') return JSON.stringify(`<${kind}-${this.number(kind, `s:${source}`)}>`);
     if (first === '-' || (first !== undefined && first >= '0' && first <= '9')) {
-      return String(this.number(kind, `n:${source}`));
+      return String(this.number(kind, `n:${source}`) - 1);
     }
     return source;
   }
@@ -129,7 +130,7 @@ function normalizeFrame(frame: Frame, aliases: AliasTable): Frame {
  * session ids (`<session-1>`), SSE event ids and `Last-Event-ID` (`<event-id-3>`), JSON-RPC
  * request ids and `requestId` (`<request-id-2>`), progress tokens (`<token-1>`), dates
  * (`<date>`) and loopback ports (`<port-1>`). Tokens and ids keep their JSON type: a string
- * becomes `"<token-1>"`, a number becomes the number `1`. Transport-level headers are dropped.
+ * becomes `"<token-1>"`, a number becomes the number `n - 1`. Transport-level headers are dropped.
  * Every other byte is left as it was; timing (`t`) is untouched and compared separately.
  * Normalising twice gives the same result as normalising once.
  *

@@ -1,0 +1,79 @@
+import type { Frame, Transcript } from '../transcript/frame.js';
+import { frameMessage, type JsonRpcMessage } from '../transcript/frame-content.js';
+
+/** One message the client received for the call, with its arrival time. */
+export interface Arrival {
+  readonly message: JsonRpcMessage;
+  /** Milliseconds since the `tools/call` request was sent. */
+  readonly atMs: number;
+  /** Index of the read that completed it (reads of the call's streams, counted from 0). */
+  readonly read: number;
+}
+
+/** What a client saw of one `tools/call`, read off its transcript. */
+export interface CallView {
+  readonly request: JsonRpcMessage | undefined;
+  /** Whether the request carried `_meta.progressToken`, and its value. */
+  readonly hasToken: boolean;
+  readonly token: unknown;
+  readonly progress: readonly Arrival[];
+  readonly response: Arrival | undefined;
+  /** Milliseconds from the request to the `notifications/cancelled` the client sent. */
+  readonly cancelAtMs: number | undefined;
+  /** Server->client reads on the call's streams. */
+  readonly reads: number;
+  /** Largest number of messages completed by one read. */
+  readonly maxMessagesPerRead: number;
+}
+
+/**
+ * Reads one `tools/call` out of a client-side transcript: the request, the progress
+ * notifications and the response that answered it (by token and id, across resumed streams),
+ * the cancellation, and how the bytes were cut into reads.
+ */
+export function callView(transcript: Transcript): CallView {
+  const frames = transcript.frames;
+  const callFrame = frames.find((f) => f.dir === 'client->server' && frameMessage(f)?.method === 'tools/call');
+  const request = callFrame ? frameMessage(callFrame) : undefined;
+  const meta = (request?.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  const hasToken = meta !== undefined && 'progressToken' in meta;
+  const start = callFrame ? (frames.find((f) => f.exchange === callFrame.exchange)?.t ?? callFrame.t) : 0;
+  const ms = (frame: Frame): number => (frame.t - start) / 1000;
+  const progress: Arrival[] = [];
+  let response: Arrival | undefined;
+  let cancelAtMs: number | undefined;
+  let reads = -1;
+  const perRead = new Map<number, number>();
+  for (const frame of frames) {
+    if (!callFrame || frame.t < callFrame.t) continue;
+    if (frame.dir === 'server->client' && frame.channel === 'read' && frame.exchange >= callFrame.exchange) reads++;
+    const message = frameMessage(frame);
+    if (!message) continue;
+    if (frame.dir === 'client->server') {
+      const params = message.params as { requestId?: unknown } | undefined;
+      if (message.method === 'notifications/cancelled' && params?.requestId === request?.id) cancelAtMs ??= ms(frame);
+      continue;
+    }
+    const arrival: Arrival = { message, atMs: ms(frame), read: Math.max(0, reads) };
+    if (message.method === 'notifications/progress') progress.push(arrival);
+    else if (!('method' in message) && message.id === request?.id && !response) response = arrival;
+    else continue;
+    perRead.set(arrival.read, (perRead.get(arrival.read) ?? 0) + 1);
+  }
+  return {
+    request,
+    hasToken,
+    token: hasToken ? meta?.progressToken : undefined,
+    progress,
+    response,
+    cancelAtMs,
+    reads: Math.max(0, reads + 1),
+    maxMessagesPerRead: Math.max(0, ...perRead.values()),
+  };
+}
+
+/** Text blocks of the call's result (`[]` when the result has none or the call failed). */
+export function resultTexts(view: CallView): string[] {
+  const content = (view.response?.message.result as { content?: { text?: unknown }[] } | undefined)?.content;
+  return Array.isArray(content) ? content.map((c) => (typeof c.text === 'string' ? c.text : JSON.stringify(c))) : [];
+}

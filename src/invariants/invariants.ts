@@ -1,0 +1,258 @@
+import { describeBlocks } from '../transcript/compare.js';
+import type { Transcript } from '../transcript/frame.js';
+import { type CallView, callView, resultTexts } from './call-view.js';
+
+/** The verdict on one property, with its evidence in numbers. */
+export interface InvariantResult {
+  /** Property name, e.g. `progress tokens`. */
+  readonly property: string;
+  readonly pass: boolean;
+  /** Why, in numbers: what passed, or the first thing that broke. */
+  readonly message: string;
+  readonly evidence: Readonly<Record<string, number | string | boolean>>;
+}
+
+/** Tolerances of {@link checkStreaming}. */
+export interface StreamingTolerance {
+  /** A gap may differ from the reference gap by this fraction of it. @default 0.5 */
+  readonly relGap?: number;
+  /** ...or by this many ms, whichever is larger. @default 20 */
+  readonly absMs?: number;
+  /** Reference gaps shorter than this are not judged (too short to tell from jitter). @default 20 */
+  readonly minGapMs?: number;
+}
+
+const typeOf = (value: unknown): string => (value === null ? 'null' : typeof value);
+const show = (value: unknown): string => `${JSON.stringify(value)} (${typeOf(value)})`;
+const tokenOf = (a: { message: { params?: unknown } }): unknown =>
+  (a.message.params as { progressToken?: unknown } | undefined)?.progressToken;
+const progressOf = (a: { message: { params?: unknown } }): unknown =>
+  (a.message.params as { progress?: unknown } | undefined)?.progress;
+
+function result(
+  property: string,
+  pass: boolean,
+  message: string,
+  evidence: InvariantResult['evidence'],
+): InvariantResult {
+  return { property, pass, message, evidence };
+}
+
+/**
+ * Progress tokens echoed verbatim (value and JSON type), no progress without a token, progress
+ * increasing, none after the result or the cancellation, and (with a reference) none missing.
+ */
+export function checkProgressTokens(received: Transcript, reference?: Transcript): InvariantResult {
+  const name = 'progress tokens';
+  const view = callView(received);
+  const count = view.progress.length;
+  const evidence = { notifications: count, tokenSent: view.hasToken ? JSON.stringify(view.token) : 'none' };
+  if (!view.hasToken) {
+    return count === 0
+      ? result(name, true, 'no token sent and no progress received', evidence)
+      : result(
+          name,
+          false,
+          `received ${count} progress notifications, but the request carried no progress token`,
+          evidence,
+        );
+  }
+  const wrong = view.progress.filter((p) => tokenOf(p) !== view.token);
+  if (wrong.length > 0) {
+    const first = tokenOf(wrong[0] as CallView['progress'][number]);
+    return result(
+      name,
+      false,
+      `${wrong.length} of ${count} progress notifications carried token ${show(first)}; the request sent ${show(view.token)}`,
+      {
+        ...evidence,
+        wrongTokens: wrong.length,
+      },
+    );
+  }
+  for (let i = 1; i < count; i++) {
+    const before = Number(progressOf(view.progress[i - 1] as CallView['progress'][number]));
+    const now = Number(progressOf(view.progress[i] as CallView['progress'][number]));
+    if (!(now > before))
+      return result(
+        name,
+        false,
+        `progress went ${before} → ${now} at notification ${i + 1} of ${count}; it must increase`,
+        evidence,
+      );
+  }
+  const responseAt = view.response?.atMs;
+  const late = responseAt === undefined ? [] : view.progress.filter((p) => p.atMs > responseAt);
+  if (late.length > 0)
+    return result(name, false, `${late.length} progress notifications arrived after the result`, {
+      ...evidence,
+      afterResult: late.length,
+    });
+  const cancelAt = view.cancelAtMs;
+  const afterCancel = cancelAt === undefined ? [] : view.progress.filter((p) => p.atMs > cancelAt + 1);
+  if (afterCancel.length > 0) {
+    return result(
+      name,
+      false,
+      `${afterCancel.length} progress notifications arrived after the cancellation (first ${((afterCancel[0]?.atMs ?? 0) - (cancelAt ?? 0)).toFixed(0)} ms after it)`,
+      {
+        ...evidence,
+        afterCancel: afterCancel.length,
+      },
+    );
+  }
+  if (reference && cancelAt === undefined) {
+    const expected = callView(reference).progress.length;
+    if (count !== expected) {
+      const missing = count < expected ? ` (the last ${expected - count} missing)` : '';
+      return result(name, false, `received ${count} of ${expected} progress notifications${missing}`, {
+        ...evidence,
+        expected,
+      });
+    }
+  }
+  return result(
+    name,
+    true,
+    `${count} progress notifications, all with token ${show(view.token)}, increasing, none after the result`,
+    evidence,
+  );
+}
+
+/** Result blocks: same count, same order, byte-identical text, nothing truncated. */
+export function checkBlocks(received: Transcript, reference: Transcript): InvariantResult {
+  const name = 'blocks';
+  const got = resultTexts(callView(received));
+  const want = resultTexts(callView(reference));
+  const chars = (texts: string[]): number => texts.reduce((n, t) => n + t.length, 0);
+  const evidence = { blocks: got.length, expectedBlocks: want.length, chars: chars(got), expectedChars: chars(want) };
+  const problem = describeBlocks(
+    want.map((text) => ({ text })),
+    got.map((text) => ({ text })),
+  );
+  if (problem) return result(name, false, problem, evidence);
+  return result(name, true, `${got.length} blocks, ${chars(got)} characters, in order and byte-identical`, evidence);
+}
+
+/** Text with non-ASCII characters arrives byte-identical (no latin-1 or replacement-character mangling). */
+export function checkUnicode(received: Transcript, reference: Transcript): InvariantResult {
+  const name = 'unicode';
+  const got = resultTexts(callView(received));
+  const want = resultTexts(callView(reference));
+  const nonAscii = want
+    .map((text, i) => ({ text, i }))
+    .filter(({ text }) => [...text].some((ch) => (ch.codePointAt(0) ?? 0) > 0x7f));
+  for (const { text, i } of nonAscii) {
+    const actual = got[i];
+    if (actual === text) continue;
+    const latin1 = Buffer.from(text, 'utf8').toString('latin1');
+    const why =
+      actual === latin1
+        ? ' (UTF-8 bytes decoded as latin-1)'
+        : actual?.includes('\ufffd')
+          ? ' (replacement characters: bytes lost in decoding)'
+          : '';
+    let at = 0;
+    while (at < text.length && text[at] === actual?.[at]) at++;
+    const from = Math.max(0, at - 30);
+    const sample = (s: string | undefined): string => {
+      const whole = s ?? '';
+      return JSON.stringify(whole.length <= 80 ? whole : `…${whole.slice(from, from + 60)}…`);
+    };
+    return result(name, false, `block ${i}: ${sample(text)} arrived as ${sample(actual)}${why}`, {
+      nonAsciiBlocks: nonAscii.length,
+    });
+  }
+  return result(name, true, `${nonAscii.length} blocks with non-ASCII text arrived byte-identical`, {
+    nonAsciiBlocks: nonAscii.length,
+  });
+}
+
+/**
+ * Progress streams live: gaps between notifications match the reference's within tolerance, they
+ * do not bunch up at the result, and they do not all arrive in one read.
+ */
+export function checkStreaming(
+  received: Transcript,
+  reference: Transcript,
+  tolerance: StreamingTolerance = {},
+): InvariantResult {
+  const name = 'streams progressively';
+  const relGap = tolerance.relGap ?? 0.5;
+  const absMs = tolerance.absMs ?? 20;
+  const minGapMs = tolerance.minGapMs ?? 20;
+  const got = callView(received);
+  const want = callView(reference);
+  const times = (v: CallView): number[] => [...v.progress.map((p) => p.atMs), ...(v.response ? [v.response.atMs] : [])];
+  const gotTimes = times(got);
+  const wantTimes = times(want);
+  const gaps = (t: number[]): number[] => t.slice(1).map((x, i) => x - (t[i] as number));
+  const gotGaps = gaps(gotTimes);
+  const wantGaps = gaps(wantTimes);
+  const evidence = {
+    notifications: got.progress.length,
+    reads: got.reads,
+    maxMessagesPerRead: got.maxMessagesPerRead,
+    firstProgressMs: Math.round(got.progress[0]?.atMs ?? -1),
+    resultMs: Math.round(got.response?.atMs ?? -1),
+  };
+  if (want.progress.length === 0)
+    return result(name, true, 'the reference streams no progress: nothing to judge', evidence);
+  if (got.progress.length === 0)
+    return result(
+      name,
+      false,
+      `no progress notifications arrived; the reference streams ${want.progress.length}`,
+      evidence,
+    );
+  const judged = wantGaps
+    .map((gap, i) => ({ gap, i }))
+    .filter(({ gap, i }) => gap >= minGapMs && gotGaps[i] !== undefined);
+  const off = judged.filter(({ gap, i }) => Math.abs((gotGaps[i] as number) - gap) > Math.max(absMs, relGap * gap));
+  const resultAt = got.response?.atMs;
+  const bunched = resultAt === undefined ? 0 : got.progress.filter((p) => resultAt - p.atMs <= 5).length;
+  if (off.length > 0) {
+    const typical = [...judged.map((j) => j.gap)].sort((x, y) => x - y)[Math.floor(judged.length / 2)] ?? 0;
+    const bunchText =
+      bunched > 0 ? `${bunched} of ${got.progress.length} notifications arrived within 5 ms of the result; ` : '';
+    const first = off[0] as { gap: number; i: number };
+    return result(
+      name,
+      false,
+      `${bunchText}${off.length} of ${judged.length} gaps outside tolerance (gap ${first.i + 1} was ${(gotGaps[first.i] as number).toFixed(0)} ms); expected gaps of ${typical.toFixed(0)} ms ± ${Math.max(absMs, relGap * typical).toFixed(0)} ms`,
+      { ...evidence, gapsOutside: off.length, bunchedAtResult: bunched },
+    );
+  }
+  if (
+    got.progress.length > 1 &&
+    got.maxMessagesPerRead >= got.progress.length + (got.response ? 1 : 0) &&
+    judged.length > 0
+  ) {
+    return result(
+      name,
+      false,
+      `all ${got.progress.length} notifications and the result arrived in one read: the stream is buffered`,
+      evidence,
+    );
+  }
+  return result(
+    name,
+    true,
+    `${judged.length} gaps within ${Math.round(relGap * 100)}% of the reference; first progress at ${evidence.firstProgressMs} ms, result at ${evidence.resultMs} ms; at most ${got.maxMessagesPerRead} messages per read`,
+    evidence,
+  );
+}
+
+/** Every invariant at once: tokens, blocks, unicode, streaming. */
+export function checkForwarding(
+  received: Transcript,
+  reference: Transcript,
+  tolerance?: StreamingTolerance,
+): InvariantResult[] {
+  return [
+    checkProgressTokens(received, reference),
+    checkBlocks(received, reference),
+    checkUnicode(received, reference),
+    checkStreaming(received, reference, tolerance),
+  ];
+}

@@ -1,0 +1,94 @@
+import { canonicalJson } from './canonical-json.js';
+import type { Frame, Transcript } from './frame.js';
+import { frameMessage, sseBlock } from './frame-content.js';
+import { normalizeTranscript } from './normalize.js';
+
+/** How frames are compared: parsed JSON-RPC (semantic, the default) or normalised raw bytes. */
+export type CompareMode = 'semantic' | 'bytes';
+
+/** One frame as a line of canonical text, with where it came from. */
+export interface CanonicalFrame {
+  /** `exchange:direction`, the stream this frame belongs to. */
+  readonly stream: string;
+  readonly text: string;
+  /** The normalised frame. */
+  readonly frame: Frame;
+}
+
+/** One stream (an exchange in one direction) as canonical lines, in order. */
+export interface CanonicalStream {
+  readonly stream: string;
+  readonly frames: readonly CanonicalFrame[];
+}
+
+const arrow = (frame: Frame): string => (frame.dir === 'client->server' ? '->' : '<-');
+
+function sseText(frame: Frame, mode: CompareMode): string {
+  const block = sseBlock(frame);
+  if (mode === 'bytes' || !block) return `sse ${JSON.stringify(frame.raw ?? frame.rawBase64 ?? '')}`;
+  const fields = [
+    block.event !== undefined ? `event=${block.event}` : '',
+    block.id !== undefined ? `id=${block.id}` : '',
+    block.retry !== undefined ? `retry=${block.retry}` : '',
+  ].filter(Boolean);
+  const message = frameMessage(frame);
+  if (message) return `sse ${fields.join(' ')} ${canonicalJson(message)}`.replace('  ', ' ');
+  if (block.data === '' || block.data === undefined) {
+    const comments = block.comments.map((c) => `:${c.trim()}`).join(' ');
+    return `sse ${block.data === '' ? 'priming ' : ''}${fields.join(' ')}${comments ? ` ${comments}` : ''}`.trimEnd();
+  }
+  return `sse ${fields.join(' ')} data=${JSON.stringify(block.data)}`;
+}
+
+/** The canonical text of one normalised frame, or `undefined` for frames that are not compared (reads). */
+export function canonicalFrameText(frame: Frame, mode: CompareMode = 'semantic'): string | undefined {
+  switch (frame.channel) {
+    case 'read':
+      return undefined;
+    case 'http':
+      return frame.method !== undefined
+        ? `${arrow(frame)} ${frame.method} ${frame.url ?? ''} ${canonicalJson(frame.headers ?? {})}`
+        : `${arrow(frame)} HTTP ${frame.status} ${canonicalJson(frame.headers ?? {})}`;
+    case 'end':
+      return `${arrow(frame)} end ${frame.reason}`;
+    case 'sse':
+      return `${arrow(frame)} ${sseText(frame, mode)}`;
+    default: {
+      const message = mode === 'semantic' ? frameMessage(frame) : undefined;
+      const body = message ? canonicalJson(message) : JSON.stringify(frame.raw ?? frame.rawBase64 ?? '');
+      return `${arrow(frame)} ${frame.channel} ${body}`;
+    }
+  }
+}
+
+/**
+ * A transcript as canonical text, stream by stream (each exchange and direction on its own), so
+ * two recordings compare equal when every stream carried the same frames in the same order,
+ * however the streams interleaved.
+ */
+export function canonicalStreams(transcript: Transcript, mode: CompareMode = 'semantic'): CanonicalStream[] {
+  const normal = normalizeTranscript(transcript);
+  const streams = new Map<string, CanonicalFrame[]>();
+  for (const frame of normal.frames) {
+    const text = canonicalFrameText(frame, mode);
+    if (text === undefined) continue;
+    const stream = `${frame.exchange}:${frame.dir}`;
+    const list = streams.get(stream) ?? [];
+    list.push({ stream, text, frame });
+    streams.set(stream, list);
+  }
+  return [...streams]
+    .sort(([a], [b]) => {
+      const [ea, da] = a.split(':');
+      const [eb, db] = b.split(':');
+      return Number(ea) - Number(eb) || (da === 'client->server' ? -1 : 1) - (db === 'client->server' ? -1 : 1);
+    })
+    .map(([stream, frames]) => ({ stream, frames }));
+}
+
+/** The whole canonical text: a heading per stream, then one line per frame. */
+export function canonicalText(streams: readonly CanonicalStream[]): string {
+  return streams
+    .map((s) => [`# exchange ${s.stream.replace(':', ' ')}`, ...s.frames.map((f) => f.text)].join('\n'))
+    .join('\n');
+}

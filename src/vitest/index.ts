@@ -1,0 +1,54 @@
+import { afterAll, expect } from 'vitest';
+import type { StreamingTolerance } from '../invariants/invariants.js';
+import type { Transcript } from '../transcript/frame.js';
+import {
+  toForwardFaithfully,
+  toPreserveBlocks,
+  toPreserveProgressTokens,
+  toPreserveUnicode,
+  toStreamProgressively,
+} from './invariant-matchers.js';
+import { reportObsoleteGoldens, type TaskLike } from './obsolete-goldens.js';
+import { type MatchGoldenOptions, toMatchGolden } from './to-match-golden.js';
+import { resolveUpdateMode } from './update-mode.js';
+
+expect.extend({
+  toMatchGolden,
+  toPreserveProgressTokens,
+  toPreserveBlocks,
+  toPreserveUnicode,
+  toStreamProgressively,
+  toForwardFaithfully,
+});
+
+// Each test file that imports this module (directly or through setupFiles) reports the goldens
+// in its own __goldens__ folder that none of its tests used, once all of them ran.
+// biome-ignore lint/correctness/noEmptyPattern: vitest requires the fixture context to be destructured
+afterAll(async ({}, suite) => {
+  await reportObsoleteGoldens(suite as unknown as TaskLike, resolveUpdateMode(expect.getState()));
+});
+
+/** The matchers `mcp-golden/vitest` adds to `expect`. */
+export interface GoldenMatchers<R = unknown> {
+  /** Compares a recorded transcript with its golden (written when missing locally; `-u` rewrites). */
+  toMatchGolden(name?: string, options?: MatchGoldenOptions): Promise<R>;
+  toMatchGolden(options: MatchGoldenOptions): Promise<R>;
+  /** Tokens echoed with value and JSON type, no progress without a token, none after the result or cancel. */
+  toPreserveProgressTokens(reference?: Transcript): R;
+  /** Result blocks in count and order, byte-identical, not truncated. */
+  toPreserveBlocks(reference: Transcript): R;
+  /** Non-ASCII text byte-identical. */
+  toPreserveUnicode(reference: Transcript): R;
+  /** Progress arrives live: gaps within tolerance of the reference's, not bunched, not one read. */
+  toStreamProgressively(reference: Transcript, tolerance?: StreamingTolerance): R;
+  /** Every invariant above. */
+  toForwardFaithfully(reference: Transcript, tolerance?: StreamingTolerance): R;
+}
+
+declare module 'vitest' {
+  // biome-ignore lint/suspicious/noExplicitAny: the signature must match vitest's own declaration
+  interface Assertion<T = any> extends GoldenMatchers<void> {}
+}
+
+export type { StreamingTolerance } from '../invariants/invariants.js';
+export type { MatchGoldenOptions } from './to-match-golden.js';

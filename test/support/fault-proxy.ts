@@ -1,0 +1,201 @@
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SseParser } from '../../src/transcript/sse.js';
+
+/** Ways a gateway breaks MCP streaming, and benign transforms a faithful gateway may apply. */
+export type Fault =
+  | 'none'
+  | 'buffer'
+  | 'rewrite-token'
+  | 'token-to-string'
+  | 'merge-blocks'
+  | 'reorder-blocks'
+  | 'latin1'
+  | 'truncate'
+  | 'drop-last-progress'
+  | 'progress-after-result'
+  | 'drop-cancel'
+  // benign
+  | 'rechunk'
+  | 'reorder-keys'
+  | 'keep-alive-comments';
+
+type Message = Record<string, unknown> & {
+  params?: Record<string, unknown>;
+  result?: { content?: { type: string; text: string }[] };
+};
+
+function renderEvent(message: Message, id: string | undefined): string {
+  return `event: message\n${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(message)}\n\n`;
+}
+
+function reverseKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reverseKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reverseKeys(v)]),
+  );
+}
+
+/** Rewrites one message for a message-level fault; `undefined` drops it. */
+function transform(fault: Fault, message: Message): Message | undefined {
+  const params = message.params;
+  const content = message.result?.content;
+  switch (fault) {
+    case 'rewrite-token':
+      return params && 'progressToken' in params
+        ? { ...message, params: { ...params, progressToken: 'gateway-token' } }
+        : message;
+    case 'token-to-string':
+      return params && typeof params.progressToken === 'number'
+        ? { ...message, params: { ...params, progressToken: String(params.progressToken) } }
+        : message;
+    case 'merge-blocks':
+      if (!content || content.length < 2) return message;
+      return {
+        ...message,
+        result: {
+          ...message.result,
+          content: [{ type: 'text', text: `${content[0]?.text}${content[1]?.text}` }, ...content.slice(2)],
+        },
+      };
+    case 'reorder-blocks':
+      if (!content || content.length < 2) return message;
+      return { ...message, result: { ...message.result, content: [...content].reverse() } };
+    case 'latin1':
+      if (!content) return message;
+      return {
+        ...message,
+        result: {
+          ...message.result,
+          content: content.map((c) => ({ ...c, text: Buffer.from(c.text, 'utf8').toString('latin1') })),
+        },
+      };
+    case 'truncate':
+      if (!content) return message;
+      return {
+        ...message,
+        result: { ...message.result, content: content.map((c) => ({ ...c, text: c.text.slice(0, 1000) })) },
+      };
+    case 'reorder-keys':
+      return reverseKeys(message) as Message;
+    default:
+      return message;
+  }
+}
+
+/** A running fault-injecting proxy. */
+export interface FaultProxy {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A small reverse proxy that forwards MCP Streamable HTTP to `upstream` and applies one fault to
+ * the SSE responses (or a benign transform). The broken paths the matchers and the check must
+ * catch are built from it.
+ */
+export async function startFaultProxy(upstream: string, fault: Fault): Promise<FaultProxy> {
+  const target = new URL(upstream);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (fault === 'drop-cancel' && body.toString().includes('"notifications/cancelled"')) {
+        res.writeHead(202).end();
+        return;
+      }
+      const forward = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: target.host },
+        },
+        (upRes) => {
+          const headers = { ...upRes.headers };
+          delete headers['content-length'];
+          res.writeHead(upRes.statusCode ?? 502, headers);
+          res.flushHeaders();
+          const isSse = String(upRes.headers['content-type'] ?? '').includes('text/event-stream');
+          if (!isSse || fault === 'none') {
+            upRes.pipe(res);
+            return;
+          }
+          const parser = new SseParser();
+          const held: Buffer[] = [];
+          let heldProgress: string | undefined;
+          const write = (text: string | Uint8Array): void => {
+            if (fault === 'buffer') held.push(Buffer.from(text));
+            else res.write(text);
+          };
+          const onBlock = (raw: Uint8Array, data: string | undefined, id: string | undefined): void => {
+            let message: Message | undefined;
+            try {
+              message = data ? (JSON.parse(data) as Message) : undefined;
+            } catch {
+              message = undefined;
+            }
+            if (!message) {
+              write(raw);
+              return;
+            }
+            if (fault === 'rechunk') {
+              const bytes = raw;
+              const half = Math.floor(bytes.length / 2);
+              res.write(bytes.subarray(0, half));
+              setTimeout(() => res.write(bytes.subarray(half)), 3);
+              return;
+            }
+            if (fault === 'keep-alive-comments') write(': keepalive\n\n');
+            const isProgress = message.method === 'notifications/progress';
+            if (fault === 'drop-last-progress' || fault === 'progress-after-result') {
+              if (isProgress) {
+                if (heldProgress) write(heldProgress);
+                heldProgress = renderEvent(message, id);
+                return;
+              }
+              if (heldProgress && 'id' in message) {
+                write(renderEvent(message, id));
+                if (fault === 'progress-after-result') write(heldProgress);
+                heldProgress = undefined;
+                return;
+              }
+            }
+            const out = transform(fault, message);
+            if (out) write(renderEvent(out, id));
+          };
+          upRes.on('data', (chunk: Buffer) => {
+            for (const block of parser.push(new Uint8Array(chunk))) onBlock(block.bytes, block.data, block.id);
+          });
+          upRes.on('end', () => {
+            for (const block of parser.end()) onBlock(block.bytes, block.data, block.id);
+            if (heldProgress) write(heldProgress);
+            if (fault === 'buffer') res.write(Buffer.concat(held));
+            setTimeout(() => res.end(), fault === 'rechunk' ? 10 : 0);
+          });
+          res.on('close', () => upRes.destroy());
+        },
+      );
+      forward.on('error', () => res.destroy());
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.address() as AddressInfo).port;
+  const url = new URL(upstream);
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  return {
+    url: url.href,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
