@@ -1,5 +1,19 @@
+export type { PropertyResult, TimelineCall, Verdict } from './check/battery.js';
+export { formatReport, timelineSvg } from './check/report.js';
+export type { CheckOptions, CheckReport } from './check/run-check.js';
+export { runGatewayCheck } from './check/run-check.js';
 export type { GoldenErrorCode } from './errors.js';
 export { GoldenError, isGoldenError } from './errors.js';
+export type { CallView } from './invariants/call-view.js';
+export { callView } from './invariants/call-view.js';
+export type { InvariantResult, StreamingTolerance } from './invariants/invariants.js';
+export {
+  checkBlocks,
+  checkForwarding,
+  checkProgressTokens,
+  checkStreaming,
+  checkUnicode,
+} from './invariants/invariants.js';
 export type { BodyKind, BodyTap, Clock } from './record/frame-sink.js';
 export { FrameSink, monotonicClock } from './record/frame-sink.js';
 export type { Recording, RecordOptions, RecordTarget } from './record/record-call.js';
@@ -34,6 +48,8 @@ export type { StdioReplay, StdioReplayOptions } from './replay/stdio-replay.js';
 export { serveReplayStdio } from './replay/stdio-replay.js';
 export { readGolden, writeGolden } from './store/golden-file.js';
 export { canonicalJson } from './transcript/canonical-json.js';
+export type { CompareOptions, Comparison, TimingTolerance } from './transcript/compare.js';
+export { compareTranscripts } from './transcript/compare.js';
 export type { Channel, Direction, EndReason, Frame, Transcript, TranscriptHeader } from './transcript/frame.js';
 export { GOLDEN_FORMAT } from './transcript/frame.js';
 export type { JsonRpcMessage } from './transcript/frame-content.js';

@@ -1,4 +1,5 @@
 import { GoldenError } from '../errors.js';
+import { CHECK_USAGE, checkCommand } from './check-command.js';
 import { DEMO_USAGE, demoCommand } from './demo-command.js';
 import { INSPECT_USAGE, inspectCommand } from './inspect-command.js';
 import { RECORD_USAGE, recordCommand } from './record-command.js';
@@ -11,6 +12,7 @@ const COMMANDS: Record<string, Command> = {
   serve: { usage: SERVE_USAGE, run: serveCommand },
   record: { usage: RECORD_USAGE, run: recordCommand },
   replay: { usage: REPLAY_USAGE, run: replayCommand },
+  check: { usage: CHECK_USAGE, run: checkCommand },
   inspect: { usage: INSPECT_USAGE, run: inspectCommand },
   demo: { usage: DEMO_USAGE, run: demoCommand },
 };

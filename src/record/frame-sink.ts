@@ -42,7 +42,12 @@ export class FrameSink {
   private readonly open = new Set<BodyTap>();
   private exchanges = 0;
 
-  constructor(readonly clock: Clock = monotonicClock()) {}
+  /** Wall-clock time (ms since the epoch, sub-millisecond) of the clock's origin: aligns transcripts with other processes' logs. */
+  readonly originEpochMs: number;
+
+  constructor(readonly clock: Clock = monotonicClock()) {
+    this.originEpochMs = performance.timeOrigin + performance.now() - clock() / 1000;
+  }
 
   /** Starts a new exchange and returns its 1-based number. */
   nextExchange(): number {

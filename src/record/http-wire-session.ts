@@ -12,6 +12,8 @@ export interface HttpSessionOptions {
   readonly protocolVersion: string;
   /** Extra request headers (an Authorization header for a gateway, say). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Longest wait for response headers, a short body, or any message. @default 30000 */
+  readonly timeoutMs?: number;
 }
 
 /** Resolves with `promise`, or rejects with `E_TIMEOUT` saying `what` after `ms`. */
@@ -108,7 +110,7 @@ function parseMessage(text: string): JsonRpcMessage | undefined {
 }
 
 async function describeFailure(response: Response): Promise<string> {
-  const text = await response.text().catch(() => '');
+  const text = await withTimeout(response.text(), 5000, 'Reading an error answer').catch(() => '');
   return `HTTP ${response.status}${text ? `: ${text.slice(0, 300)}` : ''}`;
 }
 
@@ -117,6 +119,27 @@ async function describeFailure(response: Response): Promise<string> {
  * request; the session id from the response that carries one is echoed on every later request.
  */
 export function openHttpSession(url: string, options: HttpSessionOptions): WireSession {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  /** fetch with the wait for response headers bounded; the body is not (streams are read with their own bounds). */
+  const timedFetch = async (init: RequestInit, what: string): Promise<Response> => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      return await options.fetch(url, { ...init, signal: controller.signal });
+    } catch (error) {
+      if (controller.signal.aborted) {
+        throw new GoldenError(
+          'E_TIMEOUT',
+          `${what}: no response headers within ${timeoutMs} ms. Check that the target is running and answers, or raise the timeout.`,
+        );
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  const drainBody = (response: Response, what: string): Promise<unknown> =>
+    withTimeout(response.arrayBuffer(), timeoutMs, what);
   let sessionId: string | undefined;
   let initialized = false;
   const headers = (extra: Record<string, string> = {}): Record<string, string> => ({
@@ -126,11 +149,14 @@ export function openHttpSession(url: string, options: HttpSessionOptions): WireS
     ...extra,
   });
   const post = (message: JsonRpcMessage): Promise<Response> =>
-    options.fetch(url, {
-      method: 'POST',
-      headers: headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' }),
-      body: JSON.stringify(message),
-    });
+    timedFetch(
+      {
+        method: 'POST',
+        headers: headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' }),
+        body: JSON.stringify(message),
+      },
+      `Sending ${String(message.method)} to ${url}`,
+    );
 
   return {
     transport: 'http',
@@ -153,18 +179,18 @@ export function openHttpSession(url: string, options: HttpSessionOptions): WireS
           `Sending ${String(message.method)} to ${url} failed: ${await describeFailure(response)}. Expected 202 Accepted.`,
         );
       }
-      await response.arrayBuffer();
+      await drainBody(response, `Reading the answer to ${String(message.method)} at ${url}`);
     },
     async resume(lastEventId) {
       const get = (): Promise<Response> =>
-        options.fetch(url, {
-          method: 'GET',
-          headers: headers({ accept: 'text/event-stream', 'last-event-id': lastEventId }),
-        });
+        timedFetch(
+          { method: 'GET', headers: headers({ accept: 'text/event-stream', 'last-event-id': lastEventId }) },
+          `Resuming the stream after event ${lastEventId} at ${url}`,
+        );
       let response = await get();
       // 409: the server has not yet noticed that the dropped stream is gone; retry briefly, as the SDK client would.
       for (let attempt = 1; response.status === 409 && attempt <= 40; attempt++) {
-        await response.arrayBuffer();
+        await drainBody(response, `Reading a 409 answer at ${url}`);
         await new Promise((resolve) => setTimeout(resolve, 25));
         response = await get();
       }
@@ -178,8 +204,8 @@ export function openHttpSession(url: string, options: HttpSessionOptions): WireS
     },
     async close() {
       if (sessionId === undefined) return;
-      const response = await options.fetch(url, { method: 'DELETE', headers: headers() });
-      await response.arrayBuffer();
+      const response = await timedFetch({ method: 'DELETE', headers: headers() }, `Closing the session at ${url}`);
+      await drainBody(response, `Reading the DELETE answer at ${url}`);
     },
   };
 }

@@ -37,6 +37,8 @@ export interface RecordOptions {
 /** A recorded transcript together with what the client saw, counted on the wire. */
 export interface Recording extends Transcript {
   readonly outcome: ScenarioOutcome;
+  /** Wall-clock time of `t = 0`, in ms since the epoch (not saved in goldens). */
+  readonly originEpochMs: number;
 }
 
 function describeTarget(target: RecordTarget): string {
@@ -76,6 +78,7 @@ export async function recordCall(
       fetch: recordingFetch(sink, options.fetch),
       protocolVersion,
       ...(headers && { headers }),
+      ...(checked.timeoutMs !== undefined && { timeoutMs: checked.timeoutMs }),
     });
     transport = 'http';
   } else {
@@ -103,7 +106,7 @@ export async function recordCall(
   const finished = sink.finish(header);
   const frames = transport === 'stdio' ? assignStdioExchanges(finished.frames) : finished.frames;
   const transcript = redactTranscript({ header, frames }, options.redact);
-  return { ...transcript, outcome };
+  return { ...transcript, outcome, originEpochMs: sink.originEpochMs };
 }
 
 function scenarioNotes(scenario: Scenario): Record<string, unknown> {

@@ -16,6 +16,7 @@ export type Fault =
   | 'progress-after-result'
   | 'drop-cancel'
   // benign
+  | 'remap-ids'
   | 'rechunk'
   | 'reorder-keys'
   | 'keep-alive-comments';
@@ -81,6 +82,8 @@ function transform(fault: Fault, message: Message): Message | undefined {
       };
     case 'reorder-keys':
       return reverseKeys(message) as Message;
+    case 'remap-ids':
+      return typeof message.id === 'number' && !('method' in message) ? { ...message, id: message.id - 1000 } : message;
     default:
       return message;
   }
@@ -103,7 +106,14 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const body = Buffer.concat(chunks);
+      let body = Buffer.concat(chunks);
+      if (fault === 'remap-ids' && body.length > 0) {
+        // A gateway that numbers upstream requests its own way, and maps the answers back.
+        const message = JSON.parse(body.toString()) as Message;
+        if (typeof message.id === 'number') message.id += 1000;
+        if (message.params && typeof message.params.requestId === 'number') message.params.requestId += 1000;
+        body = Buffer.from(JSON.stringify(message));
+      }
       if (fault === 'drop-cancel' && body.toString().includes('"notifications/cancelled"')) {
         res.writeHead(202).end();
         return;
@@ -114,11 +124,31 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
           port: target.port,
           method: req.method,
           path: req.url,
-          headers: { ...req.headers, host: target.host },
+          headers: {
+            ...req.headers,
+            host: target.host,
+            ...(body.length > 0 && { 'content-length': String(body.length) }),
+          },
         },
         (upRes) => {
           const headers = { ...upRes.headers };
           delete headers['content-length'];
+          if (fault === 'remap-ids' && !String(upRes.headers['content-type'] ?? '').includes('text/event-stream')) {
+            // JSON answers are small: map the id back on the whole body.
+            const parts: Buffer[] = [];
+            upRes.on('data', (c: Buffer) => parts.push(c));
+            upRes.on('end', () => {
+              const text = Buffer.concat(parts).toString();
+              let out = text;
+              try {
+                const message = JSON.parse(text) as Message;
+                out = JSON.stringify(transform(fault, message));
+              } catch {}
+              res.writeHead(upRes.statusCode ?? 502, headers);
+              res.end(out);
+            });
+            return;
+          }
           res.writeHead(upRes.statusCode ?? 502, headers);
           res.flushHeaders();
           const isSse = String(upRes.headers['content-type'] ?? '').includes('text/event-stream');
@@ -129,6 +159,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
           const parser = new SseParser();
           const held: Buffer[] = [];
           let heldProgress: string | undefined;
+          let chain: Promise<void> = Promise.resolve();
           const write = (text: string | Uint8Array): void => {
             if (fault === 'buffer') held.push(Buffer.from(text));
             else res.write(text);
@@ -145,10 +176,13 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
               return;
             }
             if (fault === 'rechunk') {
-              const bytes = raw;
-              const half = Math.floor(bytes.length / 2);
-              res.write(bytes.subarray(0, half));
-              setTimeout(() => res.write(bytes.subarray(half)), 3);
+              // Each event in two writes 3 ms apart, events kept in order.
+              const half = Math.floor(raw.length / 2);
+              chain = chain.then(async () => {
+                res.write(raw.subarray(0, half));
+                await new Promise((resolve) => setTimeout(resolve, 3));
+                res.write(raw.subarray(half));
+              });
               return;
             }
             if (fault === 'keep-alive-comments') write(': keepalive\n\n');
@@ -176,7 +210,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
             for (const block of parser.end()) onBlock(block.bytes, block.data, block.id);
             if (heldProgress) write(heldProgress);
             if (fault === 'buffer') res.write(Buffer.concat(held));
-            setTimeout(() => res.end(), fault === 'rechunk' ? 10 : 0);
+            void chain.then(() => res.end());
           });
           res.on('close', () => upRes.destroy());
         },

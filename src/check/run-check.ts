@@ -1,0 +1,145 @@
+import { GoldenError } from '../errors.js';
+import { type RecordTarget, recordCall } from '../record/record-call.js';
+import { referenceStdioCommand } from '../record/reference-stdio-command.js';
+import type { AuditEntry } from '../server/audit-log.js';
+import { type ReferenceServer, startReferenceServer } from '../server/http-server.js';
+import { BATTERY, type BatteryContext, type PropertyResult } from './battery.js';
+import { fillTemplate, freePort, type GatewayProcess, startGateway } from './gateway-process.js';
+
+/** Options of {@link runGatewayCheck}. */
+export interface CheckOptions {
+  /** Command that starts the gateway, with `{upstream}` and `{port}` placeholders. */
+  readonly gateway?: string;
+  /** URL of a gateway that is already running (its upstream must be on `upstreamPort`). */
+  readonly gatewayUrl?: string;
+  /** Port for the reference upstream (needed with `gatewayUrl`). @default 0 */
+  readonly upstreamPort?: number;
+  /** How the gateway reaches the upstream: over HTTP (`{upstream}` is a URL) or by spawning it (`{upstream}` is a command). @default 'http' */
+  readonly upstreamTransport?: 'http' | 'stdio';
+  /** How the client reaches the gateway. @default 'http' */
+  readonly clientTransport?: 'http' | 'stdio';
+  /** Path of the gateway's MCP endpoint. @default '/mcp' */
+  readonly gatewayPath?: string;
+  /** Reference upstream switches (HTTP upstream only). */
+  readonly upstream?: { readonly accelHeader?: boolean; readonly keepAliveMs?: number };
+  /** Longest wait for any one message, and for the gateway to start listening. @default 10000 */
+  readonly timeoutMs?: number;
+  /** Run only properties whose name contains one of these. */
+  readonly only?: readonly string[];
+  /** Called before and after each property, for a progress display. */
+  readonly onProgress?: (event: { index: number; total: number; property: string; result?: PropertyResult }) => void;
+}
+
+/** The check's verdict. */
+export interface CheckReport {
+  readonly gateway: string;
+  readonly upstreamTransport: 'http' | 'stdio';
+  readonly clientTransport: 'http' | 'stdio';
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly pass: boolean;
+  readonly results: readonly PropertyResult[];
+}
+
+/** Reads the upstream's audit log through the gateway, with the `audit_log` tool. */
+async function auditThrough(target: RecordTarget, timeoutMs: number): Promise<AuditEntry[]> {
+  const recording = await recordCall(target, { tool: 'audit_log', timeoutMs });
+  const entries = (recording.outcome.response?.result as { structuredContent?: { entries?: AuditEntry[] } } | undefined)
+    ?.structuredContent?.entries;
+  return Array.isArray(entries) ? entries : [];
+}
+
+function quote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * Starts the reference upstream and the gateway, runs the battery of streaming properties through
+ * the gateway (each compared with the same call made directly), stops everything it started, and
+ * returns the verdict per property. Every wait is bounded by `timeoutMs`.
+ *
+ * @example
+ * const report = await runGatewayCheck({ gateway: 'my-gateway --upstream {upstream} --port {port}' })
+ * console.log(formatReport(report))
+ */
+export async function runGatewayCheck(options: CheckOptions): Promise<CheckReport> {
+  if (!options.gateway === !options.gatewayUrl) {
+    throw new GoldenError(
+      'E_USAGE',
+      'Give the gateway either as --gateway "<command with {upstream} and {port}>" or as --gateway-url URL (with --upstream-port N), not both.',
+    );
+  }
+  const upstreamTransport = options.upstreamTransport ?? 'http';
+  const clientTransport = options.gatewayUrl ? 'http' : (options.clientTransport ?? 'http');
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const started = Date.now();
+  let upstream: ReferenceServer | undefined;
+  let gateway: GatewayProcess | undefined;
+  try {
+    let direct: RecordTarget;
+    let upstreamSpec: string;
+    if (upstreamTransport === 'http') {
+      upstream = await startReferenceServer({ port: options.upstreamPort ?? 0, ...options.upstream });
+      direct = upstream.url;
+      upstreamSpec = upstream.url;
+    } else {
+      const command = referenceStdioCommand();
+      direct = command;
+      upstreamSpec = [command.command, ...(command.args ?? [])].map(quote).join(' ');
+    }
+    let target: RecordTarget;
+    let label: string;
+    if (options.gatewayUrl) {
+      target = options.gatewayUrl;
+      label = options.gatewayUrl;
+    } else {
+      const port = await freePort();
+      const command = fillTemplate(options.gateway as string, { upstream: upstreamSpec, port });
+      label = command;
+      if (clientTransport === 'http') {
+        gateway = await startGateway(command, port, timeoutMs);
+        target = `http://127.0.0.1:${port}${options.gatewayPath ?? '/mcp'}`;
+      } else {
+        target = { command: '/bin/sh', args: ['-c', command], label: command };
+      }
+    }
+    const context: BatteryContext = {
+      gateway: target,
+      direct,
+      clientTransport,
+      timeoutMs,
+      audit: upstream
+        ? async () => (upstream as ReferenceServer).audit.entries()
+        : () => auditThrough(target, timeoutMs),
+    };
+    const chosen = BATTERY.filter((p) => !options.only?.length || options.only.some((o) => p.name.includes(o)));
+    const results: PropertyResult[] = [];
+    for (const [index, property] of chosen.entries()) {
+      options.onProgress?.({ index, total: chosen.length, property: property.name });
+      const gone = gateway?.exited();
+      const result: PropertyResult = gone
+        ? {
+            property: property.name,
+            verdict: 'fail',
+            evidence: `the gateway ${gone}; its output ended with: ${gateway?.output().split('\n').slice(-3).join(' | ') || '(nothing)'}`,
+            numbers: {},
+            calls: [],
+          }
+        : await property.run(context);
+      results.push(result);
+      options.onProgress?.({ index, total: chosen.length, property: property.name, result });
+    }
+    return {
+      gateway: label,
+      upstreamTransport,
+      clientTransport,
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      pass: results.every((r) => r.verdict !== 'fail'),
+      results,
+    };
+  } finally {
+    await gateway?.stop();
+    await upstream?.close();
+  }
+}

@@ -1,0 +1,117 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type CheckReport, runGatewayCheck } from 'mcp-golden';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runCli } from '../support/cli.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const nginx = join(root, 'test/support/nginx-gateway.sh');
+const supergateway = join(root, 'node_modules/.bin/supergateway');
+const hasNginx = (() => {
+  try {
+    execFileSync('nginx', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+// CI installs nginx (.ci/run); a developer machine without it skips these, and CI fails loudly instead.
+const nginxMissing = !hasNginx && !process.env.CI;
+
+const verdicts = (report: CheckReport): Record<string, string> =>
+  Object.fromEntries(report.results.map((r) => [r.property, r.verdict]));
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-check-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(nginxMissing)('nginx (Debian package) as the gateway', () => {
+  test('configured faithfully (proxy_buffering off), every property passes', async () => {
+    const report = await runGatewayCheck({ gateway: `bash ${nginx} {upstream} {port} faithful`, timeoutMs: 5000 });
+    expect(report.results.filter((r) => r.verdict !== 'pass')).toEqual([]);
+    expect(report.pass).toBe(true);
+  }, 120_000);
+
+  test('with gzip buffering, the check fails on live streaming and passes what still holds', async () => {
+    const json = join(dir, 'report.json');
+    const svg = join(dir, 'timeline.svg');
+    const result = await runCli([
+      'check',
+      '--gateway',
+      `bash ${nginx} {upstream} {port} buffering`,
+      '--timeout',
+      '3000',
+      '--json',
+      json,
+      '--svg',
+      svg,
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /progress streams live \(50 ms steps\)\s+\| FAIL \| 10 of 10 notifications arrived within 5 ms of the/,
+    );
+    expect(result.stdout).toContain('the gateway breaks MCP streaming');
+    expect(result.stderr).toContain('[mcp-golden] [1/11] progress tokens (string) ... pass');
+    const report = JSON.parse(await readFile(json, 'utf8')) as CheckReport;
+    expect(verdicts(report)).toMatchObject({
+      'progress tokens (string)': 'pass',
+      'progress tokens (number)': 'pass',
+      'progress streams live (50 ms steps)': 'fail',
+      'progress streams live (500 ms steps)': 'fail',
+      'blocks: count and order': 'pass',
+      unicode: 'pass',
+      'large output (50 x 64 KiB)': 'pass',
+      'concurrent calls without cross-talk': 'pass',
+    });
+    const drawing = await readFile(svg, 'utf8');
+    expect(drawing.startsWith('<svg')).toBe(true);
+    expect(drawing.match(/<circle/g)?.length ?? 0).toBeGreaterThan(20);
+  }, 120_000);
+});
+
+describe('supergateway (npm) bridging a stdio upstream to Streamable HTTP', () => {
+  test('forwards faithfully; cancellation and resumption are not applicable', async () => {
+    const report = await runGatewayCheck({
+      gateway: `${supergateway} --stdio "{upstream}" --outputTransport streamableHttp --stateful --port {port} --logLevel none`,
+      upstreamTransport: 'stdio',
+      timeoutMs: 10_000,
+    });
+    expect(report.results.filter((r) => r.verdict === 'fail')).toEqual([]);
+    expect(verdicts(report)).toMatchObject({
+      'progress streams live (50 ms steps)': 'pass',
+      'large output (50 x 64 KiB)': 'pass',
+      'Last-Event-ID resume': 'n/a',
+    });
+  }, 180_000);
+});
+
+describe('gateways that misbehave as processes', () => {
+  test('one that never listens is reported, bounded by the timeout', async () => {
+    const started = Date.now();
+    const result = await runCli(['check', '--gateway', 'sleep 30 # {upstream} {port}', '--timeout', '1000']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/did not listen on 127\.0\.0\.1:\d+ within 1000 ms/);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  test('one that exits at once is reported with its exit code and output', async () => {
+    const result = await runCli(['check', '--gateway', 'echo "bad flag" >&2; exit 3 # {upstream} {port}']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /exited with code 3 before listening on 127\.0\.0\.1:\d+\. Its output ended with:\nbad flag/,
+    );
+  });
+
+  test('a template without placeholders is refused', async () => {
+    const result = await runCli(['check', '--gateway', 'my-gateway']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('has neither {upstream} nor {port}');
+  });
+});
