@@ -3,6 +3,7 @@ import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { TRANSPORT_HEADERS } from '../transcript/normalize.js';
 import { type ChunkingOptions, chunkingSink, isAdversarial } from './chunking.js';
 import { explainUnmatched, findMatch } from './matching.js';
+import { paceInOrder } from './pacing.js';
 import { buildReplayPlan, type ReplayEvent, type ReplayExchange, type ReplayPlan } from './replay-plan.js';
 import { type LiveStamp, stampFrame } from './stamp.js';
 
@@ -76,6 +77,8 @@ interface LiveStream {
   readonly stamp: LiveStamp;
   readonly delivered: { id?: string; text: string }[];
   readonly timers: Set<NodeJS.Timeout>;
+  /** Stops the paced delivery of the remaining frames. */
+  stop?: () => void;
   sink: ResponseSink | undefined;
   finished: boolean;
   cancelled: boolean;
@@ -320,20 +323,27 @@ export class ReplayEngine {
       return;
     }
     const out = this.sseSink(sink);
-    this.later(stream, this.delayMs(exchange.headOffsetUs), () => {
-      out.head(status, headers);
-      this.attach(stream, out, undefined);
-    });
-    events.forEach((event, index) => {
-      this.later(stream, this.delayMs(event.offsetUs), () => {
+    // Index 0 is the response head; index i > 0 is event i - 1. Delivered strictly in order.
+    const at = (i: number): number =>
+      this.delayMs(
+        i === 0 ? exchange.headOffsetUs : Math.max(exchange.headOffsetUs, (events[i - 1] as ReplayEvent).offsetUs),
+      );
+    stream.stop = paceInOrder(
+      events.length + 1,
+      at,
+      (i) => {
+        if (i === 0) {
+          out.head(status, headers);
+          this.attach(stream, out, undefined);
+          return;
+        }
+        const event = events[i - 1] as ReplayEvent;
         const text = stampFrame(event.raw, event.kind, stream.stamp);
         stream.delivered.push({ ...(event.eventId !== undefined && { id: event.eventId }), text });
         stream.sink?.write(text);
-        if (index === events.length - 1) this.finishIfComplete(stream);
-      });
-    });
-    if (events.length === 0)
-      this.later(stream, this.delayMs(exchange.headOffsetUs), () => this.finishIfComplete(stream));
+      },
+      () => this.finishIfComplete(stream),
+    );
   }
 
   private finishIfComplete(stream: LiveStream): void {
@@ -367,6 +377,7 @@ export class ReplayEngine {
 
   private cancel(stream: LiveStream): void {
     stream.cancelled = true;
+    stream.stop?.();
     for (const timer of stream.timers) clearTimeout(timer);
     stream.timers.clear();
   }

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transcript } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { explainUnmatched, findMatch } from './matching.js';
+import { paceInOrder } from './pacing.js';
 import { type ReplayOptions, type ReplayReport, type ReplayReportEntry, reportUnmatched } from './replay-engine.js';
 import { buildReplayPlan } from './replay-plan.js';
 import { dataOf, stampFrame } from './stamp.js';
@@ -35,7 +36,8 @@ export function serveReplayStdio(goldens: readonly Transcript[], options: StdioR
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const received: ReplayReportEntry[] = [];
-  const timers = new Map<string, Set<NodeJS.Timeout>>();
+  /** Stoppers of the paced replies still running, by request id. */
+  const running = new Map<string, () => void>();
   const pace = options.pace ?? 'recorded';
   const delayMs = (offsetUs: number): number =>
     pace === 'instant' ? 0 : (offsetUs / 1000) * (pace === 'recorded' ? 1 : pace.scale);
@@ -46,17 +48,16 @@ export function serveReplayStdio(goldens: readonly Transcript[], options: StdioR
     resolveClosed = resolve;
   });
   const idKey = (id: unknown): string => JSON.stringify(id);
-  const pending = (): number => [...timers.values()].reduce((n, set) => n + set.size, 0);
   const maybeClose = (): void => {
-    if (ended && pending() === 0) resolveClosed();
+    if (ended && running.size === 0) resolveClosed();
   };
   const writeLine = (text: string): void => {
     stdout.write(`${text}\n`);
   };
 
   const cancel = (id: unknown): void => {
-    for (const timer of timers.get(idKey(id)) ?? []) clearTimeout(timer);
-    timers.delete(idKey(id));
+    running.get(idKey(id))?.();
+    running.delete(idKey(id));
     maybeClose();
   };
 
@@ -107,20 +108,26 @@ export function serveReplayStdio(goldens: readonly Transcript[], options: StdioR
       idJson: JSON.stringify(message.id),
       ...(hasToken && { tokenJson: JSON.stringify(meta.progressToken) }),
     };
-    const set = new Set<NodeJS.Timeout>();
-    timers.set(idKey(message.id), set);
-    for (const event of match.events) {
-      if (!hasToken && event.message?.method === 'notifications/progress') continue;
+    const lines = match.events.flatMap((event) => {
+      if (!hasToken && event.message?.method === 'notifications/progress') return [];
       const data = dataOf(event.raw, event.kind);
-      if (data === undefined) continue;
-      const kind = event.kind === 'sse' ? 'json' : event.kind;
-      const timer = setTimeout(() => {
-        set.delete(timer);
-        writeLine(stampFrame(data, kind, stamp));
-        maybeClose();
-      }, delayMs(event.offsetUs));
-      set.add(timer);
-    }
+      return data === undefined
+        ? []
+        : [{ offsetUs: event.offsetUs, text: stampFrame(data, event.kind === 'sse' ? 'json' : event.kind, stamp) }];
+    });
+    const key = idKey(message.id);
+    running.set(
+      key,
+      paceInOrder(
+        lines.length,
+        (i) => delayMs((lines[i] as { offsetUs: number }).offsetUs),
+        (i) => writeLine((lines[i] as { text: string }).text),
+        () => {
+          running.delete(key);
+          maybeClose();
+        },
+      ),
+    );
   };
 
   stdin.setEncoding('utf8');
@@ -155,7 +162,8 @@ export function serveReplayStdio(goldens: readonly Transcript[], options: StdioR
     report: () => ({ requests: [...received], unmatched: received.filter((r) => r.error !== undefined) }),
     closed,
     close() {
-      for (const id of [...timers.keys()]) cancel(JSON.parse(id));
+      for (const stop of running.values()) stop();
+      running.clear();
       ended = true;
       resolveClosed();
     },
