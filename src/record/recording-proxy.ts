@@ -22,6 +22,8 @@ export interface RecordingProxy {
   /** Where clients connect: the upstream URL with the proxy's host and port. */
   readonly url: string;
   readonly port: number;
+  /** Wall-clock time of the proxy's `t = 0`, in ms since the epoch. */
+  readonly originEpochMs: number;
   /** Everything recorded so far (open streams end as `open`). */
   transcript(): Transcript;
   /** Stops listening and drops open connections; returns the final transcript. */
@@ -132,6 +134,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
   return {
     url: url.href,
     port,
+    originEpochMs: sink.originEpochMs,
     transcript,
     async close() {
       await new Promise<void>((resolve) => {

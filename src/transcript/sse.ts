@@ -23,14 +23,6 @@ const LF = 0x0a;
 const CR = 0x0d;
 const decoder = new TextDecoder('utf-8');
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
-}
-
 function parseFields(bytes: Uint8Array, incomplete: boolean): SseBlock {
   const text = decoder.decode(bytes);
   const lines = text.split(/\r\n|\r|\n/);
@@ -75,48 +67,67 @@ function parseFields(bytes: Uint8Array, incomplete: boolean): SseBlock {
  * parser.end() // the unterminated tail, if any
  */
 export class SseParser {
-  private pending: Uint8Array = new Uint8Array(0);
-  /** Offset in `pending` from which to look for the next line end. */
+  /** Unconsumed bytes live in `buffer[head, tail)`; the buffer grows by doubling, so appends are amortised O(1). */
+  private buffer: Uint8Array = new Uint8Array(0);
+  private head = 0;
+  private tail = 0;
+  /** Absolute offset in `buffer` from which to look for the next line end. */
   private scanFrom = 0;
-  /** Whether the line before `scanFrom` ended (i.e. `scanFrom` is at a line start). */
+  /** Whether `scanFrom` is at the start of a line. */
   private lineStart = true;
 
   /** Feeds one read; returns the blocks it completed. */
   push(chunk: Uint8Array): SseBlock[] {
-    this.pending = concat(this.pending, chunk);
+    this.append(chunk);
     return this.scan(false);
   }
 
-  /** Cuts complete blocks off `pending`; at the end of the stream a final CR is a whole line end. */
+  private append(chunk: Uint8Array): void {
+    if (this.tail + chunk.length > this.buffer.length) {
+      const live = this.tail - this.head;
+      const size = Math.max(live + chunk.length, this.buffer.length * 2, 1024);
+      const grown = size > this.buffer.length ? new Uint8Array(size) : this.buffer;
+      grown.set(this.buffer.subarray(this.head, this.tail), 0);
+      this.buffer = grown;
+      this.scanFrom -= this.head;
+      this.tail = live;
+      this.head = 0;
+    }
+    this.buffer.set(chunk, this.tail);
+    this.tail += chunk.length;
+  }
+
+  /** Cuts complete blocks off the buffer; at the end of the stream a final CR is a whole line end. */
   private scan(final: boolean): SseBlock[] {
     const blocks: SseBlock[] = [];
-    let blockStart = 0;
+    const buffer = this.buffer;
+    let blockStart = this.head;
     let i = this.scanFrom;
     let atLineStart = this.lineStart;
-    while (i < this.pending.length) {
-      const byte = this.pending[i];
+    while (i < this.tail) {
+      const byte = buffer[i];
       if (byte !== LF && byte !== CR) {
         atLineStart = false;
         i++;
         continue;
       }
-      let end = i + 1;
+      let lineEnd = i + 1;
       if (byte === CR) {
         // A CR as the last byte may be the first half of CRLF: wait for the next read.
-        if (i + 1 >= this.pending.length && !final) break;
-        if (this.pending[i + 1] === LF) end = i + 2;
+        if (i + 1 >= this.tail && !final) break;
+        if (i + 1 < this.tail && buffer[i + 1] === LF) lineEnd = i + 2;
       }
       // A blank line closes the block. A blank line with nothing before it becomes an empty
       // block of its own, so that no byte of the stream is lost.
       if (atLineStart) {
-        blocks.push(parseFields(this.pending.slice(blockStart, end), false));
-        blockStart = end;
+        blocks.push(parseFields(buffer.slice(blockStart, lineEnd), false));
+        blockStart = lineEnd;
       }
       atLineStart = true;
-      i = end;
+      i = lineEnd;
     }
-    this.pending = this.pending.slice(blockStart);
-    this.scanFrom = i - blockStart;
+    this.head = blockStart;
+    this.scanFrom = i;
     this.lineStart = atLineStart;
     return blocks;
   }
@@ -124,8 +135,10 @@ export class SseParser {
   /** Ends the stream; returns the unterminated tail as an `incomplete` block, if any bytes remain. */
   end(): SseBlock[] {
     const blocks = this.scan(true);
-    if (this.pending.length > 0) blocks.push(parseFields(this.pending, true));
-    this.pending = new Uint8Array(0);
+    if (this.tail > this.head) blocks.push(parseFields(this.buffer.slice(this.head, this.tail), true));
+    this.buffer = new Uint8Array(0);
+    this.head = 0;
+    this.tail = 0;
     this.scanFrom = 0;
     this.lineStart = true;
     return blocks;
