@@ -107,8 +107,10 @@ async function pacing() {
         const got = await rawProgressArrivals(replay.url, 100, 10);
         // Offsets measured from the stream's first notification, so the constant request latency
         // (reported on its own) does not count as pacing error.
-        got.forEach((t, i) => offsetErrors.push(Math.abs(t - got[0] - (recorded[i] - recorded[0]))));
-        got.slice(1).forEach((t, i) => gapErrors.push(Math.abs(t - got[i] - (recorded[i + 1] - recorded[i]))));
+        for (const [i, t] of got.entries()) {
+          offsetErrors.push(Math.abs(t - got[0] - (recorded[i] - recorded[0])));
+          if (i > 0) gapErrors.push(Math.abs(t - got[i - 1] - (recorded[i] - recorded[i - 1])));
+        }
         startLatency.push(got[0] - recorded[0]);
       }
       const liveP99 = quantile(liveGapErrors, 0.99);
