@@ -30,6 +30,7 @@ export { parseScenario, parseScenarioList } from './record/scenario.js';
 export { scenarioOfGolden } from './record/scenario-of-golden.js';
 export type { StdioCommand } from './record/stdio-wire-session.js';
 export type { ChunkingOptions } from './replay/chunking.js';
+export { ReplayEngine } from './replay/replay-engine.js';
 export type {
   IncomingRequest,
   Pace,
@@ -38,8 +39,7 @@ export type {
   ReplayReportEntry,
   ResponseSink,
   UnmatchedRequest,
-} from './replay/replay-engine.js';
-export { ReplayEngine } from './replay/replay-engine.js';
+} from './replay/replay-options.js';
 export type { ReplayExchange, ReplayPlan } from './replay/replay-plan.js';
 export { buildReplayPlan } from './replay/replay-plan.js';
 export type { ReplayServer, ReplayServerOptions } from './replay/replay-server.js';

@@ -281,7 +281,9 @@ const concurrency = property('concurrent calls without cross-talk', async (conte
     property: name,
     verdict: problems.length === 0 ? 'pass' : 'fail',
     evidence:
-      problems.length === 0 ? '5 concurrent calls, each got only its own notifications and its own result' : problems.join('; '),
+      problems.length === 0
+        ? '5 concurrent calls, each got only its own notifications and its own result'
+        : problems.join('; '),
     numbers: { calls: 5, problems: problems.length },
     calls: await Promise.all(
       runs.map(async (run, i) => timeline(`concurrent ${i}`, run, await auditFor(context, `concurrent-${i}`))),

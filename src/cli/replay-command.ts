@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GoldenError } from '../errors.js';
-import type { Pace } from '../replay/replay-engine.js';
+import type { Pace } from '../replay/replay-options.js';
 import { createReplayServer } from '../replay/replay-server.js';
 import { serveReplayStdio } from '../replay/stdio-replay.js';
 import { GOLDEN_EXTENSION, readGolden } from '../store/golden-file.js';

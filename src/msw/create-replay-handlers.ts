@@ -1,5 +1,6 @@
 import { type HttpHandler, http } from 'msw';
-import { ReplayEngine, type ReplayOptions, type ReplayReport, type ResponseSink } from '../replay/replay-engine.js';
+import { ReplayEngine } from '../replay/replay-engine.js';
+import type { ReplayOptions, ReplayReport, ResponseSink } from '../replay/replay-options.js';
 import type { Transcript } from '../transcript/frame.js';
 
 /** Options of {@link createReplayHandlers}. */

@@ -1,75 +1,20 @@
 import type { Transcript } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { TRANSPORT_HEADERS } from '../transcript/normalize.js';
-import { type ChunkingOptions, chunkingSink, isAdversarial } from './chunking.js';
+import { chunkingSink, isAdversarial } from './chunking.js';
+import { JSON_HEADERS, jsonRpcError } from './json-rpc-error.js';
 import { explainUnmatched, findMatch } from './matching.js';
 import { paceInOrder } from './pacing.js';
+import type {
+  IncomingRequest,
+  ReplayOptions,
+  ReplayReport,
+  ReplayReportEntry,
+  ResponseSink,
+} from './replay-options.js';
+import { reportUnmatched } from './replay-options.js';
 import { buildReplayPlan, type ReplayEvent, type ReplayExchange, type ReplayPlan } from './replay-plan.js';
 import { type LiveStamp, stampFrame } from './stamp.js';
-
-/** How fast to replay: at the recorded offsets, all at once, or scaled (`{ scale: 2 }` = half speed). */
-export type Pace = 'recorded' | 'instant' | { readonly scale: number };
-
-/** A request the replayer could not match, as handed to `onUnmatchedRequest`. */
-export interface UnmatchedRequest {
-  readonly httpMethod: string;
-  readonly message?: JsonRpcMessage;
-  /** The error text sent back. */
-  readonly error: string;
-}
-
-/** Applies the `onUnmatchedRequest` option (the error answer itself is sent by the caller). */
-export function reportUnmatched(mode: ReplayOptions['onUnmatchedRequest'], request: UnmatchedRequest): void {
-  if (mode === 'warn') process.stderr.write(`[mcp-golden] ${request.error}\n`);
-  else if (typeof mode === 'function') mode(request);
-}
-
-/** Options shared by every replay transport. */
-export interface ReplayOptions {
-  /** @default 'recorded' */
-  readonly pace?: Pace;
-  /**
-   * What to do with a request no golden recorded. Every mode answers it with a JSON-RPC error
-   * naming the closest recorded request and lists it in `report()`; `'warn'` also prints it, and a
-   * function is called with it. @default 'error'
-   */
-  readonly onUnmatchedRequest?: 'error' | 'warn' | ((request: UnmatchedRequest) => void);
-  /** Adversarial re-chunking of SSE events. @default none: byte-exact */
-  readonly chunking?: ChunkingOptions;
-}
-
-/** One request the replayer received. */
-export interface ReplayReportEntry {
-  readonly session: string | null;
-  readonly httpMethod: string;
-  readonly method?: string;
-  readonly id?: unknown;
-  /** `"<golden> #<exchange>"` of the recorded answer, or `null` when unmatched. */
-  readonly matched: string | null;
-  readonly error?: string;
-}
-
-/** What the replayer received and how it answered. */
-export interface ReplayReport {
-  readonly requests: readonly ReplayReportEntry[];
-  readonly unmatched: readonly ReplayReportEntry[];
-}
-
-/** Where a response goes: a node:http response, an msw stream, a stdout. */
-export interface ResponseSink {
-  head(status: number, headers: Record<string, string>): void;
-  write(bytes: Uint8Array | string): void;
-  end(): void;
-  /** Called once if the client goes away before `end()`. */
-  onClose(listener: () => void): void;
-}
-
-/** A request as the engine sees it. */
-export interface IncomingRequest {
-  readonly httpMethod: string;
-  readonly headers: Readonly<Record<string, string | undefined>>;
-  readonly body: string;
-}
 
 interface LiveStream {
   readonly exchange: ReplayExchange;
@@ -90,19 +35,7 @@ interface LiveSession {
   standalone: ResponseSink | undefined;
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
-
-function jsonRpcError(id: unknown, code: number, message: string, data?: unknown): string {
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    id: id ?? null,
-    error: { code, message, ...(data !== undefined && { data }) },
-  });
-}
-
-function isProgressWithToken(event: ReplayEvent): boolean {
-  return event.message?.method === 'notifications/progress';
-}
+const isProgress = (event: ReplayEvent): boolean => event.message?.method === 'notifications/progress';
 
 /**
  * The transport-independent replayer: matches requests to recorded exchanges, stamps the live id
@@ -311,7 +244,7 @@ export class ReplayEngine {
     const headers = this.responseHeaders(exchange, session);
     const status = exchange.status ?? 200;
     // The live server sends no progress for a request without a token.
-    const events = exchange.events.filter((e) => hasToken || !isProgressWithToken(e));
+    const events = exchange.events.filter((e) => hasToken || !isProgress(e));
     if (exchange.bodyKind !== 'sse') {
       const at = Math.max(exchange.headOffsetUs, ...events.map((e) => e.offsetUs));
       this.later(stream, this.delayMs(at), () => {

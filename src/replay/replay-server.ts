@@ -1,7 +1,8 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Transcript } from '../transcript/frame.js';
-import { ReplayEngine, type ReplayOptions, type ReplayReport, type ResponseSink } from './replay-engine.js';
+import { ReplayEngine } from './replay-engine.js';
+import type { ReplayOptions, ReplayReport, ResponseSink } from './replay-options.js';
 
 /** Options of {@link createReplayServer}. */
 export interface ReplayServerOptions extends ReplayOptions {

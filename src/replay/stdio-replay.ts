@@ -1,9 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transcript } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
+import { jsonRpcError } from './json-rpc-error.js';
 import { explainUnmatched, findMatch } from './matching.js';
 import { paceInOrder } from './pacing.js';
-import { type ReplayOptions, type ReplayReport, type ReplayReportEntry, reportUnmatched } from './replay-engine.js';
+import { type ReplayOptions, type ReplayReport, type ReplayReportEntry, reportUnmatched } from './replay-options.js';
 import { buildReplayPlan } from './replay-plan.js';
 import { dataOf, stampFrame } from './stamp.js';
 
@@ -86,13 +87,7 @@ export function serveReplayStdio(goldens: readonly Transcript[], options: StdioR
         error: error.message,
       });
       reportUnmatched(options.onUnmatchedRequest, { httpMethod: 'STDIO', message, error: error.message });
-      writeLine(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: message.id,
-          error: { code: error.code, message: error.message, data: error.data },
-        }),
-      );
+      writeLine(jsonRpcError(message.id, error.code, error.message, error.data));
       return;
     }
     received.push({
@@ -141,13 +136,7 @@ export function serveReplayStdio(goldens: readonly Transcript[], options: StdioR
         try {
           handle(JSON.parse(line) as JsonRpcMessage);
         } catch {
-          writeLine(
-            JSON.stringify({
-              jsonrpc: '2.0',
-              id: null,
-              error: { code: -32700, message: `Parse error: not a JSON line: ${line.slice(0, 100)}` },
-            }),
-          );
+          writeLine(jsonRpcError(null, -32700, `Parse error: not a JSON line: ${line.slice(0, 100)}`));
         }
       }
       newline = buffered.indexOf('\n');
