@@ -118,9 +118,16 @@ const tokenProperty = (name: string, tokens: readonly (string | number)[]): Batt
         arguments: { steps: 5, step_ms: 20 },
         progressToken: token,
       });
-      calls.push(timeline(`token ${JSON.stringify(token)}`, received, await auditFor(context, token)));
+      const upstream = await auditFor(context, token);
+      calls.push(timeline(`token ${JSON.stringify(token)}`, received, upstream));
       last = checkProgressTokens(received, reference);
-      if (!last.pass) return fromInvariant(name, last, calls);
+      if (!last.pass) {
+        // Say which leg broke: did the token reach the upstream, and did the upstream send progress?
+        const seen = upstream
+          ? `; the upstream received token ${JSON.stringify(upstream.progressToken)} (${upstream.progressTokenType}) and sent ${upstream.notifications.length} notifications`
+          : '';
+        return fromInvariant(name, { ...last, message: `${last.message}${seen}` }, calls);
+      }
     }
     return fromInvariant(name, last as InvariantResult, calls);
   });
@@ -150,7 +157,16 @@ const cancellation = property('cancellation reaches the upstream, nothing after 
   });
   const calls = [timeline('cancel after 3', received, await auditFor(context, token))];
   const view = callView(received);
-  const cancelAt = view.cancelAtMs ?? Number.POSITIVE_INFINITY;
+  if (view.cancelAtMs === undefined) {
+    return {
+      property: name,
+      verdict: 'n/a',
+      evidence: `the client received ${view.progress.length} progress notifications, never the 3rd, so no cancellation was sent (see the progress rows)`,
+      numbers: { notifications: view.progress.length },
+      calls,
+    };
+  }
+  const cancelAt = view.cancelAtMs;
   const afterCancel = view.progress.filter((p) => p.atMs > cancelAt + 1).length;
   const third = view.progress[2];
   if (third && view.response && view.response.read === third.read) {

@@ -92,6 +92,33 @@ describe('supergateway (npm) bridging a stdio upstream to Streamable HTTP', () =
   }, 180_000);
 });
 
+describe('supergateway (npm) bridging a Streamable HTTP upstream to a stdio client', () => {
+  test('is caught dropping every progress notification, with evidence that the upstream sent them', async () => {
+    const report = await runGatewayCheck({
+      gateway: `${supergateway} --streamableHttp {upstream} --logLevel none`,
+      clientTransport: 'stdio',
+      timeoutMs: 10_000,
+    });
+    expect(report.pass).toBe(false);
+    expect(verdicts(report)).toEqual({
+      'progress tokens (string)': 'fail',
+      'progress tokens (number)': 'fail',
+      'no progress without a token': 'pass',
+      'progress streams live (50 ms steps)': 'fail',
+      'progress streams live (500 ms steps)': 'fail',
+      'blocks: count and order': 'pass',
+      unicode: 'pass',
+      'large output (50 x 64 KiB)': 'pass',
+      'cancellation reaches the upstream, nothing after it': 'n/a',
+      'Last-Event-ID resume': 'n/a',
+      'concurrent calls without cross-talk': 'pass',
+    });
+    expect(report.results[0]?.evidence).toBe(
+      'received 0 of 5 progress notifications (the last 5 missing); the upstream received token "check-token-é-🚀" (string) and sent 5 notifications',
+    );
+  }, 180_000);
+});
+
 describe('gateways that misbehave as processes', () => {
   test('one that never listens is reported, bounded by the timeout', async () => {
     const started = Date.now();
