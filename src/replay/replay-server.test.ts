@@ -70,12 +70,19 @@ describe('pacing', () => {
     const recorded = golden('progress-100x10');
     const replay = await createReplayServer(recorded);
     try {
-      const again = await recordCall(replay.url, scenarioOfGolden(recorded));
+      // Offsets from the stream's first notification, over three replays (300 frames): the constant
+      // request latency is not pacing, and one burst of load on a shared machine is one outlier.
       const want = progressTimes(recorded);
-      const got = progressTimes(again);
-      expect(got).toHaveLength(100);
-      const errors = got.map((t, i) => Math.abs(t - (want[i] as number))).sort((a, b) => a - b);
-      expect(errors[Math.floor(errors.length * 0.99) - 1]).toBeLessThanOrEqual(5);
+      const errors: number[] = [];
+      for (let run = 0; run < 3; run++) {
+        const got = progressTimes(await recordCall(replay.url, scenarioOfGolden(recorded)));
+        expect(got).toHaveLength(100);
+        got.forEach((t, i) =>
+          errors.push(Math.abs(t - (got[0] as number) - ((want[i] as number) - (want[0] as number)))),
+        );
+      }
+      errors.sort((a, b) => a - b);
+      expect(errors[Math.ceil(errors.length * 0.99) - 1]).toBeLessThanOrEqual(5);
     } finally {
       await replay.close();
     }
