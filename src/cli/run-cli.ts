@@ -6,22 +6,26 @@ import { RECORD_USAGE, recordCommand } from './record-command.js';
 import { REPLAY_USAGE, replayCommand } from './replay-command.js';
 import { SERVE_USAGE, serveCommand } from './serve-command.js';
 
-type Command = { usage: string; run: (argv: string[]) => Promise<number> };
+type Command = { summary: string; usage: string; run: (argv: string[]) => Promise<number> };
 
 const COMMANDS: Record<string, Command> = {
-  serve: { usage: SERVE_USAGE, run: serveCommand },
-  record: { usage: RECORD_USAGE, run: recordCommand },
-  replay: { usage: REPLAY_USAGE, run: replayCommand },
-  check: { usage: CHECK_USAGE, run: checkCommand },
-  inspect: { usage: INSPECT_USAGE, run: inspectCommand },
-  demo: { usage: DEMO_USAGE, run: demoCommand },
+  serve: { summary: 'run the reference streaming server (HTTP or stdio)', usage: SERVE_USAGE, run: serveCommand },
+  record: { summary: 'regenerate goldens from the live reference server', usage: RECORD_USAGE, run: recordCommand },
+  replay: { summary: 'serve goldens as a fake upstream (HTTP or stdio)', usage: REPLAY_USAGE, run: replayCommand },
+  check: {
+    summary: 'check whether a gateway forwards MCP streaming faithfully',
+    usage: CHECK_USAGE,
+    run: checkCommand,
+  },
+  inspect: { summary: "print a golden's timeline", usage: INSPECT_USAGE, run: inspectCommand },
+  demo: { summary: 'record one scenario and print its timeline', usage: DEMO_USAGE, run: demoCommand },
 };
 
 const USAGE = `Usage: mcp-golden <command> [options]
 
 Commands:
-${Object.keys(COMMANDS)
-  .map((name) => `  ${name}`)
+${Object.entries(COMMANDS)
+  .map(([name, command]) => `  ${name.padEnd(9)} ${command.summary}`)
   .join('\n')}
 
 Run \`mcp-golden <command> --help\` for a command's options.`;
