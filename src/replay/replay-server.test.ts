@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, test } from 'vitest';
-import { CLI } from '../../test/support/cli.js';
+import { CLI, startCli } from '../../test/support/cli.js';
 import { recordCall } from '../record/record-call.js';
 import { scenarioOfGolden } from '../record/scenario-of-golden.js';
 import { readGolden } from '../store/golden-file.js';
@@ -68,14 +68,16 @@ describe('replaying every golden', () => {
 describe('pacing', () => {
   test('replays frames at their recorded offsets: p99 error within 5 ms at 1x', async () => {
     const recorded = golden('progress-100x10');
-    const replay = await createReplayServer(recorded);
+    // The replayer in its own process, as a gateway under test would have it: the recording client's
+    // work in this process cannot delay the replayer's timers.
+    const replay = await startCli(['replay', join(GOLDENS, 'progress-100x10.jsonl'), '--port', '0']);
     try {
       // Offsets from the stream's first notification, over three replays (300 frames): the constant
       // request latency is not pacing, and one burst of load on a shared machine is one outlier.
       const want = progressTimes(recorded);
       const errors: number[] = [];
       for (let run = 0; run < 3; run++) {
-        const got = progressTimes(await recordCall(replay.url, scenarioOfGolden(recorded)));
+        const got = progressTimes(await recordCall(replay.firstLine, scenarioOfGolden(recorded)));
         expect(got).toHaveLength(100);
         got.forEach((t, i) =>
           errors.push(Math.abs(t - (got[0] as number) - ((want[i] as number) - (want[0] as number)))),
@@ -84,7 +86,7 @@ describe('pacing', () => {
       errors.sort((a, b) => a - b);
       expect(errors[Math.ceil(errors.length * 0.99) - 1]).toBeLessThanOrEqual(5);
     } finally {
-      await replay.close();
+      await replay.stop();
     }
   });
 
