@@ -72,19 +72,21 @@ describe('pacing', () => {
     // work in this process cannot delay the replayer's timers.
     const replay = await startCli(['replay', join(GOLDENS, 'progress-100x10.jsonl'), '--port', '0']);
     try {
-      // Offsets from the stream's first notification, over three replays (300 frames): the constant
-      // request latency is not pacing, and one burst of load on a shared machine is one outlier.
+      // Offsets from the stream's first notification (the constant request latency is not pacing).
+      // The figure is the median, over five replays, of each replay's p99: one replay disturbed by a
+      // burst of load elsewhere on a shared 2-core machine does not decide it.
       const want = progressTimes(recorded);
-      const errors: number[] = [];
-      for (let run = 0; run < 3; run++) {
+      const p99s: number[] = [];
+      for (let run = 0; run < 5; run++) {
         const got = progressTimes(await recordCall(replay.firstLine, scenarioOfGolden(recorded)));
         expect(got).toHaveLength(100);
-        got.forEach((t, i) =>
-          errors.push(Math.abs(t - (got[0] as number) - ((want[i] as number) - (want[0] as number)))),
-        );
+        const errors = got
+          .map((t, i) => Math.abs(t - (got[0] as number) - ((want[i] as number) - (want[0] as number))))
+          .sort((a, b) => a - b);
+        p99s.push(errors[98] as number);
       }
-      errors.sort((a, b) => a - b);
-      expect(errors[Math.ceil(errors.length * 0.99) - 1]).toBeLessThanOrEqual(5);
+      p99s.sort((a, b) => a - b);
+      expect(p99s[2]).toBeLessThanOrEqual(5);
     } finally {
       await replay.stop();
     }
