@@ -1,0 +1,81 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const src = join(root, 'src');
+const KERNEL = new Set(['errors.ts', 'version.ts']);
+
+/** The room of a file under src/: its top folder, `kernel` for errors/version, `index` for the root entry. */
+function roomOf(file: string): string {
+  const [top, ...rest] = relative(src, file).split('/');
+  if (rest.length > 0) return top ?? '';
+  if (top !== undefined && KERNEL.has(top.replace(/\.js$/, '.ts'))) return 'kernel';
+  return (top ?? '').replace(/\.[jt]s$/, '');
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** Every arrow between rooms that the code's relative imports draw, with one example each. */
+function arrowsInCode(): Map<string, string> {
+  const arrows = new Map<string, string>();
+  for (const file of sourceFiles(src)) {
+    const from = roomOf(file);
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/(?:from|import)\s+'(\.{1,2}\/[^']+)'/g)) {
+      const to = roomOf(resolve(file, '..', match[1] ?? ''));
+      if (to !== from) arrows.set(`${from} -> ${to}`, relative(root, file));
+    }
+  }
+  return arrows;
+}
+
+/** The arrows docs/architecture.md allows, from its rooms table. */
+function arrowsInDoc(): { rooms: Set<string>; arrows: Set<string> } {
+  const doc = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
+  const table = doc.slice(doc.indexOf('<!-- rooms:start -->'), doc.indexOf('<!-- rooms:end -->'));
+  const rooms = new Set<string>();
+  const arrows = new Set<string>();
+  for (const line of table.split('\n').slice(3)) {
+    const cells = line.split('|').map((cell) => cell.trim());
+    const [room, , imports] = cells.slice(1);
+    if (!room) continue;
+    rooms.add(room);
+    for (const to of (imports ?? '').split(',').map((s) => s.trim())) if (to) arrows.add(`${room} -> ${to}`);
+  }
+  return { rooms, arrows };
+}
+
+test('every folder of src/ is a room described in docs/architecture.md', () => {
+  const { rooms } = arrowsInDoc();
+  const folders = readdirSync(src, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  expect(folders.filter((folder) => !rooms.has(folder))).toEqual([]);
+});
+
+test('imports between rooms point only where docs/architecture.md allows', () => {
+  const { arrows } = arrowsInDoc();
+  const code = arrowsInCode();
+  const undeclared = [...code]
+    .filter(([arrow]) => !arrow.startsWith('index -> ') && !arrow.endsWith(' -> kernel') && !arrows.has(arrow))
+    .map(([arrow, file]) => `${arrow} (${file})`);
+  expect(undeclared).toEqual([]);
+  expect([...code.keys()].filter((arrow) => arrow.startsWith('index -> cli'))).toEqual([]);
+  expect(
+    [...code].filter(([arrow]) => arrow.startsWith('kernel -> ')).map(([arrow, file]) => `${arrow} (${file})`),
+  ).toEqual([]);
+});
+
+test('every arrow in docs/architecture.md is drawn by an import', () => {
+  const { arrows } = arrowsInDoc();
+  const code = arrowsInCode();
+  expect([...arrows].filter((arrow) => !code.has(arrow))).toEqual([]);
+});
