@@ -1,8 +1,9 @@
 import type { Frame } from './frame.js';
+import { type JsonRpcMessage, parseJsonRpc } from './json-rpc.js';
 import { type SseBlock, splitSse } from './sse.js';
 
-/** A JSON-RPC message as parsed from a frame (request, notification, result or error). */
-export type JsonRpcMessage = Readonly<Record<string, unknown>>;
+export type { JsonRpcMessage } from './json-rpc.js';
+export { describeMessage } from './json-rpc.js';
 
 const encoder = new TextEncoder();
 const messages = new WeakMap<Frame, JsonRpcMessage | null>();
@@ -26,17 +27,6 @@ export function sseBlock(frame: Frame): SseBlock | undefined {
   return block ?? undefined;
 }
 
-function parseJson(text: string): JsonRpcMessage | null {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith('{')) return null;
-  try {
-    const value: unknown = JSON.parse(trimmed);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonRpcMessage) : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The JSON-RPC message a frame carries: the JSON body, the SSE `data`, or the stdio line.
  * `undefined` for frames that carry none (headers, reads, priming events, comments, bad JSON).
@@ -46,21 +36,13 @@ export function frameMessage(frame: Frame): JsonRpcMessage | undefined {
   if (message === undefined) {
     if (frame.channel === 'sse') {
       const data = sseBlock(frame)?.data;
-      message = data === undefined ? null : parseJson(data);
+      message = data === undefined ? null : (parseJsonRpc(data) ?? null);
     } else if (frame.channel === 'json' || frame.channel === 'stdio') {
-      message = frame.raw === undefined ? null : parseJson(frame.raw);
+      message = frame.raw === undefined ? null : (parseJsonRpc(frame.raw) ?? null);
     } else {
       message = null;
     }
     messages.set(frame, message);
   }
   return message ?? undefined;
-}
-
-/** A one-line description of what a message is, e.g. `notifications/progress` or `result #3`. */
-export function describeMessage(message: JsonRpcMessage): string {
-  if (typeof message.method === 'string') return message.method;
-  const id = JSON.stringify(message.id);
-  if ('error' in message) return `error #${id}`;
-  return `result #${id}`;
 }
