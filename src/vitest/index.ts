@@ -27,9 +27,8 @@ expect.extend({
 });
 
 // Numbering of unnamed goldens and duplicate detection start afresh with each attempt of a test.
-beforeEach(() => {
-  const { testPath, currentTestName } = expect.getState();
-  if (testPath !== undefined && currentTestName !== undefined) resetTestClaims(testPath, currentTestName);
+beforeEach(({ task }) => {
+  resetTestClaims(task.file.filepath, task.fullTestName);
 });
 
 // Each test file that imports this module (directly or through setupFiles) reports the goldens

@@ -11,6 +11,7 @@ import type { UpdateMode } from './update-mode.js';
 export interface TaskLike {
   readonly type?: string;
   readonly name?: string;
+  readonly fullTestName?: string;
   readonly mode?: string;
   readonly filepath?: string;
   readonly tasks?: readonly TaskLike[];
@@ -26,7 +27,8 @@ export interface TestOutcome {
 /** Every test under `task` with its full name and whether it ran and passed in this run. */
 export function testOutcomes(task: TaskLike, prefix: readonly string[] = []): TestOutcome[] {
   const path = task.filepath !== undefined || task.name === undefined ? prefix : [...prefix, task.name];
-  if (task.type === 'test') return [{ name: path.join(' > '), passed: task.result?.state === 'pass' }];
+  if (task.type === 'test')
+    return [{ name: task.fullTestName ?? path.join(' > '), passed: task.result?.state === 'pass' }];
   return (task.tasks ?? []).flatMap((child) => testOutcomes(child, path));
 }
 

@@ -263,4 +263,13 @@ describe('the packed package in a fresh project', { timeout: 120_000 }, () => {
     expect(after.output).toMatch(/Tests\s+4 passed/);
     expect(after.code).toBe(0);
   });
+
+  test('-u narrowed by -t rewrites nothing it did not run and calls nothing obsolete', async () => {
+    const before = await snapshotFiles();
+    const { code, output } = await vitest({}, '-u', '-t', 'blocks and unicode');
+    expect(code).toBe(0);
+    expect(output).toMatch(/Tests\s+1 passed/);
+    expect(output).not.toContain('obsolete');
+    expect(await snapshotFiles()).toEqual(before);
+  });
 });
