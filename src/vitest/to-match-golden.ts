@@ -55,7 +55,8 @@ function fixCommand(origin: Origin, testPath: string, root: string): string {
 
 function formatOf(text: string): string {
   try {
-    const header: unknown = JSON.parse(text.slice(0, text.indexOf('\n') >>> 0));
+    const end = text.indexOf('\n');
+    const header: unknown = JSON.parse(end < 0 ? text : text.slice(0, end));
     const format = (header as { format?: unknown } | null)?.format;
     return typeof format === 'string' ? format : 'an unknown format';
   } catch {
