@@ -65,7 +65,7 @@ afterAll(async () => {
   await rm(project, { recursive: true, force: true });
 });
 
-describe('the toMatchGolden update workflow, in a temporary project', () => {
+describe('the toMatchGolden update workflow, in a temporary project', { timeout: 90_000 }, () => {
   test('a missing golden fails in CI with the command to create it, and writes nothing', async () => {
     const { code, output } = await run({ CI: 'true' });
     expect(code).toBe(1);
