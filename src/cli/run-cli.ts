@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { GoldenError } from '../errors.js';
 import { CHECK_USAGE, checkCommand } from './check-command.js';
 import { DEMO_USAGE, demoCommand } from './demo-command.js';
@@ -28,7 +29,13 @@ ${Object.entries(COMMANDS)
   .map(([name, command]) => `  ${name.padEnd(9)} ${command.summary}`)
   .join('\n')}
 
-Run \`mcp-golden <command> --help\` for a command's options.`;
+Run \`mcp-golden <command> --help\` for a command's options, \`mcp-golden --version\` for the version.`;
+
+/** The version in the package.json that ships beside dist/ (two folders up from this file). */
+async function packageVersion(): Promise<string> {
+  const text = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
 export async function runCli(argv: string[]): Promise<number> {
@@ -36,6 +43,10 @@ export async function runCli(argv: string[]): Promise<number> {
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(`${await packageVersion()}\n`);
+    return 0;
   }
   const command = COMMANDS[name];
   if (!command) {

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { GoldenError } from '../errors.js';
 import type { Transcript } from '../transcript/frame.js';
 import { parseTranscript } from '../transcript/parse.js';
 import { serializeTranscript } from '../transcript/serialize.js';
+import { temporaryNameOf } from './interrupted-writes.js';
 
 /** File extension of goldens. */
 export const GOLDEN_EXTENSION = '.jsonl';
@@ -50,7 +51,7 @@ export async function writeGolden(path: string, transcript: Transcript): Promise
 
 /** Writes `text` to `path` through a temporary file and a rename. */
 export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = temporaryNameOf(path, process.pid, randomBytes(4).toString('hex'));
   try {
     await mkdir(dirname(path), { recursive: true });
     const handle = await open(temp, 'w');

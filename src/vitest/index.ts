@@ -1,6 +1,11 @@
-import { afterAll, expect } from 'vitest';
+// The side-effect import survives into the emitted index.d.ts (a type-only use of vitest would be
+// elided), so a consumer's compiler loads vitest's own declarations before the augmentation below
+// and merges it, instead of reading `declare module 'vitest'` as the whole module.
+import 'vitest';
+import { afterAll, beforeEach, expect } from 'vitest';
 import type { StreamingTolerance } from '../invariants/invariants.js';
 import type { Transcript } from '../transcript/frame.js';
+import { resetTestClaims } from './golden-claims.js';
 import {
   toForwardFaithfully,
   toPreserveBlocks,
@@ -19,6 +24,11 @@ expect.extend({
   toPreserveUnicode,
   toStreamProgressively,
   toForwardFaithfully,
+});
+
+// Numbering of unnamed goldens and duplicate detection start afresh with each attempt of a test.
+beforeEach(({ task }) => {
+  resetTestClaims(task.file.filepath, task.fullTestName);
 });
 
 // Each test file that imports this module (directly or through setupFiles) reports the goldens
@@ -51,4 +61,6 @@ declare module 'vitest' {
 }
 
 export type { StreamingTolerance } from '../invariants/invariants.js';
+export { fileGoldenStore, type GoldenStore } from '../store/golden-store.js';
+export { getGoldenStore, setGoldenStore } from './active-golden-store.js';
 export type { MatchGoldenOptions } from './to-match-golden.js';

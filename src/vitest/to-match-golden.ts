@@ -1,10 +1,12 @@
 import { relative } from 'node:path';
 import { isGoldenError } from '../errors.js';
-import { readGolden, writeGolden } from '../store/golden-file.js';
 import { type CompareOptions, compareTranscripts } from '../transcript/compare.js';
-import type { Transcript } from '../transcript/frame.js';
-import { resolveGoldenPath } from './golden-path.js';
-import { noteGoldenUsed } from './obsolete-goldens.js';
+import { GOLDEN_FORMAT, type Transcript } from '../transcript/frame.js';
+import { parseTranscript } from '../transcript/parse.js';
+import { serializeTranscript } from '../transcript/serialize.js';
+import { getGoldenStore } from './active-golden-store.js';
+import { callSite, claimGolden, nextUnnamedNumber } from './golden-claims.js';
+import { isAdjacentGolden, resolveGoldenPath } from './golden-path.js';
 import { resolveUpdateMode } from './update-mode.js';
 
 /** Options of `toMatchGolden`. */
@@ -36,22 +38,61 @@ export function isTranscript(value: unknown): value is Transcript {
   );
 }
 
-function fixCommand(path: string, testPath: string, root: string): string {
-  const standard = relative(root, path).startsWith('goldens/');
-  const name =
-    path
-      .split('/')
-      .pop()
-      ?.replace(/\.jsonl$/, '') ?? '';
-  const vitest = `npx vitest run ${relative(root, testPath)} -u`;
-  return standard ? `${vitest} (or \`npx mcp-golden record ${name}\` for a standard golden)` : vitest;
+/** Who made a golden, which decides the command that regenerates it. */
+type Origin = { readonly by: 'matcher' } | { readonly by: 'record'; readonly scenario: string };
+
+function originOf(path: string, golden: Transcript | undefined): Origin {
+  const scenario = golden?.header.scenario;
+  return scenario !== undefined && !isAdjacentGolden(path) ? { by: 'record', scenario } : { by: 'matcher' };
+}
+
+/** The command that rewrites the golden: vitest -u with the test file, or `record` for a recorded scenario. */
+function fixCommand(origin: Origin, testPath: string, root: string): string {
+  return origin.by === 'record'
+    ? `npx mcp-golden record ${origin.scenario}`
+    : `npx vitest run ${relative(root, testPath)} -u`;
+}
+
+function formatOf(text: string): string {
+  try {
+    const end = text.indexOf('\n');
+    const header: unknown = JSON.parse(end < 0 ? text : text.slice(0, end));
+    const format = (header as { format?: unknown } | null)?.format;
+    return typeof format === 'string' ? format : 'an unknown format';
+  } catch {
+    return 'an unknown format';
+  }
+}
+
+type Read = { readonly golden: Transcript } | { readonly missing: true } | { readonly unreadable: string };
+
+async function readStored(path: string, shown: string, regenerate: string): Promise<Read> {
+  const text = await getGoldenStore().read(path);
+  if (text === undefined) return { missing: true };
+  try {
+    return { golden: parseTranscript(text, { source: shown, regenerate }) };
+  } catch (error) {
+    if (isGoldenError(error, 'E_GOLDEN_VERSION'))
+      return {
+        unreadable: `it is in format ${formatOf(text)}, which this version of mcp-golden does not read (it reads ${GOLDEN_FORMAT})`,
+      };
+    if (isGoldenError(error, 'E_GOLDEN_PARSE')) return { unreadable: error.message };
+    throw error;
+  }
+}
+
+async function write(path: string, received: Transcript, note: string): Promise<void> {
+  await getGoldenStore().write(path, serializeTranscript(received));
+  process.stderr.write(`[mcp-golden] ${note}\n`);
 }
 
 /**
  * `await expect(stream).toMatchGolden(name?, options?)`: compares a recorded transcript with its
  * golden after normalisation. A missing golden is written locally and fails in CI; `vitest -u`
- * rewrites a differing golden. Failures give a headline with numbers, the change set, a diff of the
- * canonical text of the first differing stream, and the command that fixes it.
+ * rewrites a differing, corrupt or unknown-format golden (never one recorded by `mcp-golden record`:
+ * that command regenerates it). Failures give a headline with numbers, the change set, a diff of
+ * the canonical text of the first differing stream, and the command that fixes it. File access goes
+ * through the golden store ({@link setGoldenStore}).
  */
 export async function toMatchGolden(
   this: GoldenMatcherContext,
@@ -70,39 +111,59 @@ export async function toMatchGolden(
   }
   const root = process.cwd();
   const testPath = this.testPath ?? `${root}/unknown.test.ts`;
-  const path = resolveGoldenPath(name, testPath, this.currentTestName ?? 'golden', root);
-  noteGoldenUsed(path);
-  const mode = resolveUpdateMode(this);
+  const testName = this.currentTestName ?? 'golden';
+  const number = name === undefined ? nextUnnamedNumber(testPath, testName) : 1;
+  const path = resolveGoldenPath(name, testPath, testName, root, number);
   const shown = relative(root, path);
-  let golden: Transcript;
-  try {
-    golden = await readGolden(path);
-  } catch (error) {
-    if (!isGoldenError(error, 'E_GOLDEN_MISSING')) throw error;
+  const site = callSite(testPath, root);
+  const earlier = claimGolden(testPath, testName, path, site);
+  if (earlier !== undefined) {
+    return {
+      pass: false,
+      message: () =>
+        `[mcp-golden] test "${testName}" compares with golden "${shown}" twice: at ${earlier} and at ${site}. Give each toMatchGolden call in a test its own name, or leave them unnamed (they are numbered).`,
+    };
+  }
+  const mode = resolveUpdateMode(this);
+  const rewrite = fixCommand({ by: 'matcher' }, testPath, root);
+  const stored = await readStored(path, shown, rewrite);
+  if ('missing' in stored) {
     if (mode === 'none') {
       return {
         pass: false,
         message: () =>
-          `[mcp-golden] golden "${shown}" is missing, and goldens are not written in CI. Run \`${fixCommand(path, testPath, root)}\` locally and commit ${shown}.`,
+          `[mcp-golden] golden "${shown}" is missing, and goldens are not written in CI. Run \`${rewrite}\` locally and commit ${shown}.`,
       };
     }
-    await writeGolden(path, received);
-    process.stderr.write(`[mcp-golden] wrote new golden ${shown}\n`);
+    await write(path, received, `wrote new golden ${shown}`);
     return { pass: !this.isNot, message: () => `[mcp-golden] wrote new golden "${shown}"` };
   }
-  const comparison = compareTranscripts(received, golden, { timing: 'order', ...options });
+  if ('unreadable' in stored) {
+    if (mode === 'all' && !this.isNot) {
+      await write(path, received, `rewrote unreadable golden ${shown}`);
+      return { pass: true, message: () => `[mcp-golden] rewrote unreadable golden "${shown}"` };
+    }
+    return {
+      pass: false,
+      message: () =>
+        `[mcp-golden] golden "${shown}" cannot be read: ${stored.unreadable.replace(/^\[mcp-golden\] /, '')}\nFix: run \`${rewrite}\` to rewrite it from this test, or restore it from git.`,
+    };
+  }
+  const origin = originOf(path, stored.golden);
+  const comparison = compareTranscripts(received, stored.golden, { timing: 'order', ...options });
   if (comparison.pass)
     return { pass: true, message: () => `[mcp-golden] transcript matches golden "${shown}" (${comparison.headline})` };
-  if (mode === 'all' && !this.isNot) {
-    await writeGolden(path, received);
-    process.stderr.write(`[mcp-golden] updated golden ${shown}: ${comparison.headline}\n`);
+  if (mode === 'all' && !this.isNot && origin.by === 'matcher') {
+    await write(path, received, `updated golden ${shown}: ${comparison.headline}`);
     return { pass: true, message: () => `[mcp-golden] updated golden "${shown}"` };
   }
   const lines = [`[mcp-golden] golden "${shown}" does not match: ${comparison.headline}`];
   if (comparison.changes.length > 0) lines.push('Changes:', ...comparison.changes.map((c) => `  ${c}`));
   if (comparison.timing.length > 0) lines.push('Timing:', ...comparison.timing.slice(0, 10).map((c) => `  ${c}`));
   lines.push(
-    `Fix: if the change is intended, run \`${fixCommand(path, testPath, root)}\` to rewrite the golden; otherwise fix the code under test.`,
+    origin.by === 'record'
+      ? `Fix: this golden was recorded by \`mcp-golden record\` (scenario "${origin.scenario}"), so \`vitest -u\` does not rewrite it. If the change is intended, run \`${fixCommand(origin, testPath, root)}\`; otherwise fix the code under test.`
+      : `Fix: if the change is intended, run \`${rewrite}\` to rewrite the golden; otherwise fix the code under test.`,
   );
   return {
     pass: false,

@@ -46,7 +46,7 @@ function run(env: Record<string, string>, ...args: string[]): Promise<{ code: nu
   });
 }
 
-const golden = (): string => join(project, '__goldens__', 'golden', 'long-output-stream.jsonl');
+const golden = (): string => join(project, '__goldens__', 'golden', 'long-output-stream-1.jsonl');
 const exists = (path: string): Promise<boolean> =>
   stat(path).then(
     () => true,
@@ -65,12 +65,12 @@ afterAll(async () => {
   await rm(project, { recursive: true, force: true });
 });
 
-describe('the toMatchGolden update workflow, in a temporary project', () => {
+describe('the toMatchGolden update workflow, in a temporary project', { timeout: 90_000 }, () => {
   test('a missing golden fails in CI with the command to create it, and writes nothing', async () => {
     const { code, output } = await run({ CI: 'true' });
     expect(code).toBe(1);
     expect(output).toContain(
-      '[mcp-golden] golden "__goldens__/golden/long-output-stream.jsonl" is missing, and goldens are not written in CI.',
+      '[mcp-golden] golden "__goldens__/golden/long-output-stream-1.jsonl" is missing, and goldens are not written in CI.',
     );
     expect(output).toContain('Run `npx vitest run golden.test.mjs -u` locally and commit');
     expect(await exists(golden())).toBe(false);
@@ -79,7 +79,7 @@ describe('the toMatchGolden update workflow, in a temporary project', () => {
   test('locally, a missing golden is written and the test passes; the next run compares', async () => {
     const first = await run({});
     expect(first.code).toBe(0);
-    expect(first.output).toContain('[mcp-golden] wrote new golden __goldens__/golden/long-output-stream.jsonl');
+    expect(first.output).toContain('[mcp-golden] wrote new golden __goldens__/golden/long-output-stream-1.jsonl');
     const text = await readFile(golden(), 'utf8');
     expect(text.split('\n')[0]).toContain('"format":"mcp-golden/1"');
     const second = await run({ CI: 'true' });
@@ -92,7 +92,7 @@ describe('the toMatchGolden update workflow, in a temporary project', () => {
     const { code, output } = await run({ BLOCKS: '3' });
     expect(code).toBe(1);
     expect(output).toMatch(
-      /golden "__goldens__\/golden\/long-output-stream\.jsonl" does not match: frame \d+ of \d+ differs \(exchange 3, client->server, frame 2\)/,
+      /golden "__goldens__\/golden\/long-output-stream-1\.jsonl" does not match: frame \d+ of \d+ differs \(exchange 3, client->server, frame 2\)/,
     );
     expect(output).toContain('~ $.params.arguments.blocks: 2 → 3');
     expect(output).toContain('- Expected');
@@ -106,7 +106,7 @@ describe('the toMatchGolden update workflow, in a temporary project', () => {
   test('-u rewrites the golden', async () => {
     const { code, output } = await run({ BLOCKS: '3' }, '-u');
     expect(code).toBe(0);
-    expect(output).toContain('[mcp-golden] updated golden __goldens__/golden/long-output-stream.jsonl');
+    expect(output).toContain('[mcp-golden] updated golden __goldens__/golden/long-output-stream-1.jsonl');
     expect(await readFile(golden(), 'utf8')).toContain('[block 2] abcdefghij');
     expect((await run({ BLOCKS: '3', CI: 'true' })).code).toBe(0);
   });

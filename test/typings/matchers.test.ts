@@ -1,5 +1,6 @@
 import 'mcp-golden/vitest';
 import type { Transcript } from 'mcp-golden';
+import { fileGoldenStore, type GoldenStore, setGoldenStore } from 'mcp-golden/vitest';
 import { expect, expectTypeOf, test } from 'vitest';
 
 // Type-checked by `npm run typecheck` (tsc over test/); the test body only runs the type assertions.
@@ -23,6 +24,10 @@ test('the matchers type-check on vitest assertions', () => {
     // @ts-expect-error unknown tolerance key
     expect(stream).toStreamProgressively(stream, { slack: 1 });
     expectTypeOf(expect(stream).toMatchGolden).returns.toEqualTypeOf<Promise<void>>();
+    expectTypeOf(setGoldenStore).parameter(0).toEqualTypeOf<GoldenStore>();
+    expectTypeOf(fileGoldenStore.read).returns.toEqualTypeOf<Promise<string | undefined>>();
+    // @ts-expect-error a golden store needs every operation
+    setGoldenStore({ read: async () => undefined });
   };
   expectTypeOf(typed).toBeFunction();
 });

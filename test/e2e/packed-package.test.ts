@@ -1,0 +1,275 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+// A new user's project: the packed tarball installed into a fresh folder outside this repository
+// (so nothing resolves to the repo's own node_modules), with its own package.json and strict
+// tsconfig, no path mapping. The test file it runs is the one in README's "Use it in your project".
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const exec = promisify(execFile);
+const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+  version: string;
+  devDependencies: Record<string, string>;
+};
+let project: string;
+
+/** The test file in README's "Use it in your project" section, and the path it names. */
+async function readmeTestFile(): Promise<{ path: string; text: string }> {
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Use it in your project'));
+  const block = /```ts\n(\/\/ (test\/[\w.-]+\.test\.ts)\n[\s\S]*?)```/.exec(section);
+  if (!block?.[1] || !block[2])
+    throw new Error('README has no "// test/<name>.test.ts" block under "Use it in your project"');
+  return { path: block[2], text: block[1] };
+}
+
+// A second file beside the README's: a test that can be made to fail before its assertion, and the
+// matchers used without importing them (registered by setupFiles in the config), typed through the
+// one-line reference the README documents.
+const EXTRA_TEST = `import { recordCall } from 'mcp-golden'
+import { startReferenceServer } from 'mcp-golden/server'
+import { expect, test } from 'vitest'
+
+test('may fail before its assertion', async () => {
+  const server = await startReferenceServer()
+  try {
+    const stream = await recordCall(server.url, { tool: 'chatty', arguments: {} })
+    if (process.env.FAIL_EARLY === '1') throw new Error('broken on purpose, before the assertion')
+    await expect(stream).toMatchGolden()
+    // @ts-expect-error toMatchGolden takes a name or options, not a number: the types are real
+    const wrong = () => expect(stream).toMatchGolden(42)
+    expect(typeof wrong).toBe('function')
+  } finally {
+    await server.close()
+  }
+})
+`;
+
+const DOOMED_TEST = `import 'mcp-golden/vitest'
+import { recordCall } from 'mcp-golden'
+import { startReferenceServer } from 'mcp-golden/server'
+import { expect, test } from 'vitest'
+
+test('soon deleted', async () => {
+  const server = await startReferenceServer()
+  const stream = await recordCall(server.url, { tool: 'long_output', arguments: { blocks: 1, chars: 16 } })
+  await server.close()
+  await expect(stream).toMatchGolden()
+})
+`;
+
+const tsconfig = (moduleResolution: 'nodenext' | 'bundler', skipLibCheck: boolean, include: string[]): string =>
+  JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022',
+      module: moduleResolution === 'nodenext' ? 'NodeNext' : 'ESNext',
+      moduleResolution,
+      strict: true,
+      skipLibCheck,
+      noEmit: true,
+      types: ['node'],
+    },
+    include,
+  });
+
+function run(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; output: string }> {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'CI' && k !== 'MCP_GOLDEN_UPDATE'),
+  );
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(project, 'node_modules', command), ...args], {
+      cwd: project,
+      env: { ...clean, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 170_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+const vitest = (env: Record<string, string> = {}, ...args: string[]) => run('vitest/vitest.mjs', ['run', ...args], env);
+const tsc = (config: string) => run('typescript/bin/tsc', ['-p', config]);
+
+/** Every file under the project's test folder, with its content: what a run may have changed. */
+async function snapshotFiles(dir = join(project, 'test')): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    files[relative(project, path)] = await readFile(path, 'utf8');
+  }
+  return files;
+}
+
+const exists = (path: string): Promise<boolean> =>
+  stat(join(project, path)).then(
+    () => true,
+    () => false,
+  );
+
+const GATEWAY = 'test/__goldens__/gateway';
+const PROGRESS = `${GATEWAY}/progress-streams-through-the-gateway-1.jsonl`;
+const CHATTY = `${GATEWAY}/blocks-and-unicode-arrive-intact-1.jsonl`;
+const LONG = `${GATEWAY}/blocks-and-unicode-arrive-intact-2.jsonl`;
+const EXTRA = 'test/__goldens__/extra/may-fail-before-its-assertion-1.jsonl';
+const DOOMED = 'test/__goldens__/doomed/soon-deleted-1.jsonl';
+
+beforeAll(async () => {
+  project = await mkdtemp(join(tmpdir(), 'mcp-golden-consumer-'));
+  const packed = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], {
+    cwd: root,
+  });
+  const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
+  const dev = pkg.devDependencies;
+  await writeFile(
+    join(project, 'package.json'),
+    JSON.stringify({
+      name: 'consumer',
+      private: true,
+      type: 'module',
+      devDependencies: {
+        'mcp-golden': `file:./${filename}`,
+        vitest: dev.vitest,
+        msw: dev.msw,
+        typescript: dev.typescript,
+        '@types/node': dev['@types/node'],
+      },
+    }),
+  );
+  await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], {
+    cwd: project,
+    timeout: 240_000,
+  });
+  const readme = await readmeTestFile();
+  await mkdir(join(project, 'test'));
+  await writeFile(join(project, readme.path), readme.text);
+  await writeFile(join(project, 'test/extra.test.ts'), EXTRA_TEST);
+  await writeFile(join(project, 'test/doomed.test.ts'), DOOMED_TEST);
+  await writeFile(join(project, 'test/mcp-golden.d.ts'), '/// <reference types="mcp-golden/vitest" />\n');
+  await writeFile(
+    join(project, 'vitest.config.ts'),
+    "import { defineConfig } from 'vitest/config'\n\nexport default defineConfig({ test: { include: ['test/**/*.test.ts'], setupFiles: ['mcp-golden/vitest'] } })\n",
+  );
+  // Registration by import (the README file) and by setupFiles + the reference line (extra.test.ts)
+  // are checked apart: one import anywhere would type every file.
+  await writeFile(join(project, 'tsconfig.import-nodenext.json'), tsconfig('nodenext', false, [readme.path]));
+  await writeFile(join(project, 'tsconfig.import-bundler.json'), tsconfig('bundler', true, [readme.path]));
+  const setupStyle = ['test/extra.test.ts', 'test/mcp-golden.d.ts'];
+  await writeFile(join(project, 'tsconfig.setup-bundler.json'), tsconfig('bundler', true, setupStyle));
+  await writeFile(join(project, 'tsconfig.setup-nodenext.json'), tsconfig('nodenext', true, setupStyle));
+}, 300_000);
+
+afterAll(async () => {
+  if (project) await rm(project, { recursive: true, force: true });
+});
+
+describe('the packed package in a fresh project', { timeout: 120_000 }, () => {
+  test('ships LICENSE, README and no source maps; `mcp-golden --version` prints the version', async () => {
+    const shipped = join(project, 'node_modules/mcp-golden');
+    expect(await readFile(join(shipped, 'LICENSE'), 'utf8')).toContain('the mcp-golden authors');
+    expect(await stat(join(shipped, 'README.md')).then(() => true)).toBe(true);
+    const files = await readdir(join(shipped, 'dist'), { recursive: true });
+    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    const { code, output } = await run('.bin/mcp-golden', ['--version']);
+    expect({ code, output: output.trim() }).toEqual({ code: 0, output: pkg.version });
+  });
+
+  // The compilations run at once. Only one has skipLibCheck: false, which type-checks all of
+  // vitest's and vite's declarations too (~15 s of CPU); the registration style does not change that.
+  test.concurrent.each([
+    'tsconfig.import-nodenext.json',
+    'tsconfig.import-bundler.json',
+    'tsconfig.setup-bundler.json',
+    'tsconfig.setup-nodenext.json',
+  ])(
+    'tsc --noEmit -p %s: the matchers are typed (and a wrong call is an error)',
+    async (config) => {
+      const { code, output } = await tsc(config);
+      expect(output).toBe('');
+      expect(code).toBe(0);
+    },
+    180_000,
+  );
+
+  test('the first run writes the goldens; the second changes no file', async () => {
+    const first = await vitest();
+    expect(first.output).toMatch(/Tests\s+5 passed/);
+    expect(first.code).toBe(0);
+    for (const path of [PROGRESS, CHATTY, LONG, EXTRA, DOOMED]) expect(await exists(path)).toBe(true);
+    const before = await snapshotFiles();
+    const second = await vitest();
+    expect(second.code).toBe(0);
+    expect(second.output).not.toContain('[mcp-golden] wrote');
+    expect(await snapshotFiles()).toEqual(before);
+  });
+
+  test('CI=true with a missing golden fails with the command to write it, and writes nothing', async () => {
+    await rm(join(project, LONG));
+    const before = await snapshotFiles();
+    const { code, output } = await vitest({ CI: 'true' });
+    expect(code).toBe(1);
+    expect(output).toContain(`golden "${LONG}" is missing, and goldens are not written in CI.`);
+    expect(output).toContain('Run `npx vitest run test/gateway.test.ts -u` locally and commit');
+    expect(await snapshotFiles()).toEqual(before);
+  });
+
+  test('without -u, a corrupted golden is explained and a deleted test file has its goldens reported', async () => {
+    await writeFile(join(project, LONG), '{"format":"mcp-golden/0"}\n');
+    const progress = await readFile(join(project, PROGRESS), 'utf8');
+    await writeFile(join(project, PROGRESS), progress.slice(0, progress.length / 2));
+    await rm(join(project, 'test/doomed.test.ts'));
+    const before = await snapshotFiles();
+    const { code, output } = await vitest();
+    expect(code).toBe(1);
+    expect(output).toContain(`golden "${PROGRESS}" cannot be read:`);
+    expect(output).toContain('the file is truncated');
+    expect(output).toContain(
+      `golden "${LONG}" cannot be read: it is in format mcp-golden/0, which this version of mcp-golden does not read`,
+    );
+    expect(output).toContain('Fix: run `npx vitest run test/gateway.test.ts -u` to rewrite it from this test');
+    expect(output).not.toContain(root);
+    expect(output).toContain(`obsolete golden ${DOOMED}: no test file doomed.test.* exists beside test/extra.test.ts`);
+    expect(await snapshotFiles()).toEqual(before);
+  });
+
+  test('-u repairs corrupt goldens and removes the deleted file’s, but keeps the golden of a failing test', async () => {
+    const extra = await readFile(join(project, EXTRA), 'utf8');
+    const { code, output } = await vitest({ FAIL_EARLY: '1' }, '-u');
+    expect(code).toBe(1);
+    expect(output).toContain('broken on purpose, before the assertion');
+    expect(await readFile(join(project, EXTRA), 'utf8')).toBe(extra);
+    expect(output).toContain(`rewrote unreadable golden ${PROGRESS}`);
+    expect(output).toContain(`rewrote unreadable golden ${LONG}`);
+    expect(output).toContain(`removed obsolete golden ${DOOMED}`);
+    expect(await exists(DOOMED)).toBe(false);
+    expect(await exists('test/__goldens__/doomed')).toBe(false);
+    const after = await vitest({ CI: 'true' });
+    expect(after.output).toMatch(/Tests\s+4 passed/);
+    expect(after.code).toBe(0);
+  });
+
+  test('-u narrowed by -t rewrites nothing it did not run and calls nothing obsolete', async () => {
+    const before = await snapshotFiles();
+    const { code, output } = await vitest({}, '-u', '-t', 'blocks and unicode');
+    expect(code).toBe(0);
+    expect(output).toMatch(/Tests\s+1 passed/);
+    expect(output).not.toContain('obsolete');
+    expect(await snapshotFiles()).toEqual(before);
+  });
+});
