@@ -3,12 +3,16 @@ import { isGoldenError } from '../errors.js';
 import { readGolden, writeGolden } from '../store/golden-file.js';
 import { type CompareOptions, compareTranscripts } from '../transcript/compare.js';
 import type { Transcript } from '../transcript/frame.js';
+import type { VolatileOptions } from '../transcript/volatile.js';
 import { resolveGoldenPath } from './golden-path.js';
 import { noteGoldenUsed } from './obsolete-goldens.js';
 import { resolveUpdateMode } from './update-mode.js';
 
-/** Options of `toMatchGolden`. */
-export interface MatchGoldenOptions extends Pick<CompareOptions, 'bytes' | 'timing'> {}
+/**
+ * Options of `toMatchGolden`: `ignore` (JSONPaths) and `mask` (patterns, `iso-time`, `uuid`) leave
+ * volatile values out of the comparison, as `mcp-golden verify` does.
+ */
+export interface MatchGoldenOptions extends Pick<CompareOptions, 'bytes' | 'timing'>, VolatileOptions {}
 
 /** The matcher context vitest passes (the parts used here). */
 export interface GoldenMatcherContext {
@@ -90,7 +94,12 @@ export async function toMatchGolden(
     process.stderr.write(`[mcp-golden] wrote new golden ${shown}\n`);
     return { pass: !this.isNot, message: () => `[mcp-golden] wrote new golden "${shown}"` };
   }
-  const comparison = compareTranscripts(received, golden, { timing: 'order', ...options });
+  const { ignore, mask, ...compare } = options;
+  const comparison = compareTranscripts(received, golden, {
+    timing: 'order',
+    ...compare,
+    ...((ignore !== undefined || mask !== undefined) && { volatile: { ignore: ignore ?? [], mask: mask ?? [] } }),
+  });
   if (comparison.pass)
     return { pass: true, message: () => `[mcp-golden] transcript matches golden "${shown}" (${comparison.headline})` };
   if (mode === 'all' && !this.isNot) {
