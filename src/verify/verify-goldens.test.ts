@@ -89,6 +89,25 @@ describe('verifyGoldens', () => {
     );
   });
 
+  it('fails a breaking and a compatible schema change, each with its class; --fail-on breaking passes the compatible one', async () => {
+    const [breaking] = await verifyAgainst('breaking', [report], { volatile: VOLATILE });
+    expect(breaking?.pass).toBe(false);
+    expect(breaking?.schemaChanges).toEqual([
+      { class: 'breaking', list: 'tools/list', item: 'report', argument: 'limit', change: 'new required argument' },
+    ]);
+    expect(lines(breaking as never)).toEqual(['tools/list: 1 schema changes (1 breaking)']);
+    const [compatible] = await verifyAgainst('compatible', [report], { volatile: VOLATILE });
+    expect(compatible?.pass).toBe(false);
+    expect(compatible?.schemaChanges.map((c) => `${c.class} ${c.item} ${c.argument ?? '-'} ${c.change}`)).toEqual([
+      'compatible report format new optional argument',
+      'compatible summary - new tool',
+    ]);
+    const lenient = await verifyAgainst('compatible', [report], { volatile: VOLATILE, failOn: 'breaking' });
+    expect(lenient.map((v) => [v.pass, v.differs])).toEqual([[true, true]]);
+    const strict = await verifyAgainst('breaking', [report], { volatile: VOLATILE, failOn: 'breaking' });
+    expect(strict[0]?.pass).toBe(false);
+  });
+
   it('rewrites only the goldens that differ with --update, leaving the others byte-identical', async () => {
     const before = { report: await readFile(report), count: await readFile(count) };
     const verdicts = await verifyAgainst('text-changed', [report, count], { volatile: VOLATILE, update: true });
