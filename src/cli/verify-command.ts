@@ -82,6 +82,7 @@ export async function verifyCommand(argv: string[]): Promise<number> {
     update: values.update,
     ...(concurrency !== undefined && { concurrency }),
     record: { redact: { patterns: secretPatterns(target) } },
+    redactText: (text) => redactSecrets(text, secrets),
     onVerdict: (verdict) => say(formatVerdictLine(verdict)),
   });
   const report = buildVerifyReport(verdicts, { failOn, update: values.update, ms: performance.now() - started });

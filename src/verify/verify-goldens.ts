@@ -26,6 +26,8 @@ export interface VerifyOptions {
   readonly concurrency?: number;
   /** Redaction and fetch for the re-recorded sessions (secrets of the target). */
   readonly record?: RecordOptions;
+  /** Removes secrets from text written into a rewritten golden's header (the target as given). */
+  readonly redactText?: (text: string) => string;
   /** Called once per golden, in the goldens' order, as soon as it and every golden before it finished. */
   readonly onVerdict?: (verdict: GoldenVerdict, index: number) => void;
 }
@@ -47,6 +49,12 @@ export interface GoldenVerdict {
   readonly rewritten: boolean;
 }
 
+function describeTarget(target: RecordTarget): string {
+  if (typeof target === 'string' || target instanceof URL) return `"${String(target)}"`;
+  if ('url' in target) return `"${target.label ?? target.url}"`;
+  return `"${target.label ?? [target.command, ...(target.args ?? [])].join(' ')}"`;
+}
+
 interface Prepared {
   readonly file: string;
   readonly golden: Transcript;
@@ -65,7 +73,14 @@ export function recordedVolatile(golden: Transcript, file: string): VolatileOpti
 export async function prepareGoldens(files: readonly string[]): Promise<Prepared[]> {
   return Promise.all(
     files.map(async (file) => {
-      const golden = await readGolden(file);
+      let golden: Transcript;
+      try {
+        golden = await readGolden(file);
+      } catch (error) {
+        // Nothing has run yet: an unreadable golden is bad input, reported before any session starts.
+        if (isGoldenError(error)) throw new GoldenError('E_USAGE', error.message, { cause: error });
+        throw error;
+      }
       try {
         return { file, golden, scenario: scenarioOfGolden(golden) };
       } catch (error) {
@@ -90,7 +105,8 @@ async function verifyOne(item: Prepared, options: VerifyOptions): Promise<Golden
   try {
     live = await recordCall(options.target, item.scenario, options.record);
   } catch (error) {
-    const message = isGoldenError(error) ? error.message : `unexpected error: ${(error as Error).message}`;
+    const why = isGoldenError(error) ? error.message : `unexpected error: ${(error as Error).message}`;
+    const message = `Could not run the session of "${item.file}" against ${describeTarget(options.target)}: ${why}`;
     return {
       ...base,
       pass: false,
@@ -109,7 +125,8 @@ async function verifyOne(item: Prepared, options: VerifyOptions): Promise<Golden
   if (differs && options.update) {
     const hasVolatile = (volatile.ignore?.length ?? 0) + (volatile.mask?.length ?? 0) > 0;
     const notes = { ...live.header.notes, ...(hasVolatile && { volatile }) };
-    await writeGolden(item.file, { header: { ...live.header, notes }, frames: live.frames });
+    const target = options.redactText ? options.redactText(live.header.target) : live.header.target;
+    await writeGolden(item.file, { header: { ...live.header, target, notes }, frames: live.frames });
     rewritten = true;
   }
   return {
