@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Release, startReleaseServer } from '../../test/support/release-server.mjs';
 import { recordCall } from '../record/record-call.js';
 import type { Scenario } from '../record/scenario.js';
-import { writeGolden } from '../store/golden-file.js';
+import { readGolden, writeGolden } from '../store/golden-file.js';
+import { formatTimeline } from '../transcript/timeline.js';
 import { formatDifference } from './json-difference.js';
 import { type VerifyOptions, verifyGoldens } from './verify-goldens.js';
 
@@ -120,6 +121,7 @@ describe('verifyGoldens', () => {
     expect(rewritten).not.toBe(before.report.toString('utf8'));
     expect(rewritten).toContain('Report on golden');
     expect(JSON.parse(rewritten.split('\n')[0] as string).notes.volatile).toEqual(VOLATILE);
+    expect(formatTimeline(await readGolden(report))).toContain('verified with: ignore [] · mask ["iso-time","uuid"]');
     const again = await verifyAgainst('text-changed', [report], {});
     expect(again.map((v) => [v.pass, lines(v)])).toEqual([[true, []]]);
   });
