@@ -18,7 +18,12 @@ export type { BodyKind, BodyTap, Clock } from './record/frame-sink.js';
 export { FrameSink, monotonicClock } from './record/frame-sink.js';
 export type { Recording, RecordOptions, RecordTarget } from './record/record-call.js';
 export { recordCall } from './record/record-call.js';
-export type { RecordedGolden, RecordGoldensOptions, RecordGoldensResult } from './record/record-goldens.js';
+export type {
+  GoldenTarget,
+  RecordedGolden,
+  RecordGoldensOptions,
+  RecordGoldensResult,
+} from './record/record-goldens.js';
 export { loadScenarioFile, loadStandardScenarios, recordGoldens } from './record/record-goldens.js';
 export type { FetchLike } from './record/recording-fetch.js';
 export { recordingFetch } from './record/recording-fetch.js';
@@ -29,6 +34,8 @@ export type { Scenario, ScenarioServer } from './record/scenario.js';
 export { parseScenario, parseScenarioList } from './record/scenario.js';
 export { scenarioOfGolden } from './record/scenario-of-golden.js';
 export type { StdioCommand } from './record/stdio-wire-session.js';
+export type { RecordReferenceGoldensOptions, ReferenceTargets } from './reference-goldens.js';
+export { recordReferenceGoldens, referenceTargets } from './reference-goldens.js';
 export type { ChunkingOptions } from './replay/chunking.js';
 export { ReplayEngine } from './replay/replay-engine.js';
 export type {

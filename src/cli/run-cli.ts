@@ -11,7 +11,11 @@ type Command = { summary: string; usage: string; run: (argv: string[]) => Promis
 
 const COMMANDS: Record<string, Command> = {
   serve: { summary: 'run the reference streaming server (HTTP or stdio)', usage: SERVE_USAGE, run: serveCommand },
-  record: { summary: 'regenerate goldens from the live reference server', usage: RECORD_USAGE, run: recordCommand },
+  record: {
+    summary: 'record goldens from the reference server or your own (--stdio, --target)',
+    usage: RECORD_USAGE,
+    run: recordCommand,
+  },
   replay: { summary: 'serve goldens as a fake upstream (HTTP or stdio)', usage: REPLAY_USAGE, run: replayCommand },
   check: {
     summary: 'check whether a gateway forwards MCP streaming faithfully',
