@@ -81,7 +81,7 @@ describe('mcp-golden verify', () => {
     await copyFile(join(goldens, 'report.jsonl'), join(project, 'goldens', 'report.jsonl'));
     await writeFile(
       join(project, 'mcp-golden.config.json'),
-      JSON.stringify({ mask: ['uuid'], goldens: { report: { mask: ['iso-time'] } } }),
+      JSON.stringify({ verify: { mask: ['uuid'], goldens: { report: { mask: ['iso-time'] } } } }),
     );
     const result = await runCli(['verify', '--stdio', stdio('v1'), 'goldens'], { cwd: project });
     expect(result.code).toBe(0);

@@ -28,8 +28,8 @@ ${TARGET_USAGE}
   --json FILE               write the verdict as JSON
   --concurrency N           goldens verified at once (default: the number of cores); the report
                             keeps the goldens' order
-Ignores and masks can also be set in mcp-golden.config.json ("verify": {"ignore": [], "mask": [],
-"goldens": {"name": {...}}}) and per scenario; a golden rewritten by --update records the ones used.
+Ignores and masks can also be set in mcp-golden.config.json ({"verify": {"ignore": [], "mask": [],
+"goldens": {"<name>": {...}}}}) and per scenario ("ignore", "mask"); a golden records the ones used.
 Exit 0 when every golden matches, 1 when any differs, 2 on usage errors.`;
 
 /** `mcp-golden verify`. */

@@ -2,6 +2,7 @@ import { GoldenError } from '../errors.js';
 import type { Transcript, TranscriptHeader } from '../transcript/frame.js';
 import { GOLDEN_FORMAT } from '../transcript/frame.js';
 import { type RedactOptions, redactTranscript, SECRET_HEADERS } from '../transcript/redact.js';
+import { mergeVolatile } from '../transcript/volatile.js';
 import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
 import { FrameSink } from './frame-sink.js';
 import { openHttpSession } from './http-wire-session.js';
@@ -135,5 +136,8 @@ function scenarioNotes(scenario: Scenario): Record<string, unknown> {
   if (scenario.description !== undefined) notes.description = scenario.description;
   if (scenario.expectError !== undefined) notes.expectError = scenario.expectError;
   if (scenario.answers !== undefined) notes.answers = scenario.answers;
+  // What `verify` leaves out of the comparison of this golden, declared once in the scenario.
+  const volatile = mergeVolatile({ ignore: scenario.ignore ?? [], mask: scenario.mask ?? [] });
+  if (Object.keys(volatile).length > 0) notes.volatile = volatile;
   return notes;
 }

@@ -1,4 +1,5 @@
 import { GoldenError } from '../errors.js';
+import { parseVolatile } from '../transcript/volatile.js';
 
 /** Switches of the live reference server a scenario is recorded against. */
 export interface ScenarioServer {
@@ -48,6 +49,10 @@ export interface Scenario {
   readonly answers?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** The call is expected to fail (an unknown tool, bad arguments): record the error. @default false */
   readonly expectError?: boolean;
+  /** JSONPaths `verify` does not compare for this golden (recorded in its header). @default [] */
+  readonly ignore?: readonly string[];
+  /** Patterns (or `iso-time`, `uuid`) `verify` masks for this golden (recorded in its header). @default [] */
+  readonly mask?: readonly string[];
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -66,6 +71,8 @@ const KEYS = new Set([
   'timeoutMs',
   'answers',
   'expectError',
+  'ignore',
+  'mask',
 ]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -118,6 +125,7 @@ export function parseScenario(value: unknown, where: string): Scenario {
   if (value.expectError !== undefined && typeof value.expectError !== 'boolean') {
     fail(`"expectError" must be true or false, got ${JSON.stringify(value.expectError)}`);
   }
+  parseVolatile({ ignore: value.ignore, mask: value.mask }, where);
   return value as unknown as Scenario;
 }
 

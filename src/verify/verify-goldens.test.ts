@@ -68,6 +68,21 @@ describe('verifyGoldens', () => {
     ]);
   });
 
+  it('takes ignores and masks declared in the scenario from the golden header', async () => {
+    const server = await startReleaseServer('v1');
+    const file = join(dir, 'declared.jsonl');
+    try {
+      await writeGolden(
+        file,
+        await recordCall(server.url, { ...(SCENARIOS[0] as Scenario), name: 'declared', ...VOLATILE }),
+      );
+    } finally {
+      await server.close();
+    }
+    const verdicts = await verifyAgainst('v1', [file]);
+    expect(verdicts.map((v) => [v.pass, v.volatile])).toEqual([[true, VOLATILE]]);
+  });
+
   it('fails a changed text with its path, expected first', async () => {
     const [verdict] = await verifyAgainst('text-changed', [report], { volatile: VOLATILE });
     expect(verdict?.pass).toBe(false);
