@@ -3,7 +3,7 @@ import { GoldenError } from '../errors.js';
 import { writeFileAtomic } from '../store/golden-file.js';
 import { compileVolatile, mergeVolatile, NAMED_MASKS } from '../transcript/volatile.js';
 import { findGoldens } from '../verify/find-goldens.js';
-import { redactSecrets, secretPatterns, targetSecrets } from '../verify/target-secrets.js';
+import { redactSecrets, targetSecrets } from '../verify/target-secrets.js';
 import { verifyGoldens } from '../verify/verify-goldens.js';
 import { buildVerifyReport, formatReportTail, formatVerdictLine } from '../verify/verify-report.js';
 import { parseIntegerOption } from './parse-integer-option.js';
@@ -81,17 +81,13 @@ export async function verifyCommand(argv: string[]): Promise<number> {
     failOn,
     update: values.update,
     ...(concurrency !== undefined && { concurrency }),
-    record: { redact: { patterns: secretPatterns(target) } },
     redactText: (text) => redactSecrets(text, secrets),
     onVerdict: (verdict) => say(formatVerdictLine(verdict)),
   });
   const report = buildVerifyReport(verdicts, { failOn, update: values.update, ms: performance.now() - started });
   for (const line of formatReportTail(report)) say(line);
   if (values.json !== undefined) {
-    await writeFileAtomic(
-      values.json,
-      `${redactSecrets(JSON.stringify(report, null, 2), [...secrets, ...secrets.map((s) => JSON.stringify(s).slice(1, -1))])}\n`,
-    );
+    await writeFileAtomic(values.json, `${redactSecrets(JSON.stringify(report, null, 2), secrets)}\n`);
   }
   return report.pass ? 0 : 1;
 }

@@ -1,42 +1,23 @@
 import type { RecordTarget } from '../record/record-call.js';
+import { httpTargetParts, stdioTargetSecrets } from '../record/target-secrets.js';
 import { REDACTED } from '../transcript/redact.js';
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
- * The secret values a target carries: the values of its headers (and the credential after a
- * scheme such as `Bearer`), the userinfo and query values of its URL. Short values (under 4
- * characters) are left alone: replacing every "1" in a report would hide more than it protects.
+ * The secret values of a target, found as `record` finds them (URL userinfo and query values,
+ * header values and their credentials, secret-named arguments and environment variables of a
+ * stdio command), longest first. Each is also given JSON-escaped, as it would appear in `--json`.
  */
 export function targetSecrets(target: RecordTarget): string[] {
-  const out: string[] = [];
-  const url =
-    typeof target === 'string' || target instanceof URL ? String(target) : 'url' in target ? target.url : undefined;
-  if (typeof target === 'object' && 'url' in target && !(target instanceof URL)) {
-    for (const value of Object.values(target.headers ?? {})) {
-      out.push(value, ...value.split(/\s+/).slice(1));
-    }
+  let values: readonly string[] = [];
+  try {
+    if (typeof target === 'string' || target instanceof URL) values = httpTargetParts(String(target)).values;
+    else if ('url' in target) values = httpTargetParts(target.url, target.headers).values;
+    else values = stdioTargetSecrets(target.command, target.args ?? [], target.env).values;
+  } catch {
+    // An unparsable URL is reported by the recorder with the fix; it carries nothing to hide here.
   }
-  if (url !== undefined) {
-    try {
-      const parsed = new URL(url);
-      out.push(
-        decodeURIComponent(parsed.username),
-        decodeURIComponent(parsed.password),
-        parsed.username,
-        parsed.password,
-      );
-      for (const value of parsed.searchParams.values()) out.push(value, encodeURIComponent(value));
-    } catch {
-      // Not a URL: the recorder reports it; there is nothing to take secrets from.
-    }
-  }
-  return [...new Set(out.filter((s) => s.length >= 4))].sort((a, b) => b.length - a.length);
-}
-
-/** Patterns of the target's secrets, for the recorder's redaction of re-recorded goldens. */
-export function secretPatterns(target: RecordTarget): RegExp[] {
-  return targetSecrets(target).map((secret) => new RegExp(escapeRegExp(secret), 'g'));
+  const all = values.flatMap((value) => [value, JSON.stringify(value).slice(1, -1)]);
+  return [...new Set(all.filter((s) => s.length >= 3))].sort((a, b) => b.length - a.length);
 }
 
 /** `text` with every secret of the target replaced by `<redacted>`. */
