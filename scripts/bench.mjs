@@ -1,6 +1,6 @@
 // mcp-golden benchmarks: `npm run bench` (builds first). Prints every figure with its target and its
 // ratio against the target or a baseline measured in the same run. `--quick` skips the npm test timing.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -277,7 +277,27 @@ async function throughput() {
  * the server's messages with a plain JSON diff (no normalisation, no streaming or schema checks).
  */
 async function verifySpeed() {
-  const server = await startReferenceServer();
+  // The server runs in its own process, as a server under test would, so concurrency is measured
+  // against a server that does not share the verifier's event loop.
+  const child = spawn(process.execPath, [`${root}dist/cli/main.js`, 'serve', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (text) => {
+      out += text;
+      if (out.includes('\n')) resolve(out.split('\n')[0]);
+    });
+    child.on('exit', (code) => reject(new Error(`mcp-golden serve exited with ${code}`)));
+  });
+  const server = {
+    url,
+    close: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
   const dir = await mkdtemp(join(tmpdir(), 'mcp-golden-bench-verify-'));
   try {
     const files = [];
@@ -309,6 +329,7 @@ async function verifySpeed() {
     const sequential = await timed(() => verifyGoldens(files, { target: server.url, concurrency: 1 }));
     const cores = cpus().length;
     const concurrent = await timed(() => verifyGoldens(files, { target: server.url, concurrency: cores }));
+    const eight = await timed(() => verifyGoldens(files, { target: server.url, concurrency: 8 }));
     const failed = (run) => run.out.filter((v) => !v.pass).length;
     row(
       'verify 100 chatty goldens over HTTP, sequential',
@@ -325,6 +346,14 @@ async function verifySpeed() {
       { op: '<', value: 20 },
       sequential.ms / 1000,
       `baseline: sequential; ${failed(concurrent)} failed`,
+    );
+    row(
+      'verify 100 chatty goldens over HTTP, --concurrency 8',
+      eight.ms / 1000,
+      's',
+      { op: '<', value: 20 },
+      sequential.ms / 1000,
+      `baseline: sequential; ${failed(eight)} failed`,
     );
   } finally {
     await server.close();
