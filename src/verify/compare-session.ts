@@ -157,13 +157,15 @@ export function compareSessions(
   if (shape) differences.push({ where: 'progress', path: '', kind: 'streaming', message: shape });
   differences.push(...compareServerRequests(want, got, volatile));
   differences.push(...lists.differences);
-  if (lists.schemaChanges.length > 0) {
-    const breaking = lists.schemaChanges.filter((c) => c.class === 'breaking').length;
+  for (const list of new Set(lists.schemaChanges.map((c) => c.list))) {
+    const changes = lists.schemaChanges.filter((c) => c.list === list);
+    const breaking = changes.filter((c) => c.class === 'breaking').length;
+    const names = [...new Set(changes.map((c) => c.item))].map((n) => `"${n}"`).join(', ');
     differences.push({
-      where: 'tools/list',
+      where: list,
       path: '',
       kind: 'schema',
-      message: `${lists.schemaChanges.length} schema changes (${breaking} breaking)`,
+      message: `${changes.length} schema change${changes.length === 1 ? '' : 's'} (${breaking} breaking) in ${names}; listed under "Tool-schema changes"`,
     });
   }
   const failing = differences.filter(

@@ -98,7 +98,12 @@ function cut(text: string, at: number, width: number): string {
  */
 export function formatDifference(difference: Difference, width = 72): string {
   const head = `${difference.where} ${difference.path}`.trim();
-  if (difference.message !== undefined) return `${head}: ${difference.message}`;
+  if (difference.message !== undefined) {
+    // A sentence that already names its subject ("progress no longer streams: ...") reads best alone.
+    return difference.path === '' && difference.message.startsWith(`${difference.where} `)
+      ? difference.message
+      : `${head}: ${difference.message}`;
+  }
   const show = (value: unknown): string => (value === undefined ? '(absent)' : (JSON.stringify(value) ?? 'undefined'));
   const e = show(difference.expected);
   const a = show(difference.actual);

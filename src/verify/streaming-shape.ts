@@ -9,8 +9,9 @@ import type { StreamingTolerance } from '../invariants/invariants.js';
  * never fails this.
  *
  * Uses the check's tolerance rules: a notification is "with the result" when it arrives within
- * `absMs` of it; the golden counts as spread when at least two of its notifications came more than
- * `max(minGapMs, 4 x absMs)` before its result.
+ * `max(absMs, 10% of the golden's spread)` of it (a loaded machine delays the result and the
+ * notifications alike); the golden counts as spread when at least two of its notifications came
+ * more than `max(minGapMs, 4 x that window)` before its result.
  *
  * @returns the sentence that describes the regression, or `undefined` when the shape is kept.
  */
@@ -25,11 +26,13 @@ export function progressShapeChange(
   const liveAt = live.response?.atMs;
   if (goldenAt === undefined || liveAt === undefined || live.progress.length < 2) return undefined;
   const before = golden.progress.filter((p) => p.atMs <= goldenAt);
-  const spreadOut = before.filter((p) => goldenAt - p.atMs > Math.max(minGapMs, 4 * absMs));
+  if (before.length === 0) return undefined;
+  const spread = goldenAt - Math.min(...before.map((p) => p.atMs));
+  const window = Math.max(absMs, 0.1 * spread);
+  const spreadOut = before.filter((p) => goldenAt - p.atMs > Math.max(minGapMs, 4 * window));
   if (spreadOut.length < 2) return undefined;
-  const bunched = live.progress.filter((p) => Math.abs(liveAt - p.atMs) <= absMs);
+  const bunched = live.progress.filter((p) => Math.abs(liveAt - p.atMs) <= window);
   if (bunched.length < live.progress.length) return undefined;
   const within = Math.max(0, ...live.progress.map((p) => Math.abs(liveAt - p.atMs)));
-  const spread = goldenAt - Math.min(...before.map((p) => p.atMs));
   return `progress no longer streams: ${bunched.length} of ${live.progress.length} notifications within ${Math.ceil(within)} ms of the result; the golden spread them over ${Math.round(spread)} ms`;
 }

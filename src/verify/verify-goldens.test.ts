@@ -101,7 +101,7 @@ describe('verifyGoldens', () => {
     const [verdict] = await verifyAgainst('buffered', [count]);
     expect(verdict?.pass).toBe(false);
     expect(lines(verdict as never).join('\n')).toMatch(
-      /progress: progress no longer streams: 4 of 4 notifications within \d+ ms of the result; the golden spread them over \d+ ms/,
+      /^progress no longer streams: 4 of 4 notifications within \d+ ms of the result; the golden spread them over \d+ ms/m,
     );
   });
 
@@ -111,7 +111,9 @@ describe('verifyGoldens', () => {
     expect(breaking?.schemaChanges).toEqual([
       { class: 'breaking', list: 'tools/list', item: 'report', argument: 'limit', change: 'new required argument' },
     ]);
-    expect(lines(breaking as never)).toEqual(['tools/list: 1 schema changes (1 breaking)']);
+    expect(lines(breaking as never)).toEqual([
+      'tools/list: 1 schema change (1 breaking) in "report"; listed under "Tool-schema changes"',
+    ]);
     const [compatible] = await verifyAgainst('compatible', [report], { volatile: VOLATILE });
     expect(compatible?.pass).toBe(false);
     expect(compatible?.schemaChanges.map((c) => `${c.class} ${c.item} ${c.argument ?? '-'} ${c.change}`)).toEqual([
