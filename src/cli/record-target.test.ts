@@ -198,7 +198,7 @@ describe('no secrets in goldens', () => {
   test('a secret in the URL (userinfo, query), a header and a command argument or env never reaches the file', async () => {
     const server = await startFakeMcpServer('close-then-resume');
     try {
-      const url = server.url.replace('http://', 'http://alice:url-pass-7781@') + '?api_key=query-secret-4242';
+      const url = `${server.url.replace('http://', 'http://alice:url-pass-7781@')}?api_key=query-secret-4242`;
       const file = await scenarioFile('secrets', work);
       const out = join(dir, 'secrets-http');
       const result = await runCli([
