@@ -190,6 +190,9 @@ function gone(describe: string, command: string, how: string, stderr: string): G
 export function assignStdioExchanges(frames: readonly Frame[]): Frame[] {
   const byId = new Map<string, number>();
   const byToken = new Map<string, number>();
+  // Requests in flight, by exchange: a server's own request (sampling, elicitation) belongs to the
+  // client call it serves, as it does on an HTTP call's SSE stream.
+  const open: number[] = [];
   let next = 0;
   const out = frames.map((frame): Frame => {
     if (frame.channel !== 'stdio') return frame;
@@ -197,13 +200,21 @@ export function assignStdioExchanges(frames: readonly Frame[]): Frame[] {
     if (!message) return frame;
     const params = (message.params ?? {}) as Record<string, unknown>;
     let exchange = 0;
-    if ('method' in message && 'id' in message) {
+    if ('method' in message && 'id' in message && frame.dir === 'server->client') {
+      exchange = open.at(-1) ?? 0;
+    } else if ('method' in message && 'id' in message) {
       exchange = ++next;
+      open.push(exchange);
       byId.set(keyOf(message.id), exchange);
       const meta = params._meta as Record<string, unknown> | undefined;
       if (meta && 'progressToken' in meta) byToken.set(keyOf(meta.progressToken), exchange);
-    } else if ('id' in message) exchange = byId.get(keyOf(message.id)) ?? 0;
-    else if ('progressToken' in params) exchange = byToken.get(keyOf(params.progressToken)) ?? 0;
+    } else if ('id' in message && frame.dir === 'client->server') {
+      // The client's answer to a server request travels on its own, as an HTTP client's POST does.
+      exchange = ++next;
+    } else if ('id' in message) {
+      exchange = byId.get(keyOf(message.id)) ?? 0;
+      open.splice(open.indexOf(exchange) >>> 0, open.includes(exchange) ? 1 : 0);
+    } else if ('progressToken' in params) exchange = byToken.get(keyOf(params.progressToken)) ?? 0;
     else if ('requestId' in params) exchange = byId.get(keyOf(params.requestId)) ?? 0;
     return { ...frame, exchange };
   });

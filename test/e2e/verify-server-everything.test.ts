@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDifference, type RecordTarget, recordCall, verifyGoldens, writeGolden } from '../../src/index.js';
 import type { Scenario } from '../../src/record/scenario.js';
-import { everythingStdio, startEverythingHttp } from '../support/everything-server.js';
+import { EVERYTHING, type RunningEverything, startEverythingHttp } from '../support/server-everything.js';
 
 const SCENARIOS: Scenario[] = [
   { name: 'echo', tool: 'echo', arguments: { message: 'hello, café ☕' } },
@@ -18,7 +18,12 @@ const SCENARIOS: Scenario[] = [
 ];
 
 let dir: string;
-let http: Awaited<ReturnType<typeof startEverythingHttp>>;
+let http: RunningEverything;
+const everythingStdio: RecordTarget = {
+  command: process.execPath,
+  args: [EVERYTHING, 'stdio'],
+  label: 'mcp-server-everything stdio',
+};
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mcp-golden-verify-everything-'));
@@ -26,7 +31,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await http?.close();
+  await http?.stop();
   await rm(dir, { recursive: true, force: true });
 });
 
