@@ -1,19 +1,25 @@
 // mcp-golden benchmarks: `npm run bench` (builds first). Prints every figure with its target and its
 // ratio against the target or a baseline measured in the same run. `--quick` skips the npm test timing.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
-import { cpus, totalmem } from 'node:os';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   callView,
   compareTranscripts,
   createReplayServer,
+  frameMessage,
   readGolden,
   recordCall,
   startRecordingProxy,
+  verifyGoldens,
+  writeGolden,
 } from '../dist/index.js';
 import { openHttpSession } from '../dist/record/http-wire-session.js';
 import { runScenario } from '../dist/record/run-scenario.js';
+import { scenarioOfGolden } from '../dist/record/scenario-of-golden.js';
 import { startReferenceServer } from '../dist/server/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -265,6 +271,96 @@ async function throughput() {
   }
 }
 
+/**
+ * `verify` over 100 goldens of a fast local server (the reference server's chatty tool over HTTP),
+ * sequential and concurrent, beside what a peer recorder does: re-record each session and compare
+ * the server's messages with a plain JSON diff (no normalisation, no streaming or schema checks).
+ */
+async function verifySpeed() {
+  // The server runs in its own process, as a server under test would, so concurrency is measured
+  // against a server that does not share the verifier's event loop.
+  const child = spawn(process.execPath, [`${root}dist/cli/main.js`, 'serve', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (text) => {
+      out += text;
+      if (out.includes('\n')) resolve(out.split('\n')[0]);
+    });
+    child.on('exit', (code) => reject(new Error(`mcp-golden serve exited with ${code}`)));
+  });
+  const server = {
+    url,
+    close: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+  const dir = await mkdtemp(join(tmpdir(), 'mcp-golden-bench-verify-'));
+  try {
+    const files = [];
+    for (let i = 0; i < 100; i++) {
+      const file = join(dir, `chatty-${String(i).padStart(3, '0')}.jsonl`);
+      await writeGolden(file, await recordCall(server.url, { name: `chatty-${i}`, tool: 'chatty', requestId: i + 1 }));
+      files.push(file);
+    }
+    const timed = async (fn) => {
+      const started = performance.now();
+      const out = await fn();
+      return { ms: performance.now() - started, out };
+    };
+    const serverMessages = (t) =>
+      t.frames
+        .filter((f) => f.dir === 'server->client')
+        .map(frameMessage)
+        .filter(Boolean)
+        .map((m) => JSON.stringify(m));
+    const peer = await timed(async () => {
+      let differing = 0;
+      for (const file of files) {
+        const golden = await readGolden(file);
+        const live = await recordCall(server.url, scenarioOfGolden(golden));
+        if (JSON.stringify(serverMessages(golden)) !== JSON.stringify(serverMessages(live))) differing++;
+      }
+      return differing;
+    });
+    const sequential = await timed(() => verifyGoldens(files, { target: server.url, concurrency: 1 }));
+    const cores = cpus().length;
+    const concurrent = await timed(() => verifyGoldens(files, { target: server.url, concurrency: cores }));
+    const eight = await timed(() => verifyGoldens(files, { target: server.url, concurrency: 8 }));
+    const failed = (run) => run.out.filter((v) => !v.pass).length;
+    row(
+      'verify 100 chatty goldens over HTTP, sequential',
+      sequential.ms / 1000,
+      's',
+      { op: '<', value: 20 },
+      peer.ms / 1000,
+      `baseline: re-record + plain JSON diff ${fmt(peer.ms / 1000, 's')} (${peer.out} flagged); ${failed(sequential)} failed`,
+    );
+    row(
+      `verify 100 chatty goldens over HTTP, --concurrency ${cores}`,
+      concurrent.ms / 1000,
+      's',
+      { op: '<', value: 20 },
+      sequential.ms / 1000,
+      `baseline: sequential; ${failed(concurrent)} failed`,
+    );
+    row(
+      'verify 100 chatty goldens over HTTP, --concurrency 8',
+      eight.ms / 1000,
+      's',
+      { op: '<', value: 20 },
+      sequential.ms / 1000,
+      `baseline: sequential; ${failed(eight)} failed`,
+    );
+  } finally {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 function testSuite() {
   const started = performance.now();
   const result = spawnSync('npm', ['test'], { cwd: root, stdio: 'ignore', env: { ...process.env, CI: '' } });
@@ -283,6 +379,7 @@ await pacing();
 await recorderOverhead();
 await goldenSpeed();
 await throughput();
+await verifySpeed();
 if (!quick) testSuite();
 
 const node = process.version;

@@ -18,7 +18,12 @@ export type { BodyKind, BodyTap, Clock } from './record/frame-sink.js';
 export { FrameSink, monotonicClock } from './record/frame-sink.js';
 export type { Recording, RecordOptions, RecordTarget } from './record/record-call.js';
 export { recordCall } from './record/record-call.js';
-export type { RecordedGolden, RecordGoldensOptions, RecordGoldensResult } from './record/record-goldens.js';
+export type {
+  GoldenTarget,
+  RecordedGolden,
+  RecordGoldensOptions,
+  RecordGoldensResult,
+} from './record/record-goldens.js';
 export { loadScenarioFile, loadStandardScenarios, recordGoldens } from './record/record-goldens.js';
 export type { FetchLike } from './record/recording-fetch.js';
 export { recordingFetch } from './record/recording-fetch.js';
@@ -29,6 +34,8 @@ export type { Scenario, ScenarioServer } from './record/scenario.js';
 export { parseScenario, parseScenarioList } from './record/scenario.js';
 export { scenarioOfGolden } from './record/scenario-of-golden.js';
 export type { StdioCommand } from './record/stdio-wire-session.js';
+export type { RecordReferenceGoldensOptions, ReferenceTargets } from './reference-goldens.js';
+export { recordReferenceGoldens, referenceTargets } from './reference-goldens.js';
 export type { ChunkingOptions } from './replay/chunking.js';
 export { ReplayEngine } from './replay/replay-engine.js';
 export type {
@@ -67,4 +74,14 @@ export type { SseBlock } from './transcript/sse.js';
 export { SseParser, splitSse } from './transcript/sse.js';
 export type { TimelineStats } from './transcript/timeline.js';
 export { formatTimeline, timelineStats } from './transcript/timeline.js';
+export type { CompiledVolatile, VolatileOptions } from './transcript/volatile.js';
+export { compileVolatile, NAMED_MASKS } from './transcript/volatile.js';
+export type { CompareSessionOptions, SessionComparison } from './verify/compare-session.js';
+export { compareSessions } from './verify/compare-session.js';
+export type { Difference, DifferenceKind } from './verify/json-difference.js';
+export { formatDifference } from './verify/json-difference.js';
+export type { ChangeClass, SchemaChange } from './verify/schema-drift.js';
+export { classifyListChanges } from './verify/schema-drift.js';
+export type { GoldenVerdict, VerifyOptions } from './verify/verify-goldens.js';
+export { verifyGoldens } from './verify/verify-goldens.js';
 export { VERSION } from './version.js';

@@ -1,8 +1,8 @@
 import { GoldenError } from '../errors.js';
 import { type RecordTarget, recordCall } from '../record/record-call.js';
-import { referenceStdioCommand } from '../record/reference-stdio-command.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import { type ReferenceServer, startReferenceServer } from '../server/http-server.js';
+import { referenceStdioCommand } from '../server/reference-stdio-command.js';
 import { BATTERY, type BatteryContext, type PropertyResult } from './battery.js';
 import { fillTemplate, freePort, type GatewayProcess, startGateway } from './gateway-process.js';
 

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { recordGoldens } from '../record/record-goldens.js';
+import { recordReferenceGoldens } from '../reference-goldens.js';
 import { readGolden } from '../store/golden-file.js';
 import { formatTimeline } from '../transcript/timeline.js';
 
@@ -16,7 +16,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-golden-demo-'));
   try {
     process.stderr.write(`[mcp-golden] recording scenario "${name}" from the live reference server...\n`);
-    const { recorded } = await recordGoldens({ outDir: dir, names: [name] });
+    const { recorded } = await recordReferenceGoldens({ outDir: dir, names: [name] });
     for (const golden of recorded) {
       process.stdout.write(`${formatTimeline(await readGolden(golden.path)).join('\n')}\n`);
     }

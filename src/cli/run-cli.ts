@@ -6,17 +6,27 @@ import { INSPECT_USAGE, inspectCommand } from './inspect-command.js';
 import { RECORD_USAGE, recordCommand } from './record-command.js';
 import { REPLAY_USAGE, replayCommand } from './replay-command.js';
 import { SERVE_USAGE, serveCommand } from './serve-command.js';
+import { VERIFY_USAGE, verifyCommand } from './verify-command.js';
 
 type Command = { summary: string; usage: string; run: (argv: string[]) => Promise<number> };
 
 const COMMANDS: Record<string, Command> = {
   serve: { summary: 'run the reference streaming server (HTTP or stdio)', usage: SERVE_USAGE, run: serveCommand },
-  record: { summary: 'regenerate goldens from the live reference server', usage: RECORD_USAGE, run: recordCommand },
+  record: {
+    summary: 'record goldens from the reference server or your own (--stdio, --target)',
+    usage: RECORD_USAGE,
+    run: recordCommand,
+  },
   replay: { summary: 'serve goldens as a fake upstream (HTTP or stdio)', usage: REPLAY_USAGE, run: replayCommand },
   check: {
     summary: 'check whether a gateway forwards MCP streaming faithfully',
     usage: CHECK_USAGE,
     run: checkCommand,
+  },
+  verify: {
+    summary: "re-run each golden's session against a live server and report what changed",
+    usage: VERIFY_USAGE,
+    run: verifyCommand,
   },
   inspect: { summary: "print a golden's timeline", usage: INSPECT_USAGE, run: inspectCommand },
   demo: { summary: 'record one scenario and print its timeline', usage: DEMO_USAGE, run: demoCommand },

@@ -1,6 +1,7 @@
 import { GoldenError } from '../errors.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { SseParser } from '../transcript/sse.js';
+import { connectionError, statusHint } from './connection-error.js';
 import type { FetchLike } from './recording-fetch.js';
 import type { CallStream, StreamedMessage, WireSession } from './wire-session.js';
 
@@ -14,6 +15,8 @@ export interface HttpSessionOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Longest wait for response headers, a short body, or any message. @default 30000 */
   readonly timeoutMs?: number;
+  /** How messages name the target (the URL without its secrets). @default the URL */
+  readonly label?: string;
 }
 
 /** Resolves with `promise`, or rejects with `E_TIMEOUT` saying `what` after `ms`. */
@@ -118,14 +121,15 @@ async function describeFailure(response: Response): Promise<string> {
  * Opens a Streamable HTTP session to `url` at the wire level. Nothing is sent until the first
  * request; the session id from the response that carries one is echoed on every later request.
  */
-export function openHttpSession(url: string, options: HttpSessionOptions): WireSession {
+export function openHttpSession(endpoint: string, options: HttpSessionOptions): WireSession {
+  const url = options.label ?? endpoint;
   const timeoutMs = options.timeoutMs ?? 30_000;
   /** fetch with the wait for response headers bounded; the body is not (streams are read with their own bounds). */
   const timedFetch = async (init: RequestInit, what: string): Promise<Response> => {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
-      return await options.fetch(url, { ...init, signal: controller.signal });
+      return await options.fetch(endpoint, { ...init, signal: controller.signal });
     } catch (error) {
       if (controller.signal.aborted) {
         throw new GoldenError(
@@ -133,7 +137,8 @@ export function openHttpSession(url: string, options: HttpSessionOptions): WireS
           `${what}: no response headers within ${timeoutMs} ms. Check that the target is running and answers, or raise the timeout.`,
         );
       }
-      throw error;
+      if (error instanceof GoldenError) throw error;
+      throw connectionError(error, url);
     } finally {
       clearTimeout(timer);
     }
@@ -164,7 +169,10 @@ export function openHttpSession(url: string, options: HttpSessionOptions): WireS
       const response = await post(message);
       const what = `Waiting for the answer to ${String(message.method)} at ${url}`;
       if (response.status !== 200) {
-        throw new GoldenError('E_TARGET', `${what} failed: ${await describeFailure(response)}.`);
+        throw new GoldenError(
+          'E_TARGET',
+          `${what} failed: ${await describeFailure(response)}. Expected HTTP 200.${statusHint(response.status)}`,
+        );
       }
       const returned = response.headers.get('mcp-session-id');
       if (returned) sessionId = returned;
@@ -176,7 +184,7 @@ export function openHttpSession(url: string, options: HttpSessionOptions): WireS
       if (response.status !== 202 && response.status !== 200) {
         throw new GoldenError(
           'E_TARGET',
-          `Sending ${String(message.method)} to ${url} failed: ${await describeFailure(response)}. Expected 202 Accepted.`,
+          `Sending ${String(message.method)} to ${url} failed: ${await describeFailure(response)}. Expected 202 Accepted.${statusHint(response.status)}`,
         );
       }
       await drainBody(response, `Reading the answer to ${String(message.method)} at ${url}`);

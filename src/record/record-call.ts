@@ -1,7 +1,8 @@
 import { GoldenError } from '../errors.js';
 import type { Transcript, TranscriptHeader } from '../transcript/frame.js';
 import { GOLDEN_FORMAT } from '../transcript/frame.js';
-import { type RedactOptions, redactTranscript } from '../transcript/redact.js';
+import { type RedactOptions, redactTranscript, SECRET_HEADERS } from '../transcript/redact.js';
+import { mergeVolatile } from '../transcript/volatile.js';
 import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
 import { FrameSink } from './frame-sink.js';
 import { openHttpSession } from './http-wire-session.js';
@@ -9,6 +10,7 @@ import { type FetchLike, recordingFetch } from './recording-fetch.js';
 import { runScenario, type ScenarioOutcome } from './run-scenario.js';
 import { parseScenario, type Scenario } from './scenario.js';
 import { assignStdioExchanges, openStdioSession, type StdioCommand } from './stdio-wire-session.js';
+import { httpTargetParts, secretPatterns, stdioTargetSecrets, type TargetSecrets } from './target-secrets.js';
 import type { WireSession } from './wire-session.js';
 
 /**
@@ -28,7 +30,11 @@ export type RecordTarget =
 
 /** Options of {@link recordCall}. */
 export interface RecordOptions {
-  /** Secrets to remove before the transcript is returned. @default credential headers only */
+  /**
+   * More secrets to remove before the transcript is returned. The target's own secrets (userinfo,
+   * query values, given headers, secret-named arguments and environment) are always removed.
+   * @default credential headers only
+   */
   readonly redact?: RedactOptions;
   /** The fetch the recording tap wraps. @default globalThis.fetch */
   readonly fetch?: FetchLike;
@@ -41,15 +47,11 @@ export interface Recording extends Transcript {
   readonly originEpochMs: number;
 }
 
-function describeTarget(target: RecordTarget): string {
-  if (typeof target === 'string' || target instanceof URL) return String(target);
-  if ('url' in target) return target.label ?? target.url;
-  return target.label ?? [target.command, ...(target.args ?? [])].join(' ');
-}
-
 /**
- * Records one call byte by byte: initialize, the tool call (with the scenario's token, request id,
- * cancellation or drop-and-resume), and session close. Every read is time-stamped.
+ * Records one call as a whole client session, byte by byte: initialize, initialized, `tools/list`,
+ * the tool call (with the scenario's token, request id, answers to server requests, cancellation,
+ * drop-and-resume or reconnection), and session close. Every read is time-stamped; the target's
+ * secrets never reach the transcript.
  *
  * @example
  * const stream = await recordCall(server.url, { tool: 'progress', arguments: { steps: 3, step_ms: 50 }, progressToken: 'p1' })
@@ -65,24 +67,33 @@ export async function recordCall(
   const protocolVersion = checked.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
   let session: WireSession;
   let transport: 'http' | 'stdio';
+  let secrets: TargetSecrets;
+  let secretHeaders: readonly string[] = [];
   if (typeof target === 'string' || target instanceof URL || 'url' in target) {
     const url = typeof target === 'string' || target instanceof URL ? String(target) : target.url;
-    if (!/^https?:\/\//.test(url)) {
+    if (!/^https?:\/\//.test(url) || !URL.canParse(url)) {
       throw new GoldenError(
         'E_TARGET',
-        `Cannot record "${url}": expected an http:// or https:// MCP endpoint URL, or a stdio command.`,
+        `Cannot record "${url.replace(/[?#].*$/s, '')}": expected an http:// or https:// MCP endpoint URL, or a stdio command.`,
       );
     }
-    const headers = typeof target === 'object' && 'headers' in target ? target.headers : undefined;
-    session = openHttpSession(url, {
+    const given = typeof target === 'object' && 'headers' in target ? target.headers : undefined;
+    const parts = httpTargetParts(url, given);
+    const label = typeof target === 'object' && 'label' in target ? target.label : undefined;
+    secrets = { label: label ?? parts.label, values: parts.values };
+    secretHeaders = parts.secretHeaders;
+    session = openHttpSession(parts.url, {
       fetch: recordingFetch(sink, options.fetch),
       protocolVersion,
-      ...(headers && { headers }),
+      headers: parts.headers,
+      label: parts.label,
       ...(checked.timeoutMs !== undefined && { timeoutMs: checked.timeoutMs }),
     });
     transport = 'http';
   } else {
-    session = openStdioSession(target, sink);
+    const found = stdioTargetSecrets(target.command, target.args ?? [], target.env);
+    secrets = { label: target.label ?? found.label, values: found.values };
+    session = openStdioSession({ ...target, label: secrets.label }, sink);
     transport = 'stdio';
   }
   let outcome: ScenarioOutcome;
@@ -96,7 +107,7 @@ export async function recordCall(
     format: GOLDEN_FORMAT,
     protocolVersion,
     transport,
-    target: describeTarget(target),
+    target: secrets.label,
     ...(checked.name !== undefined && { scenario: checked.name }),
     tool: checked.tool,
     arguments: checked.arguments ?? {},
@@ -105,7 +116,13 @@ export async function recordCall(
   };
   const finished = sink.finish(header);
   const frames = transport === 'stdio' ? assignStdioExchanges(finished.frames) : finished.frames;
-  const transcript = redactTranscript({ header, frames }, options.redact);
+  const transcript = redactTranscript(
+    { header, frames },
+    {
+      headers: [...(options.redact?.headers ?? SECRET_HEADERS), ...secretHeaders],
+      patterns: [...secretPatterns(secrets.values), ...(options.redact?.patterns ?? [])],
+    },
+  );
   return { ...transcript, outcome, originEpochMs: sink.originEpochMs };
 }
 
@@ -117,5 +134,10 @@ function scenarioNotes(scenario: Scenario): Record<string, unknown> {
   if (scenario.dropAfter !== undefined) notes.dropAfter = scenario.dropAfter;
   if (scenario.server !== undefined) notes.server = scenario.server;
   if (scenario.description !== undefined) notes.description = scenario.description;
+  if (scenario.expectError !== undefined) notes.expectError = scenario.expectError;
+  if (scenario.answers !== undefined) notes.answers = scenario.answers;
+  // What `verify` leaves out of the comparison of this golden, declared once in the scenario.
+  const volatile = mergeVolatile({ ignore: scenario.ignore ?? [], mask: scenario.mask ?? [] });
+  if (Object.keys(volatile).length > 0) notes.volatile = volatile;
   return notes;
 }

@@ -1,21 +1,28 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GoldenError } from '../errors.js';
-import { startReferenceServer } from '../server/http-server.js';
-import type { ReferenceServer } from '../server/index.js';
 import { GOLDEN_EXTENSION, writeGolden } from '../store/golden-file.js';
-import { recordCall } from './record-call.js';
-import { referenceStdioCommand } from './reference-stdio-command.js';
-import { parseScenarioList, type Scenario, type ScenarioServer } from './scenario.js';
+import { type RecordOptions, type RecordTarget, recordCall } from './record-call.js';
+import { parseScenarioList, type Scenario } from './scenario.js';
+
+/**
+ * Where each scenario is recorded: one target for all, or a function picking (and perhaps
+ * starting) a target per scenario.
+ */
+export type GoldenTarget = RecordTarget | ((scenario: Scenario) => RecordTarget | Promise<RecordTarget>);
 
 /** Options of {@link recordGoldens}. */
 export interface RecordGoldensOptions {
+  /** The server every scenario is recorded against. */
+  readonly target: GoldenTarget;
   /** Directory the goldens are written to. @default 'goldens' */
   readonly outDir?: string;
   /** Scenario names to record; all when empty. @default [] */
   readonly names?: readonly string[];
-  /** The scenario list. @default the standard list shipped with mcp-golden */
-  readonly scenarios?: readonly Scenario[];
+  /** The scenario list. */
+  readonly scenarios: readonly Scenario[];
+  /** Passed to every {@link recordCall}. @default {} */
+  readonly record?: RecordOptions;
   /** Called after each golden is written. */
   readonly onRecorded?: (result: RecordedGolden) => void;
 }
@@ -36,7 +43,7 @@ export interface RecordGoldensResult {
   readonly obsolete: readonly string[];
 }
 
-/** The standard scenario list: every reference tool with default, small, maximal and edge arguments. */
+/** The standard scenario list: every reference tool with default, small, maximal and edge arguments (data only). */
 export async function loadStandardScenarios(): Promise<Scenario[]> {
   const url = new URL('./standard-scenarios.json', import.meta.url);
   return parseScenarioList(JSON.parse(await readFile(url, 'utf8')), 'the standard scenario list');
@@ -69,59 +76,35 @@ function select(scenarios: readonly Scenario[], names: readonly string[]): Scena
   });
 }
 
-const serverKey = (server: ScenarioServer | undefined): string =>
-  JSON.stringify([server?.jsonResponse ?? false, server?.accelHeader ?? true, server?.keepAliveMs ?? 0]);
-
 /**
- * Regenerates goldens from the live reference server: one file per scenario, each written
- * atomically. Servers are started in process (HTTP) or as a child process (stdio) and stopped
- * before this returns.
+ * Records goldens from a live server: one file per scenario, each written atomically; errors are
+ * thrown, never written as goldens. Goldens in `outDir` that no scenario produces are reported.
  *
  * @example
- * await recordGoldens({ names: ['progress-10x100'] })
+ * await recordGoldens({ target: { command: 'node', args: ['server.js'] }, scenarios, outDir: 'goldens' })
  */
-export async function recordGoldens(options: RecordGoldensOptions = {}): Promise<RecordGoldensResult> {
+export async function recordGoldens(options: RecordGoldensOptions): Promise<RecordGoldensResult> {
   const outDir = options.outDir ?? 'goldens';
-  const all = options.scenarios ?? (await loadStandardScenarios());
-  const chosen = select(all, options.names ?? []);
-  const servers = new Map<string, ReferenceServer>();
+  const chosen = select(options.scenarios, options.names ?? []);
   const recorded: RecordedGolden[] = [];
-  try {
-    for (const scenario of chosen) {
-      const started = performance.now();
-      let target: Parameters<typeof recordCall>[0];
-      if (scenario.transport === 'stdio') {
-        target = referenceStdioCommand();
-      } else {
-        const key = serverKey(scenario.server);
-        let server = servers.get(key);
-        if (!server) {
-          server = await startReferenceServer({ ...scenario.server });
-          servers.set(key, server);
-        }
-        target = {
-          url: server.url,
-          label: `mcp-golden serve${scenario.server?.jsonResponse ? ' --json-response' : ''}`,
-        };
-      }
-      const transcript = await recordCall(target, scenario);
-      const name = scenario.name ?? scenario.tool;
-      const path = join(outDir, `${name}${GOLDEN_EXTENSION}`);
-      await writeGolden(path, transcript);
-      const result: RecordedGolden = {
-        name,
-        path,
-        frames: transcript.frames.length,
-        bytes: transcript.frames.reduce((n, f) => n + (f.raw?.length ?? 0), 0),
-        ms: Math.round(performance.now() - started),
-      };
-      recorded.push(result);
-      options.onRecorded?.(result);
-    }
-  } finally {
-    await Promise.allSettled([...servers.values()].map((s) => s.close()));
+  for (const scenario of chosen) {
+    const started = performance.now();
+    const target = typeof options.target === 'function' ? await options.target(scenario) : options.target;
+    const transcript = await recordCall(target, scenario, options.record);
+    const name = scenario.name ?? scenario.tool;
+    const path = join(outDir, `${name}${GOLDEN_EXTENSION}`);
+    await writeGolden(path, transcript);
+    const result: RecordedGolden = {
+      name,
+      path,
+      frames: transcript.frames.length,
+      bytes: transcript.frames.reduce((n, f) => n + (f.raw?.length ?? 0), 0),
+      ms: Math.round(performance.now() - started),
+    };
+    recorded.push(result);
+    options.onRecorded?.(result);
   }
-  const listed = new Set(all.map((s) => `${s.name}${GOLDEN_EXTENSION}`));
+  const listed = new Set(options.scenarios.map((s) => `${s.name}${GOLDEN_EXTENSION}`));
   const present = await readdir(outDir).catch(() => [] as string[]);
   const obsolete = present
     .filter((file) => file.endsWith(GOLDEN_EXTENSION) && !listed.has(file))

@@ -1,8 +1,16 @@
 import { GoldenError } from '../errors.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
-import { DEFAULT_PROTOCOL_VERSION, VERSION } from '../version.js';
+import {
+  answerServerRequest,
+  drain,
+  handshakeIds,
+  initialize,
+  isResponse,
+  isServerRequest,
+  listTools,
+} from './client-handshake.js';
 import type { Scenario } from './scenario.js';
-import type { CallStream, WireSession } from './wire-session.js';
+import type { StreamedMessage, WireSession } from './wire-session.js';
 
 /** What the client saw of one scenario, counted on the wire. */
 export interface ScenarioOutcome {
@@ -18,66 +26,31 @@ export interface ScenarioOutcome {
   readonly protocolVersion: string;
 }
 
-const isResponse = (message: JsonRpcMessage): boolean => !('method' in message) && 'id' in message;
 const isProgress = (message: JsonRpcMessage): boolean => message.method === 'notifications/progress';
 
-/** Reads a stream to its end, or drops it if it stays open past `ms` (a resumed stream may). */
-async function drain(stream: CallStream, ms: number): Promise<JsonRpcMessage[]> {
-  const extra: JsonRpcMessage[] = [];
-  const deadline = Date.now() + ms;
-  try {
-    for (;;) {
-      const left = deadline - Date.now();
-      if (left <= 0) break;
-      const next = await stream.next(left);
-      if (!next) return extra;
-      extra.push(next.message);
-    }
-  } catch (error) {
-    if (!(error instanceof GoldenError && error.code === 'E_TIMEOUT')) throw error;
-  }
-  await stream.drop();
-  return extra;
-}
+/** How many times in a row the recorder reconnects to a call's stream before it gives up. */
+const MAX_RECONNECTS = 10;
 
-async function initialize(session: WireSession, scenario: Scenario, timeoutMs: number): Promise<string> {
-  const stream = await session.request({
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: {
-      protocolVersion: scenario.protocolVersion ?? DEFAULT_PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: { name: 'mcp-golden', version: VERSION },
-    },
-  });
-  let response: JsonRpcMessage | undefined;
-  while (!response) {
-    const next = await stream.next(timeoutMs);
-    if (!next) break;
-    if (isResponse(next.message)) response = next.message;
-  }
-  if (!response || !('result' in response)) {
-    throw new GoldenError(
-      'E_TARGET',
-      `initialize failed: ${response ? JSON.stringify(response.error) : 'the stream ended without a response'}. Check that the target is an MCP server.`,
-    );
-  }
-  if (session.transport === 'http') await drain(stream, 1000);
-  await session.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  const result = response.result as { protocolVersion?: unknown };
-  return typeof result.protocolVersion === 'string' ? result.protocolVersion : 'unknown';
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function describeScenario(scenario: Scenario): string {
+  return scenario.name ? `"${scenario.name}"` : `tool "${scenario.tool}"`;
 }
 
 /**
- * Drives one scenario over a wire session: initialize, call the tool with the scenario's token
- * and request id, cancel or drop-and-resume after progress k, and close. Progress is counted on
- * the wire, message by message.
+ * Drives one scenario over a wire session as a real client would: initialize, initialized,
+ * `tools/list`, then the call with the scenario's token and request id; answers the server's
+ * requests from `answers`; cancels or drops-and-resumes after progress k; reconnects with
+ * `Last-Event-ID` when the server closes or drops the call's stream early, waiting as its `retry:`
+ * asks; and closes. Progress is counted on the wire, message by message. A call that ends without
+ * a result (and was not cancelled on purpose) fails with `E_RECORD`.
  */
 export async function runScenario(session: WireSession, scenario: Scenario): Promise<ScenarioOutcome> {
   const timeoutMs = scenario.timeoutMs ?? 30_000;
-  const protocolVersion = await initialize(session, scenario, timeoutMs);
   const requestId = scenario.requestId ?? 1;
+  const ids = handshakeIds(requestId);
+  const protocolVersion = await initialize(session, scenario, ids.initialize, timeoutMs);
+  await listTools(session, scenario, ids.toolsList, timeoutMs);
   const params: Record<string, unknown> = { name: scenario.tool, arguments: scenario.arguments ?? {} };
   if (scenario.progressToken !== undefined) params._meta = { progressToken: scenario.progressToken };
   let stream = await session.request({ jsonrpc: '2.0', id: requestId, method: 'tools/call', params });
@@ -87,12 +60,53 @@ export async function runScenario(session: WireSession, scenario: Scenario): Pro
   let response: JsonRpcMessage | undefined;
   let cancelled = false;
   let resumed = false;
+  let lastEventId: string | undefined;
+  let retryMs: number | undefined;
+  let reconnects = 0;
+  const fail = (problem: string): never => {
+    throw new GoldenError(
+      'E_RECORD',
+      `Recording ${describeScenario(scenario)} failed: ${problem}. Expected the tools/call result. Check the server's log; a scenario may cancel on purpose with "cancelAfter".`,
+    );
+  };
+  /** Reconnects to the call's stream after the last event seen; false when the stream cannot resume. */
+  const reconnect = async (): Promise<boolean> => {
+    if (session.transport !== 'http' || lastEventId === undefined) return false;
+    if (++reconnects > MAX_RECONNECTS) fail(`the stream closed ${MAX_RECONNECTS} times in a row without a result`);
+    await stream.drop();
+    // Wait as long as the server's `retry:` asks before reconnecting, as the spec tells clients to.
+    await sleep(Math.min(retryMs ?? 1000, 5000));
+    stream = await session.resume(lastEventId);
+    resumed = true;
+    return true;
+  };
+  const read = async (): Promise<StreamedMessage | undefined | 'broken'> => {
+    try {
+      return await stream.next(timeoutMs);
+    } catch (error) {
+      if (error instanceof GoldenError) throw error;
+      return 'broken';
+    }
+  };
   while (!response) {
-    const next = await stream.next(timeoutMs);
-    if (!next) break;
+    const next = await read();
+    lastEventId = stream.lastEventId ?? lastEventId;
+    retryMs = stream.retryMs ?? retryMs;
+    if (next === undefined || next === 'broken') {
+      if (await reconnect()) continue;
+      fail(
+        next === 'broken'
+          ? 'the connection broke before the result and carried no SSE event id to resume from'
+          : 'the stream ended without a result',
+      );
+      break;
+    }
     const { message } = next;
     if (isResponse(message)) response = message;
-    else if (isProgress(message)) progress.push(message);
+    else if (isProgress(message)) {
+      progress.push(message);
+      reconnects = 0;
+    } else if (isServerRequest(message)) await answerServerRequest(session, scenario, message);
     if (progress.length === scenario.cancelAfter && !cancelled) {
       cancelled = true;
       await session.notify({
@@ -106,21 +120,18 @@ export async function runScenario(session: WireSession, scenario: Scenario): Pro
       break;
     }
     if (progress.length === scenario.dropAfter && !resumed && isProgress(message)) {
-      resumed = true;
-      const lastEventId = stream.lastEventId;
-      await stream.drop();
-      if (lastEventId === undefined) {
+      if (!(await reconnect())) {
         throw new GoldenError(
           'E_TARGET',
-          'Cannot resume: the stream carried no SSE event ids. The target needs an event store for Last-Event-ID.',
+          'Cannot resume: the stream carried no SSE event ids. Expected an id on every event; the target needs an event store for Last-Event-ID.',
         );
       }
-      // Wait as long as the server's `retry:` asks before reconnecting, as the spec tells clients to.
-      await new Promise((resolve) => setTimeout(resolve, Math.min(stream.retryMs ?? 1000, 5000)));
-      stream = await session.resume(lastEventId);
     }
   }
   if (response && !cancelled && session.transport === 'http') await drain(stream, 1000);
+  if (response && scenario.expectError === true && !isErrorResponse(response)) {
+    fail('the scenario expects an error ("expectError": true) but the call succeeded');
+  }
   await session.close();
   return {
     progress,
@@ -130,4 +141,8 @@ export async function runScenario(session: WireSession, scenario: Scenario): Pro
     resumed,
     protocolVersion,
   };
+}
+
+function isErrorResponse(response: JsonRpcMessage): boolean {
+  return 'error' in response || (response.result as { isError?: unknown } | undefined)?.isError === true;
 }

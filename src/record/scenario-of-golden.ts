@@ -5,7 +5,7 @@ import type { Scenario } from './scenario.js';
 
 /**
  * The scenario that recorded a golden, rebuilt from its `tools/call` frame (arguments in their
- * wire order, token and request id verbatim) and its header notes (cancel and resume steps), so
+ * wire order, token and request id verbatim) and its header notes (cancel and resume steps, answers, an expected error), so
  * the same call can be replayed against another target and compared.
  */
 export function scenarioOfGolden(golden: Transcript): Scenario {
@@ -26,6 +26,8 @@ export function scenarioOfGolden(golden: Transcript): Scenario {
     typeof notes[key] === 'number' ? (notes[key] as number) : undefined;
   const cancelAfter = step('cancelAfter');
   const dropAfter = step('dropAfter');
+  const answers = notes.answers;
+  const isAnswers = answers !== null && typeof answers === 'object' && !Array.isArray(answers);
   return {
     ...(golden.header.scenario !== undefined && { name: golden.header.scenario }),
     tool: String(params.name),
@@ -34,6 +36,8 @@ export function scenarioOfGolden(golden: Transcript): Scenario {
     requestId: call.id as string | number,
     ...(cancelAfter !== undefined && { cancelAfter }),
     ...(dropAfter !== undefined && { dropAfter }),
+    ...(typeof notes.expectError === 'boolean' && { expectError: notes.expectError }),
+    ...(isAnswers && { answers: answers as NonNullable<Scenario['answers']> }),
     transport: golden.header.transport,
     protocolVersion: golden.header.protocolVersion,
   };

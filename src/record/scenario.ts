@@ -1,4 +1,5 @@
 import { GoldenError } from '../errors.js';
+import { parseVolatile } from '../transcript/volatile.js';
 
 /** Switches of the live reference server a scenario is recorded against. */
 export interface ScenarioServer {
@@ -40,6 +41,18 @@ export interface Scenario {
   readonly protocolVersion?: string;
   /** Longest wait for any one message, in ms. @default 30000 */
   readonly timeoutMs?: number;
+  /**
+   * Results the recorder answers the server's requests with, by method (`sampling/createMessage`,
+   * `elicitation/create`, `roots/list`, ...). The matching client capabilities are declared in
+   * `initialize`. @default {}
+   */
+  readonly answers?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** The call is expected to fail (an unknown tool, bad arguments): record the error. @default false */
+  readonly expectError?: boolean;
+  /** JSONPaths `verify` does not compare for this golden (recorded in its header). @default [] */
+  readonly ignore?: readonly string[];
+  /** Patterns (or `iso-time`, `uuid`) `verify` masks for this golden (recorded in its header). @default [] */
+  readonly mask?: readonly string[];
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -56,6 +69,10 @@ const KEYS = new Set([
   'server',
   'protocolVersion',
   'timeoutMs',
+  'answers',
+  'expectError',
+  'ignore',
+  'mask',
 ]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -99,6 +116,16 @@ export function parseScenario(value: unknown, where: string): Scenario {
   }
   if (value.dropAfter !== undefined && value.transport === 'stdio') fail('"dropAfter" needs the http transport');
   if (value.server !== undefined && !isRecord(value.server)) fail('"server" must be an object');
+  if (value.answers !== undefined) {
+    if (!isRecord(value.answers)) fail('"answers" must be an object from a request method to its result');
+    for (const [method, result] of Object.entries(value.answers as Record<string, unknown>)) {
+      if (!isRecord(result)) fail(`"answers"."${method}" must be the result object to answer with`);
+    }
+  }
+  if (value.expectError !== undefined && typeof value.expectError !== 'boolean') {
+    fail(`"expectError" must be true or false, got ${JSON.stringify(value.expectError)}`);
+  }
+  parseVolatile({ ignore: value.ignore, mask: value.mask }, where);
   return value as unknown as Scenario;
 }
 

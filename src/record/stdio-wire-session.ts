@@ -25,6 +25,7 @@ class LineStream implements CallStream {
   private wake: (() => void) | undefined;
   dropped = false;
   ended = false;
+  failure: GoldenError | undefined;
 
   constructor(private readonly what: string) {}
 
@@ -34,8 +35,10 @@ class LineStream implements CallStream {
     this.wake?.();
   }
 
-  finish(): void {
+  /** No more lines will come; `failure` says why when the server went away. */
+  finish(failure?: GoldenError): void {
     this.ended = true;
+    this.failure ??= failure;
     this.wake?.();
   }
 
@@ -44,6 +47,7 @@ class LineStream implements CallStream {
       await withTimeout(new Promise<void>((resolve) => (this.wake = resolve)), timeoutMs, this.what);
       this.wake = undefined;
     }
+    if (this.queue.length === 0 && this.failure && !this.dropped) throw this.failure;
     return this.queue.shift();
   }
 
@@ -65,14 +69,16 @@ export function openStdioSession(target: StdioCommand, sink: FrameSink): WireSes
     env: { ...process.env, ...target.env },
     ...(target.cwd !== undefined && { cwd: target.cwd }),
   });
-  const describe = [target.command, ...(target.args ?? [])].join(' ');
+  const describe = target.label ?? [target.command, ...(target.args ?? [])].join(' ');
   const toServer = sink.body(0, 'client->server', 'stdio');
   const fromServer = sink.body(0, 'server->client', 'stdio');
   const byId = new Map<string, LineStream>();
   const byToken = new Map<string, LineStream>();
+  let latest: LineStream | undefined;
   let stderr = '';
   let exited: string | undefined;
   let buffered = '';
+  let closing = false;
 
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (text: string) => {
@@ -89,14 +95,20 @@ export function openStdioSession(target: StdioCommand, sink: FrameSink): WireSes
       newline = buffered.indexOf('\n');
     }
   });
-  child.on('error', (error) => {
-    exited = `could not be started (${error.message})`;
-    for (const stream of byId.values()) stream.finish();
+  // A child that cannot start or dies early makes stdin emit EPIPE; the exit is reported instead.
+  child.stdin.on('error', () => undefined);
+  const failure = (): GoldenError => gone(describe, target.command, exited ?? 'exited', stderr);
+  child.on('error', (error: NodeJS.ErrnoException) => {
+    exited = error.code === 'ENOENT' ? 'ENOENT' : `could not be started (${error.message})`;
+    for (const stream of byId.values()) stream.finish(failure());
   });
   child.on('exit', (code, signal) => {
     exited ??= `exited with ${signal ?? `code ${code}`}`;
     fromServer.end('complete');
-    for (const stream of byId.values()) stream.finish();
+    // Let the last stderr bytes arrive before the error quotes them.
+    setTimeout(() => {
+      for (const stream of byId.values()) stream.finish(closing ? undefined : failure());
+    }, 50);
   });
 
   function route(line: string): void {
@@ -109,15 +121,12 @@ export function openStdioSession(target: StdioCommand, sink: FrameSink): WireSes
     const params = message.params as Record<string, unknown> | undefined;
     if ('id' in message && !('method' in message)) byId.get(keyOf(message.id))?.deliver(message);
     else if (params && 'progressToken' in params) byToken.get(keyOf(params.progressToken))?.deliver(message);
+    // A server request (sampling, elicitation, roots) is answered by whoever waits for a response now.
+    else if ('id' in message) latest?.deliver(message);
   }
 
   function write(message: JsonRpcMessage): void {
-    if (exited) {
-      throw new GoldenError(
-        'E_TARGET',
-        `The stdio server "${describe}" ${exited}. Its stderr ended with: ${stderr.trim() || '(nothing)'}`,
-      );
-    }
+    if (exited) throw failure();
     const bytes = encoder.encode(`${JSON.stringify(message)}\n`);
     toServer.read(bytes);
     child.stdin.write(bytes);
@@ -128,6 +137,7 @@ export function openStdioSession(target: StdioCommand, sink: FrameSink): WireSes
     async request(message) {
       const stream = new LineStream(`Waiting for the answer to ${String(message.method)} from "${describe}"`);
       byId.set(keyOf(message.id), stream);
+      latest = stream;
       const meta = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
       if (meta && 'progressToken' in meta) byToken.set(keyOf(meta.progressToken), stream);
       write(message);
@@ -143,6 +153,7 @@ export function openStdioSession(target: StdioCommand, sink: FrameSink): WireSes
       );
     },
     async close() {
+      closing = true;
       toServer.end('complete');
       if (child.exitCode !== null || child.signalCode !== null) return;
       const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -156,6 +167,21 @@ export function openStdioSession(target: StdioCommand, sink: FrameSink): WireSes
   };
 }
 
+/** The error for a stdio server that is gone: a missing command named, or an early exit with its stderr. */
+function gone(describe: string, command: string, how: string, stderr: string): GoldenError {
+  if (how === 'ENOENT') {
+    return new GoldenError(
+      'E_TARGET',
+      `Cannot start the stdio server "${describe}": the command "${command}" was not found (ENOENT). Expected an executable on PATH or a path to one. Install it, or give its full path in --stdio.`,
+    );
+  }
+  const tail = stderr.trim().split('\n').slice(-10).join('\n');
+  return new GoldenError(
+    'E_TARGET',
+    `The stdio server "${describe}" ${how} before the recording finished. Expected it to keep serving MCP on stdin/stdout. Its stderr ended with:\n${tail || '(nothing)'}\nRun the command by hand to see why it stops.`,
+  );
+}
+
 /**
  * Assigns stdio frames to exchanges after the fact: each request opens an exchange; responses,
  * progress notifications (by token) and cancellations (by request id) join their request's
@@ -164,6 +190,9 @@ export function openStdioSession(target: StdioCommand, sink: FrameSink): WireSes
 export function assignStdioExchanges(frames: readonly Frame[]): Frame[] {
   const byId = new Map<string, number>();
   const byToken = new Map<string, number>();
+  // Requests in flight, by exchange: a server's own request (sampling, elicitation) belongs to the
+  // client call it serves, as it does on an HTTP call's SSE stream.
+  const open: number[] = [];
   let next = 0;
   const out = frames.map((frame): Frame => {
     if (frame.channel !== 'stdio') return frame;
@@ -171,13 +200,21 @@ export function assignStdioExchanges(frames: readonly Frame[]): Frame[] {
     if (!message) return frame;
     const params = (message.params ?? {}) as Record<string, unknown>;
     let exchange = 0;
-    if ('method' in message && 'id' in message) {
+    if ('method' in message && 'id' in message && frame.dir === 'server->client') {
+      exchange = open.at(-1) ?? 0;
+    } else if ('method' in message && 'id' in message) {
       exchange = ++next;
+      open.push(exchange);
       byId.set(keyOf(message.id), exchange);
       const meta = params._meta as Record<string, unknown> | undefined;
       if (meta && 'progressToken' in meta) byToken.set(keyOf(meta.progressToken), exchange);
-    } else if ('id' in message) exchange = byId.get(keyOf(message.id)) ?? 0;
-    else if ('progressToken' in params) exchange = byToken.get(keyOf(params.progressToken)) ?? 0;
+    } else if ('id' in message && frame.dir === 'client->server') {
+      // The client's answer to a server request travels on its own, as an HTTP client's POST does.
+      exchange = ++next;
+    } else if ('id' in message) {
+      exchange = byId.get(keyOf(message.id)) ?? 0;
+      open.splice(open.indexOf(exchange) >>> 0, open.includes(exchange) ? 1 : 0);
+    } else if ('progressToken' in params) exchange = byToken.get(keyOf(params.progressToken)) ?? 0;
     else if ('requestId' in params) exchange = byId.get(keyOf(params.requestId)) ?? 0;
     return { ...frame, exchange };
   });

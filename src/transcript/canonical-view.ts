@@ -2,6 +2,7 @@ import { canonicalJson } from './canonical-json.js';
 import type { Frame, Transcript } from './frame.js';
 import { frameMessage, sseBlock } from './frame-content.js';
 import { normalizeTranscript } from './normalize.js';
+import type { CompiledVolatile } from './volatile.js';
 
 /** How frames are compared: parsed JSON-RPC (semantic, the default) or normalised raw bytes. */
 export type CompareMode = 'semantic' | 'bytes';
@@ -23,15 +24,26 @@ export interface CanonicalStream {
 
 const arrow = (frame: Frame): string => (frame.dir === 'client->server' ? '->' : '<-');
 
-function sseText(frame: Frame, mode: CompareMode): string {
+/** A server message with its volatile values ignored or masked (client messages are compared as sent). */
+function messageOf(frame: Frame, volatile: CompiledVolatile | undefined): unknown {
+  const message = frameMessage(frame);
+  return message && volatile && frame.dir === 'server->client' ? volatile.apply(message) : message;
+}
+
+function rawOf(frame: Frame, volatile: CompiledVolatile | undefined): string {
+  const raw = frame.raw ?? frame.rawBase64 ?? '';
+  return volatile && frame.dir === 'server->client' && frame.raw !== undefined ? volatile.maskText(raw) : raw;
+}
+
+function sseText(frame: Frame, mode: CompareMode, volatile: CompiledVolatile | undefined): string {
   const block = sseBlock(frame);
-  if (mode === 'bytes' || !block) return `sse ${JSON.stringify(frame.raw ?? frame.rawBase64 ?? '')}`;
+  if (mode === 'bytes' || !block) return `sse ${JSON.stringify(rawOf(frame, volatile))}`;
   const fields = [
     block.event !== undefined ? `event=${block.event}` : '',
     block.id !== undefined ? `id=${block.id}` : '',
     block.retry !== undefined ? `retry=${block.retry}` : '',
   ].filter(Boolean);
-  const message = frameMessage(frame);
+  const message = messageOf(frame, volatile);
   if (message) return `sse ${fields.join(' ')} ${canonicalJson(message)}`.replace('  ', ' ');
   if (block.data === '' || block.data === undefined) {
     const comments = block.comments.map((c) => `:${c.trim()}`).join(' ');
@@ -40,8 +52,15 @@ function sseText(frame: Frame, mode: CompareMode): string {
   return `sse ${fields.join(' ')} data=${JSON.stringify(block.data)}`;
 }
 
-/** The canonical text of one normalised frame, or `undefined` for frames that are not compared (reads). */
-export function canonicalFrameText(frame: Frame, mode: CompareMode = 'semantic'): string | undefined {
+/**
+ * The canonical text of one normalised frame, or `undefined` for frames that are not compared
+ * (reads). With `volatile`, server messages have their ignored values left out and masks applied.
+ */
+export function canonicalFrameText(
+  frame: Frame,
+  mode: CompareMode = 'semantic',
+  volatile?: CompiledVolatile,
+): string | undefined {
   switch (frame.channel) {
     case 'read':
       return undefined;
@@ -52,10 +71,10 @@ export function canonicalFrameText(frame: Frame, mode: CompareMode = 'semantic')
     case 'end':
       return `${arrow(frame)} end ${frame.reason}`;
     case 'sse':
-      return `${arrow(frame)} ${sseText(frame, mode)}`;
+      return `${arrow(frame)} ${sseText(frame, mode, volatile)}`;
     default: {
-      const message = mode === 'semantic' ? frameMessage(frame) : undefined;
-      const body = message ? canonicalJson(message) : JSON.stringify(frame.raw ?? frame.rawBase64 ?? '');
+      const message = mode === 'semantic' ? messageOf(frame, volatile) : undefined;
+      const body = message ? canonicalJson(message) : JSON.stringify(rawOf(frame, volatile));
       return `${arrow(frame)} ${frame.channel} ${body}`;
     }
   }
@@ -66,11 +85,15 @@ export function canonicalFrameText(frame: Frame, mode: CompareMode = 'semantic')
  * two recordings compare equal when every stream carried the same frames in the same order,
  * however the streams interleaved.
  */
-export function canonicalStreams(transcript: Transcript, mode: CompareMode = 'semantic'): CanonicalStream[] {
+export function canonicalStreams(
+  transcript: Transcript,
+  mode: CompareMode = 'semantic',
+  volatile?: CompiledVolatile,
+): CanonicalStream[] {
   const normal = normalizeTranscript(transcript);
   const streams = new Map<string, CanonicalFrame[]>();
   for (const frame of normal.frames) {
-    const text = canonicalFrameText(frame, mode);
+    const text = canonicalFrameText(frame, mode, volatile);
     if (text === undefined) continue;
     const stream = `${frame.exchange}:${frame.dir}`;
     const list = streams.get(stream) ?? [];

@@ -2,6 +2,7 @@ import { atomizeChangeset, diff } from 'json-diff-ts';
 import { type CanonicalFrame, type CanonicalStream, type CompareMode, canonicalStreams } from './canonical-view.js';
 import type { Transcript } from './frame.js';
 import { describeMessage, frameMessage, type JsonRpcMessage } from './frame-content.js';
+import { type CompiledVolatile, compileVolatile, type VolatileOptions } from './volatile.js';
 
 /** Timing tolerance: each frame within `absMs + relGap x its recorded offset` of the recorded offset. */
 export interface TimingTolerance {
@@ -17,6 +18,8 @@ export interface CompareOptions {
   readonly timing?: 'ignore' | 'order' | TimingTolerance;
   /** Most changes listed. @default 20 */
   readonly maxChanges?: number;
+  /** Values not compared in server messages: ignored JSONPaths and masked patterns. @default {} */
+  readonly volatile?: VolatileOptions;
 }
 
 /** The verdict of {@link compareTranscripts}. */
@@ -157,8 +160,15 @@ function timingProblems(
  */
 export function compareTranscripts(actual: Transcript, expected: Transcript, options: CompareOptions = {}): Comparison {
   const mode: CompareMode = options.bytes ? 'bytes' : 'semantic';
-  const a = canonicalStreams(actual, mode);
-  const e = canonicalStreams(expected, mode);
+  const volatile: CompiledVolatile | undefined = options.volatile ? compileVolatile(options.volatile) : undefined;
+  const a = canonicalStreams(actual, mode, volatile);
+  const e = canonicalStreams(expected, mode, volatile);
+  const messageOf = (frame: CanonicalFrame | undefined): JsonRpcMessage | undefined => {
+    const message = frame && frameMessage(frame.frame);
+    return message && volatile && frame.frame.dir === 'server->client'
+      ? (volatile.apply(message) as JsonRpcMessage)
+      : message;
+  };
   const total = e.reduce((n, s) => n + s.frames.length, 0);
   const max = options.maxChanges ?? 20;
   let seen = 0;
@@ -177,8 +187,8 @@ export function compareTranscripts(actual: Transcript, expected: Transcript, opt
       if (w?.text === g?.text) continue;
       const n = seen + i + 1;
       const where = `exchange ${exchange}, ${dir}, frame ${i + 1}`;
-      const wm = w && frameMessage(w.frame);
-      const gm = g && frameMessage(g.frame);
+      const wm = messageOf(w);
+      const gm = messageOf(g);
       let detail: string;
       let changes: string[];
       if (wm && gm) {

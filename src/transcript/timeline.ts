@@ -82,8 +82,15 @@ export function formatTimeline(transcript: Transcript): string[] {
   const lines = [
     `${header.scenario ?? '(ad hoc)'} · ${header.format} · ${header.transport} · ${header.target} · protocol ${header.protocolVersion} · ${header.recorder}`,
     `call: ${header.tool ?? '?'} ${JSON.stringify(header.arguments ?? {})}${header.notes && Object.keys(header.notes).length > 0 ? ` · ${JSON.stringify(header.notes)}` : ''}`,
-    '',
   ];
+  // The ignores and masks `verify` used for this golden, so a reader sees what is not compared.
+  const volatile = header.notes?.volatile as { ignore?: unknown; mask?: unknown } | undefined;
+  if (volatile) {
+    lines.push(
+      `verified with: ignore ${JSON.stringify(volatile.ignore ?? [])} · mask ${JSON.stringify(volatile.mask ?? [])}`,
+    );
+  }
+  lines.push('');
   for (const frame of transcript.frames) {
     if (frame.channel === 'read') continue;
     const arrow = frame.dir === 'client->server' ? '->' : '<-';

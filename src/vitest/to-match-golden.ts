@@ -4,13 +4,17 @@ import { type CompareOptions, compareTranscripts } from '../transcript/compare.j
 import { GOLDEN_FORMAT, type Transcript } from '../transcript/frame.js';
 import { parseTranscript } from '../transcript/parse.js';
 import { serializeTranscript } from '../transcript/serialize.js';
+import type { VolatileOptions } from '../transcript/volatile.js';
 import { getGoldenStore } from './active-golden-store.js';
 import { callSite, claimGolden, nextUnnamedNumber } from './golden-claims.js';
 import { isAdjacentGolden, resolveGoldenPath } from './golden-path.js';
 import { resolveUpdateMode } from './update-mode.js';
 
-/** Options of `toMatchGolden`. */
-export interface MatchGoldenOptions extends Pick<CompareOptions, 'bytes' | 'timing'> {}
+/**
+ * Options of `toMatchGolden`: `ignore` (JSONPaths) and `mask` (patterns, `iso-time`, `uuid`) leave
+ * volatile values out of the comparison, as `mcp-golden verify` does.
+ */
+export interface MatchGoldenOptions extends Pick<CompareOptions, 'bytes' | 'timing'>, VolatileOptions {}
 
 /** The matcher context vitest passes (the parts used here). */
 export interface GoldenMatcherContext {
@@ -150,7 +154,12 @@ export async function toMatchGolden(
     };
   }
   const origin = originOf(path, stored.golden);
-  const comparison = compareTranscripts(received, stored.golden, { timing: 'order', ...options });
+  const { ignore, mask, ...compare } = options;
+  const comparison = compareTranscripts(received, stored.golden, {
+    timing: 'order',
+    ...compare,
+    ...((ignore !== undefined || mask !== undefined) && { volatile: { ignore: ignore ?? [], mask: mask ?? [] } }),
+  });
   if (comparison.pass)
     return { pass: true, message: () => `[mcp-golden] transcript matches golden "${shown}" (${comparison.headline})` };
   if (mode === 'all' && !this.isNot && origin.by === 'matcher') {

@@ -3,14 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { isGoldenError } from '../errors.js';
-import { checkStreaming } from '../invariants/invariants.js';
-import { readGolden } from '../store/golden-file.js';
-import { compareTranscripts } from '../transcript/compare.js';
-import { semanticFrames } from '../transcript/semantic-view.js';
-import { loadStandardScenarios, type RecordGoldensResult, recordGoldens } from './record-goldens.js';
+import { isGoldenError } from './errors.js';
+import { checkStreaming } from './invariants/invariants.js';
+import type { RecordGoldensResult } from './record/record-goldens.js';
+import { loadStandardScenarios } from './record/record-goldens.js';
+import { recordReferenceGoldens as recordGoldens } from './reference-goldens.js';
+import { readGolden } from './store/golden-file.js';
+import { compareTranscripts } from './transcript/compare.js';
+import { semanticFrames } from './transcript/semantic-view.js';
 
-const committed = fileURLToPath(new URL('../../goldens', import.meta.url));
+const committed = fileURLToPath(new URL('../goldens', import.meta.url));
 let dir: string;
 let result: RecordGoldensResult;
 

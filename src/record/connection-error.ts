@@ -1,0 +1,59 @@
+import { GoldenError } from '../errors.js';
+
+const TLS_CODES =
+  /^(CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_(GET|VERIFY)_|EPROTO$|ERR_CERT)/;
+
+function causeCode(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function causeMessage(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause;
+  return cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Turns what `fetch` throws when a target cannot be reached into an `E_TARGET` error that says
+ * what failed, what was expected and how to fix it (refused connection, unknown host, TLS), instead
+ * of undici's bare `TypeError: fetch failed`. `where` names the target without its secrets.
+ */
+export function connectionError(error: unknown, where: string): GoldenError {
+  const code = causeCode(error);
+  const detail = `${code ?? 'error'}: ${causeMessage(error)}`;
+  if (code === 'ECONNREFUSED') {
+    return new GoldenError(
+      'E_TARGET',
+      `Cannot connect to ${where}: the connection was refused (${detail}). Expected an MCP server listening there. Start the server first, or fix the host and port in --target.`,
+    );
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
+    return new GoldenError(
+      'E_TARGET',
+      `Cannot connect to ${where}: the host name does not resolve (${detail}). Expected a host name DNS knows. Fix the host in --target (for a local server use 127.0.0.1).`,
+    );
+  }
+  if (code !== undefined && TLS_CODES.test(code)) {
+    return new GoldenError(
+      'E_TARGET',
+      `Cannot connect to ${where}: the TLS handshake failed (${detail}). Expected a certificate Node trusts. Use http:// for a plain server, or trust its CA with NODE_EXTRA_CA_CERTS=ca.pem.`,
+    );
+  }
+  return new GoldenError(
+    'E_TARGET',
+    `Cannot reach ${where}: ${detail}. Expected an MCP server answering HTTP there. Check that it runs and that --target is right.`,
+  );
+}
+
+/** The hint for an HTTP status that refuses the recorder, or '' for others. */
+export function statusHint(status: number): string {
+  if (status === 401 || status === 403) {
+    return ` The server wants credentials: pass them with --header 'Authorization: Bearer $TOKEN' (or the header your server expects).`;
+  }
+  if (status === 404) return ' Expected the MCP endpoint: check the path in --target (often /mcp).';
+  return '';
+}

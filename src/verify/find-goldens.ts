@@ -1,0 +1,40 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { GoldenError } from '../errors.js';
+import { GOLDEN_EXTENSION } from '../store/golden-file.js';
+
+/**
+ * The golden files named by `paths`: files as given, directories searched recursively for
+ * `*.jsonl` in name order. A missing path, or nothing found at all, is a usage error.
+ */
+export async function findGoldens(paths: readonly string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const path of paths) {
+    const info = await stat(path).catch(() => undefined);
+    if (!info) {
+      throw new GoldenError(
+        'E_USAGE',
+        `No golden at "${path}": no such file or directory. Name golden files or directories of them.`,
+      );
+    }
+    if (!info.isDirectory()) {
+      files.push(path);
+      continue;
+    }
+    const entries = await readdir(path, { recursive: true });
+    files.push(
+      ...entries
+        .filter((entry) => entry.endsWith(GOLDEN_EXTENSION))
+        .sort()
+        .map((entry) => join(path, entry)),
+    );
+  }
+  const unique = [...new Set(files)];
+  if (unique.length === 0) {
+    throw new GoldenError(
+      'E_USAGE',
+      `No goldens found in ${paths.map((p) => `"${p}"`).join(', ') || 'the arguments'}: expected *${GOLDEN_EXTENSION} files. Record them first with \`npx mcp-golden record --stdio '<server command>' --scenarios scenarios.json --out goldens\`.`,
+    );
+  }
+  return unique;
+}

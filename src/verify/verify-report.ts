@@ -1,0 +1,122 @@
+import { relative } from 'node:path';
+import { type Difference, formatDifference } from './json-difference.js';
+import { formatSchemaChange, type SchemaChange } from './schema-drift.js';
+import type { GoldenVerdict } from './verify-goldens.js';
+
+/** A schema change with the goldens whose listing showed it (the same change is reported once). */
+export interface ReportedSchemaChange extends SchemaChange {
+  readonly goldens: readonly string[];
+}
+
+/** The verdict of a whole `verify` run as data (what `--json FILE` writes). */
+export interface VerifyReport {
+  readonly format: 'mcp-golden-verify/1';
+  readonly pass: boolean;
+  readonly failOn: 'any' | 'breaking';
+  readonly update: boolean;
+  readonly summary: {
+    readonly goldens: number;
+    readonly passed: number;
+    readonly failed: number;
+    readonly rewritten: number;
+    readonly ms: number;
+  };
+  readonly goldens: readonly {
+    readonly file: string;
+    readonly pass: boolean;
+    readonly ms: number;
+    readonly rewritten: boolean;
+    readonly error?: string;
+    readonly volatile: GoldenVerdict['volatile'];
+    readonly differences: readonly Difference[];
+  }[];
+  readonly schemaChanges: readonly ReportedSchemaChange[];
+}
+
+/** The schema changes of every golden, each distinct change once with the goldens that showed it. */
+export function collectSchemaChanges(verdicts: readonly GoldenVerdict[]): ReportedSchemaChange[] {
+  const byKey = new Map<string, { change: SchemaChange; goldens: string[] }>();
+  for (const verdict of verdicts) {
+    for (const change of verdict.schemaChanges) {
+      const key = JSON.stringify([change.list, change.item, change.argument, change.change, change.class]);
+      const entry = byKey.get(key) ?? { change, goldens: [] };
+      entry.goldens.push(verdict.file);
+      byKey.set(key, entry);
+    }
+  }
+  return [...byKey.values()].map(({ change, goldens }) => ({ ...change, goldens }));
+}
+
+/** Builds the data verdict of a run. */
+export function buildVerifyReport(
+  verdicts: readonly GoldenVerdict[],
+  options: { failOn: 'any' | 'breaking'; update: boolean; ms: number },
+): VerifyReport {
+  const passed = verdicts.filter((v) => v.pass).length;
+  return {
+    format: 'mcp-golden-verify/1',
+    pass: passed === verdicts.length,
+    failOn: options.failOn,
+    update: options.update,
+    summary: {
+      goldens: verdicts.length,
+      passed,
+      failed: verdicts.length - passed,
+      rewritten: verdicts.filter((v) => v.rewritten).length,
+      ms: Math.round(options.ms),
+    },
+    goldens: verdicts.map((v) => ({
+      file: v.file,
+      pass: v.pass,
+      ms: v.ms,
+      rewritten: v.rewritten,
+      ...(v.error !== undefined && { error: v.error }),
+      volatile: v.volatile,
+      differences: v.differences.map((d) => ({ ...d })),
+    })),
+    schemaChanges: collectSchemaChanges(verdicts),
+  };
+}
+
+const shown = (file: string): string => relative(process.cwd(), file) || file;
+
+/** One line per golden as it finishes: `PASS  goldens/search.jsonl  312 ms`. */
+export function formatVerdictLine(verdict: GoldenVerdict): string {
+  const status = verdict.rewritten ? 'UPDATED' : verdict.pass ? 'PASS' : 'FAIL';
+  const note = verdict.rewritten ? ' (rewritten with what the server sent now)' : '';
+  return `${status.padEnd(7)} ${shown(verdict.file)}  ${verdict.ms} ms${note}`;
+}
+
+/**
+ * The lines after the per-golden lines: each differing golden with its differences (up to
+ * `maxDifferences`), the tool-schema changes once each, and the summary line.
+ */
+export function formatReportTail(report: VerifyReport, maxDifferences = 20): string[] {
+  const lines: string[] = [];
+  for (const golden of report.goldens) {
+    if (golden.differences.length === 0 || golden.rewritten) continue;
+    lines.push('', `${golden.pass ? 'differs (passes under --fail-on breaking)' : 'FAIL'} ${shown(golden.file)}`);
+    for (const d of golden.differences.slice(0, maxDifferences)) lines.push(`  ${formatDifference(d)}`);
+    if (golden.differences.length > maxDifferences) {
+      lines.push(`  … and ${golden.differences.length - maxDifferences} more differences (all of them are in --json)`);
+    }
+  }
+  if (report.schemaChanges.length > 0) {
+    lines.push('', 'Tool-schema changes:');
+    for (const change of report.schemaChanges) {
+      lines.push(
+        `  ${formatSchemaChange(change)} (${change.goldens.length} golden${change.goldens.length === 1 ? '' : 's'})`,
+      );
+    }
+  }
+  const s = report.summary;
+  const rewritten = report.update ? `, ${s.rewritten} rewritten` : '';
+  lines.push(
+    '',
+    `${report.pass ? 'PASS' : 'FAIL'}: ${s.goldens} golden${s.goldens === 1 ? '' : 's'}, ${s.passed} passed, ${s.failed} failed${rewritten} in ${(s.ms / 1000).toFixed(1)} s`,
+  );
+  if (!report.pass && !report.update) {
+    lines.push('If the changes are intended, rewrite the goldens that differ with the same command and --update.');
+  }
+  return lines;
+}
