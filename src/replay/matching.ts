@@ -76,7 +76,8 @@ const answeredVersion = (exchange: ReplayExchange): unknown =>
  * - a request with a progress token only matches a recording made with one (a recording without
  *   has no notifications to send); a request without one prefers a recording without one, and
  *   otherwise gets a token recording with its progress left out, as the live server would send;
- * - among equals, a golden recorded over the same transport wins, so its bytes replay unchanged.
+ * - among equals, a recording that holds the answer wins over one cut short by a cancellation,
+ *   then a golden recorded over the same transport, so its bytes replay unchanged.
  */
 export function chooseExchange(
   exchanges: readonly ReplayExchange[],
@@ -86,8 +87,14 @@ export function chooseExchange(
 ): ReplayExchange | undefined {
   const key = requestKey(httpMethod, message);
   const candidates = exchanges.filter((e) => e.key === key);
-  const sameTransport = (list: readonly ReplayExchange[]): ReplayExchange | undefined =>
-    list.find((e) => e.transport === transport) ?? list[0];
+  // A recording that ends with the answer beats one cut short (a cancelled call), then the transport.
+  const sameTransport = (list: readonly ReplayExchange[]): ReplayExchange | undefined => {
+    const answered = list.filter((e) =>
+      e.events.some((v) => v.message && 'id' in v.message && !('method' in v.message)),
+    );
+    const pool = answered.length > 0 ? answered : list;
+    return pool.find((e) => e.transport === transport) ?? pool[0];
+  };
   if (message.method === 'initialize') {
     const wanted = requestedVersion(message);
     const exact = candidates.filter((e) => answeredVersion(e) === wanted);
