@@ -49,7 +49,6 @@ export function refuseLargeBody(sink: ResponseSink, limit: number): void {
     413,
     -32600,
     `Request body too large: more than ${limit} bytes. The replayer reads at most ${limit} bytes per request; send a smaller message or raise the limit (maxBodyBytes, or --max-body-bytes on the CLI).`,
-    { connection: 'close' },
   );
 }
 

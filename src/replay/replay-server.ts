@@ -7,6 +7,9 @@ import { ReplayEngine } from './replay-engine.js';
 import type { ReplayOptions, ReplayReport, ResponseSink } from './replay-options.js';
 import type { GoldenInput } from './replay-plan.js';
 
+/** How far past the body limit a refused body is read (and dropped) before the connection is cut. */
+const DISCARD_LIMIT_FACTOR = 32;
+
 /** Options of {@link createReplayServer}. */
 export interface ReplayServerOptions extends ReplayOptions, HttpRuleOptions {
   /** Port on 127.0.0.1; 0 picks a free one. @default 0 */
@@ -82,26 +85,25 @@ export async function createReplayServer(
       return;
     }
     const tooLarge = (): void => {
-      // Answer, then drop the connection: the rest of the body is never read or kept.
-      const sink = nodeResponseSink(res);
-      res.once('finish', () => req.destroy());
-      refuseLargeBody(sink, limit);
+      // Answer at once and read on without keeping anything: a client still writing its body then
+      // sees the 413 instead of a reset. A body that goes on far beyond the limit is cut off.
+      refused = true;
+      chunks.length = 0;
+      refuseLargeBody(nodeResponseSink(res), limit);
     };
-    if (Number(req.headers['content-length'] ?? 0) > limit) return tooLarge();
     const chunks: Buffer[] = [];
     let size = 0;
     let refused = false;
     req.on('data', (chunk: Buffer) => {
-      if (refused) return;
       size += chunk.length;
-      if (size <= limit) {
-        chunks.push(chunk);
+      if (refused) {
+        if (size > DISCARD_LIMIT_FACTOR * limit) req.destroy();
         return;
       }
-      refused = true;
-      chunks.length = 0;
-      tooLarge();
+      if (size <= limit) chunks.push(chunk);
+      else tooLarge();
     });
+    if (Number(req.headers['content-length'] ?? 0) > limit) tooLarge();
     req.on('error', () => res.destroy());
     req.on('end', () => {
       if (refused) return;
