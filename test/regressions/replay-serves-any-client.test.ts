@@ -234,7 +234,7 @@ describe('replay is a real MCP server (issue 13)', () => {
       expect((await post(url, initialize(), { origin: 'http://localhost:5173' })).status).toBe(200);
       expect((await post(url, initialize(), { origin: 'https://app.example' })).status).toBe(200);
       const versionOf = async (asked: string) =>
-        (dataOf(await (await post(url, initialize(asked))).text())[0]?.result as { protocolVersion: string })
+        (dataOf(await (await post(url, initialize(asked))).text())[0] as { result: { protocolVersion: string } }).result
           .protocolVersion;
       expect(await versionOf('2025-06-18')).toBe('2025-06-18');
       expect(await versionOf('2025-11-25')).toBe('2025-11-25');
@@ -252,8 +252,9 @@ describe('replay is a real MCP server (issue 13)', () => {
         'mcp-session-id': session,
       });
       const [answer] = dataOf(await list.text());
-      expect(answer?.id).toBe('list-first');
-      expect((answer?.result as { tools: { name: string }[] }).tools.map((t) => t.name)).toContain('progress');
+      const { id, result } = answer as { id: unknown; result: { tools: { name: string }[] } };
+      expect(id).toBe('list-first');
+      expect(result.tools.map((t) => t.name)).toContain('progress');
     });
   });
 
