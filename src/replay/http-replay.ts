@@ -5,7 +5,7 @@ import { answerBatch } from './http-batch.js';
 import { acceptsOf, type HttpRuleOptions, refuseRequest, sendError } from './http-guards.js';
 import { JSON_HEADERS } from './json-rpc-error.js';
 import { frameEvent } from './reframe.js';
-import type { ReplayCall, ReplayEngine, ReplaySession } from './replay-engine.js';
+import { type ReplayCall, type ReplayEngine, type ReplaySession, SESSION_LIMIT } from './replay-engine.js';
 import type { IncomingRequest, ResponseSink } from './replay-options.js';
 import type { ReplayEvent, ReplayExchange } from './replay-plan.js';
 
@@ -147,6 +147,11 @@ export class HttpReplay {
     }
     state.session.id = `replay-session-${++this.sessionCount}`;
     this.sessions.set(state.session.id, state);
+    if (this.sessions.size > SESSION_LIMIT) {
+      const [id, oldest] = this.sessions.entries().next().value as [string, HttpSession];
+      this.endSession(oldest);
+      this.sessions.delete(id);
+    }
   }
 
   private sharedSession(): HttpSession {

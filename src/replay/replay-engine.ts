@@ -16,6 +16,8 @@ import { type LiveStamp, stampFrame } from './stamp.js';
 
 /** Most report entries kept: a flood of requests must not grow the replayer without bound. */
 const REPORT_LIMIT = 10_000;
+/** Most sessions tracked at once; the oldest is ended when a new one would pass it. */
+export const SESSION_LIMIT = 10_000;
 
 /** A client connection as the engine sees it: an HTTP session (or none), or one stdio peer. */
 export interface ReplaySession {
@@ -96,6 +98,10 @@ export class ReplayEngine {
       timers: new Set(),
     };
     this.sessions.add(session);
+    if (this.sessions.size > SESSION_LIMIT) {
+      const oldest = this.sessions.values().next().value as ReplaySession;
+      this.endSession(oldest);
+    }
     return session;
   }
 
