@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { TRANSPORT_HEADERS } from '../transcript/normalize.js';
 import { chunkingSink, isAdversarial } from './chunking.js';
@@ -145,7 +146,8 @@ export class HttpReplay {
       shared.session.version = state.session.version;
       return;
     }
-    state.session.id = `replay-session-${++this.sessionCount}`;
+    // Unguessable, as the spec asks: another client must not be able to end or join this session.
+    state.session.id = `replay-session-${++this.sessionCount}-${randomBytes(12).toString('hex')}`;
     this.sessions.set(state.session.id, state);
     if (this.sessions.size > SESSION_LIMIT) {
       const [id, oldest] = this.sessions.entries().next().value as [string, HttpSession];

@@ -52,9 +52,19 @@ interface WireProgress {
 
 function wireProgress(transport: Transport): WireProgress {
   const wire: WireProgress = { count: 0, onProgress: undefined };
+  // Only the current call's token counts: a cancelled call's last notification may still be in flight.
+  let token: unknown;
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if ('method' in message && message.method === 'tools/call') {
+      token = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
+    }
+    return send(message, options);
+  };
   const deliver = transport.onmessage;
   transport.onmessage = (message, extra) => {
-    if ('method' in message && message.method === 'notifications/progress') {
+    const params = 'method' in message ? (message.params as { progressToken?: unknown } | undefined) : undefined;
+    if ('method' in message && message.method === 'notifications/progress' && params?.progressToken === token) {
       wire.count++;
       wire.onProgress?.();
     }
@@ -80,7 +90,7 @@ async function callLikeGolden(client: Client, wire: WireProgress, golden: Transc
       (result) => ({ result }),
       (error: unknown) => ({ error }),
     );
-  expect(wire.count).toBe(expected.cancelAfter ?? expected.progress);
+  expect(wire.count, 'progress notifications').toBe(expected.cancelAfter ?? expected.progress);
   if (expected.cancelAfter !== undefined) {
     expect('error' in outcome).toBe(true);
     return;
@@ -165,7 +175,7 @@ describe('one golden served over the other transport', () => {
       });
       expect(init.status).toBe(200);
       expect(init.headers.get('content-type')).toBe('text/event-stream');
-      expect(init.headers.get('mcp-session-id')).toMatch(/^replay-session-\d+$/);
+      expect(init.headers.get('mcp-session-id')).toMatch(/^replay-session-\d+-[0-9a-f]{24}$/);
       expect(await init.text()).toMatch(/^id: \S+\nevent: message\ndata: \{"result":\{"protocolVersion":"2025-11-25"/);
       const client = new Client({ name: 'sdk-http', version: '1.0.0' });
       const transport = new StreamableHTTPClientTransport(new URL(replay.firstLine));
