@@ -243,6 +243,21 @@ describe('replay is a real MCP server (issue 13)', () => {
     });
   });
 
+  test('the CLI allows a browser Origin only with --allow-origin', async () => {
+    const golden = join(GOLDENS, 'chatty.jsonl');
+    const strict = await startCli(['replay', golden, '--port', '0', '--pace', 'instant']);
+    const open = await startCli(['replay', golden, '--port', '0', '--allow-origin', 'https://app.example']);
+    try {
+      const origin = { origin: 'https://app.example' };
+      expect((await post(strict.firstLine, initialize(), origin)).status).toBe(403);
+      expect((await post(open.firstLine, initialize(), origin)).status).toBe(200);
+      expect((await post(open.firstLine, initialize(), { origin: 'https://evil.example' })).status).toBe(403);
+    } finally {
+      await strict.stop();
+      await open.stop();
+    }
+  });
+
   test('a client that lists tools first is answered from the recorded tools/list', async () => {
     await withServer(await createReplayServer(await named('progress-10x100'), { pace: 'instant' }), async (url) => {
       const init = await post(url, initialize());
