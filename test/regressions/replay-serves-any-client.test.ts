@@ -168,6 +168,33 @@ describe('replay is a real MCP server (issue 13)', () => {
     });
   });
 
+  test('a batch is answered where the negotiated version has batches (2025-03-26)', async () => {
+    const chatty = (await named('chatty')).golden;
+    const old: Transcript = {
+      ...chatty,
+      frames: chatty.frames.map((f) =>
+        f.raw?.includes('"protocolVersion":"2025-11-25"') && frameMessage(f)?.result
+          ? { ...f, raw: f.raw.replace('"protocolVersion":"2025-11-25"', '"protocolVersion":"2025-03-26"') }
+          : f,
+      ),
+    };
+    await withServer(await createReplayServer(old, { pace: 'instant' }), async (url) => {
+      const init = await post(url, initialize('2025-03-26'));
+      const session = init.headers.get('mcp-session-id') as string;
+      expect((dataOf(await init.text())[0]?.result as { protocolVersion: string }).protocolVersion).toBe('2025-03-26');
+      const batch = [
+        { jsonrpc: '2.0', id: 'a', method: 'ping' },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 'b', method: 'tools/call', params: { name: 'chatty', arguments: {} } },
+      ];
+      const res = await post(url, JSON.stringify(batch), { 'mcp-session-id': session });
+      expect(res.status).toBe(200);
+      const answers = (await res.json()) as { id: string; result: { content?: unknown[] } }[];
+      expect(answers.map((a) => a.id)).toEqual(['a', 'b']);
+      expect(answers[1]?.result.content).toHaveLength(4);
+    });
+  });
+
   test('a body over the limit gets 413 without being echoed or kept in memory', async () => {
     const replay = await startCli(['replay', join(GOLDENS, 'chatty.jsonl'), '--port', '0', '--pace', 'instant']);
     try {
