@@ -181,7 +181,8 @@ describe('replay is a real MCP server (issue 13)', () => {
     await withServer(await createReplayServer(old, { pace: 'instant' }), async (url) => {
       const init = await post(url, initialize('2025-03-26'));
       const session = init.headers.get('mcp-session-id') as string;
-      expect((dataOf(await init.text())[0]?.result as { protocolVersion: string }).protocolVersion).toBe('2025-03-26');
+      const [answer] = dataOf(await init.text()) as { result: { protocolVersion: string } }[];
+      expect(answer?.result.protocolVersion).toBe('2025-03-26');
       const batch = [
         { jsonrpc: '2.0', id: 'a', method: 'ping' },
         { jsonrpc: '2.0', method: 'notifications/initialized' },
