@@ -52,16 +52,6 @@ export function requestDifferences(recorded: JsonRpcMessage | undefined, live: J
   return out;
 }
 
-/** Finds the recorded exchange whose key equals the live request's key. */
-export function findMatch(
-  exchanges: readonly ReplayExchange[],
-  httpMethod: string,
-  message: JsonRpcMessage | undefined,
-): ReplayExchange | undefined {
-  const key = requestKey(httpMethod, message);
-  return exchanges.find((e) => e.key === key);
-}
-
 const requestedVersion = (message: JsonRpcMessage): unknown =>
   (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
 
