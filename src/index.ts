@@ -37,6 +37,9 @@ export type { StdioCommand } from './record/stdio-wire-session.js';
 export type { RecordReferenceGoldensOptions, ReferenceTargets } from './reference-goldens.js';
 export { recordReferenceGoldens, referenceTargets } from './reference-goldens.js';
 export type { ChunkingOptions } from './replay/chunking.js';
+export type { HttpRuleOptions } from './replay/http-guards.js';
+export { HttpReplay } from './replay/http-replay.js';
+export type { ReplayAnswer, ReplayCall, ReplaySession } from './replay/replay-engine.js';
 export { ReplayEngine } from './replay/replay-engine.js';
 export type {
   IncomingRequest,
@@ -47,7 +50,7 @@ export type {
   ResponseSink,
   UnmatchedRequest,
 } from './replay/replay-options.js';
-export type { ReplayExchange, ReplayPlan } from './replay/replay-plan.js';
+export type { GoldenInput, NamedGolden, ReplayExchange, ReplayPlan } from './replay/replay-plan.js';
 export { buildReplayPlan } from './replay/replay-plan.js';
 export type { ReplayServer, ReplayServerOptions } from './replay/replay-server.js';
 export { createReplayServer } from './replay/replay-server.js';

@@ -3,18 +3,20 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GoldenError } from '../errors.js';
 import type { Pace } from '../replay/replay-options.js';
+import type { NamedGolden } from '../replay/replay-plan.js';
 import { createReplayServer } from '../replay/replay-server.js';
 import { serveReplayStdio } from '../replay/stdio-replay.js';
 import { GOLDEN_EXTENSION, readGolden } from '../store/golden-file.js';
-import type { Transcript } from '../transcript/frame.js';
 import { parseIntegerOption } from './parse-integer-option.js';
 
 export const REPLAY_USAGE = `Usage: mcp-golden replay <golden.jsonl | dir>... [--stdio | --port N] [--pace recorded|instant|SCALE]
                          [--unmatched error|warn] [--split-events N] [--split-utf8] [--crlf]
-                         [--keep-alive-comments] [--priming]
+                         [--keep-alive-comments] [--priming] [--allow-origin ORIGIN]...
+                         [--max-body-bytes N]
 
 Serves goldens as a fake MCP upstream: recorded frames at their recorded offsets, with the live
-request id and progress token stamped in. A directory means every golden in it.
+request id and progress token stamped in. A directory means every golden in it; goldens recorded
+over either transport serve over both (re-framed when the transports differ).
   --stdio                serve on stdin/stdout (for gateways that spawn their upstream)
   --port N               listen on 127.0.0.1:N (default 0: a free port); prints the URL on stdout
   --pace P               recorded (default), instant, or a time scale such as 2 (half speed)
@@ -24,9 +26,12 @@ request id and progress token stamped in. A directory means every golden in it.
   --split-utf8           cut each event inside its first multi-byte character
   --crlf                 end SSE lines with CRLF
   --keep-alive-comments  write ": keepalive" before every event
-  --priming              write a priming event (id, empty data) before each stream's first event`;
+  --priming              write a priming event (id, empty data) before each stream's first event
+  --allow-origin ORIGIN  also accept requests from this browser Origin (repeatable; * for any).
+                         Loopback origins are always accepted; any other gets 403
+  --max-body-bytes N     largest request body (HTTP) or line (stdio) read; default 4194304`;
 
-async function loadGoldens(paths: readonly string[]): Promise<Transcript[]> {
+async function loadGoldens(paths: readonly string[]): Promise<NamedGolden[]> {
   const files: string[] = [];
   for (const path of paths) {
     const info = await stat(path).catch(() => undefined);
@@ -38,7 +43,7 @@ async function loadGoldens(paths: readonly string[]): Promise<Transcript[]> {
       files.push(path);
     }
   }
-  return Promise.all(files.map((file) => readGolden(file)));
+  return Promise.all(files.map(async (file) => ({ file, golden: await readGolden(file) })));
 }
 
 function parsePace(raw: string | undefined): Pace {
@@ -69,6 +74,8 @@ export async function replayCommand(argv: string[]): Promise<number> {
       crlf: { type: 'boolean', default: false },
       'keep-alive-comments': { type: 'boolean', default: false },
       priming: { type: 'boolean', default: false },
+      'allow-origin': { type: 'string', multiple: true, default: [] },
+      'max-body-bytes': { type: 'string' },
     },
   });
   if (positionals.length === 0) {
@@ -83,8 +90,13 @@ export async function replayCommand(argv: string[]): Promise<number> {
   const goldens = await loadGoldens(positionals);
   const pace = parsePace(values.pace);
   const onUnmatchedRequest = values.unmatched;
+  const maxBodyBytes = parseIntegerOption('max-body-bytes', values['max-body-bytes'], 1, 2 ** 31);
   if (values.stdio) {
-    const replay = serveReplayStdio(goldens, { pace, onUnmatchedRequest });
+    const replay = serveReplayStdio(goldens, {
+      pace,
+      onUnmatchedRequest,
+      ...(maxBodyBytes !== undefined && { maxLineBytes: maxBodyBytes }),
+    });
     await replay.closed;
     return replay.report().unmatched.length > 0 ? 1 : 0;
   }
@@ -93,6 +105,8 @@ export async function replayCommand(argv: string[]): Promise<number> {
     port: parseIntegerOption('port', values.port, 0, 65535) ?? 0,
     pace,
     onUnmatchedRequest,
+    allowedOrigins: values['allow-origin'],
+    ...(maxBodyBytes !== undefined && { maxBodyBytes }),
     chunking: {
       ...(splitEvents !== undefined && { splitEvents }),
       splitUtf8: values['split-utf8'],

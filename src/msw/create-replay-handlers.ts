@@ -1,10 +1,13 @@
 import { type HttpHandler, http } from 'msw';
+import { DEFAULT_MAX_BODY_BYTES, type HttpRuleOptions, refuseLargeBody } from '../replay/http-guards.js';
+import { HttpReplay } from '../replay/http-replay.js';
 import { ReplayEngine } from '../replay/replay-engine.js';
 import type { ReplayOptions, ReplayReport, ResponseSink } from '../replay/replay-options.js';
+import type { GoldenInput } from '../replay/replay-plan.js';
 import type { Transcript } from '../transcript/frame.js';
 
 /** Options of {@link createReplayHandlers}. */
-export interface ReplayHandlersOptions extends ReplayOptions {
+export interface ReplayHandlersOptions extends ReplayOptions, HttpRuleOptions {
   /** The upstream URL the code under test calls, e.g. `http://upstream.test/mcp`. */
   readonly url: string;
 }
@@ -53,7 +56,7 @@ function streamingSink(resolve: (response: Response) => void): ResponseSink {
 }
 
 /**
- * The replay as msw 2.x handlers, for clients and gateways running in the test's own process:
+ * The replay as msw 2.x handlers (the engine's HTTP adapter, as the loopback server uses), for clients and gateways running in the test's own process:
  * `http.all` on the upstream URL answering with a paced `ReadableStream` (msw's `sse()` is GET-only
  * and needs EventSource, so it is not used).
  *
@@ -63,19 +66,26 @@ function streamingSink(resolve: (response: Response) => void): ResponseSink {
  * server.listen({ onUnhandledRequest: 'error' })
  */
 export function createReplayHandlers(
-  goldens: Transcript | readonly Transcript[],
+  goldens: Transcript | GoldenInput | readonly GoldenInput[],
   options: ReplayHandlersOptions,
 ): ReplayHandlers {
-  const engine = new ReplayEngine(Array.isArray(goldens) ? goldens : [goldens as Transcript], options);
+  const replay = new HttpReplay(
+    new ReplayEngine(Array.isArray(goldens) ? goldens : [goldens as GoldenInput], options),
+    options,
+  );
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const handler = http.all(options.url, async ({ request }) => {
+    if (Number(request.headers.get('content-length') ?? 0) > limit) {
+      return new Promise<Response>((resolve) => refuseLargeBody(streamingSink(resolve), limit));
+    }
     const body = await request.text();
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
     return new Promise<Response>((resolve) => {
-      engine.handle({ httpMethod: request.method, headers, body }, streamingSink(resolve));
+      replay.handle({ httpMethod: request.method, headers, body }, streamingSink(resolve));
     });
   });
-  return { handlers: [handler], report: () => engine.report(), close: () => engine.close() };
+  return { handlers: [handler], report: () => replay.engine.report(), close: () => replay.close() };
 }

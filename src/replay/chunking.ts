@@ -42,11 +42,16 @@ export function isAdversarial(options: ChunkingOptions | undefined): boolean {
  * The writes for one SSE event under the chunking options: each element is written separately,
  * `gapMs` apart.
  */
-export function chunkSseEvent(raw: string, options: ChunkingOptions, isFirst: boolean): Uint8Array[] {
+export function chunkSseEvent(
+  raw: string,
+  options: ChunkingOptions,
+  isFirst: boolean,
+  primingId = 'primed',
+): Uint8Array[] {
   let text = options.crlf ? raw.replace(/\r\n|\r|\n/g, '\r\n') : raw;
   const end = options.crlf ? '\r\n' : '\n';
   if (options.keepAliveComments) text = `: keepalive${end}${end}${text}`;
-  if (options.primingEvents && isFirst) text = `id: primed${end}data: ${end}${end}${text}`;
+  if (options.primingEvents && isFirst) text = `id: ${primingId}${end}data: ${end}${end}${text}`;
   const bytes = encoder.encode(text);
   const cuts = new Set<number>();
   if (options.splitUtf8) {
@@ -76,9 +81,10 @@ interface ByteSink {
 
 /**
  * Wraps an SSE response so every event written is cut under the chunking options, the pieces
- * written `gapMs` apart in order, and the end held until the last piece is out.
+ * written `gapMs` apart in order, and the end held until the last piece is out. The priming
+ * event gets `primingId`, which the replayer accepts as a `Last-Event-ID` (resume from the start).
  */
-export function chunkingSink<S extends ByteSink>(sink: S, options: ChunkingOptions): ByteSink {
+export function chunkingSink<S extends ByteSink>(sink: S, options: ChunkingOptions, primingId = 'primed'): ByteSink {
   const decoder = new TextDecoder();
   const gap = options.gapMs ?? 2;
   let chain: Promise<void> = Promise.resolve();
@@ -87,7 +93,12 @@ export function chunkingSink<S extends ByteSink>(sink: S, options: ChunkingOptio
     head: (status, headers) => sink.head(status, headers),
     onClose: (listener) => sink.onClose(listener),
     write(bytes) {
-      const pieces = chunkSseEvent(typeof bytes === 'string' ? bytes : decoder.decode(bytes), options, first);
+      const pieces = chunkSseEvent(
+        typeof bytes === 'string' ? bytes : decoder.decode(bytes),
+        options,
+        first,
+        primingId,
+      );
       first = false;
       chain = chain.then(async () => {
         for (const [i, piece] of pieces.entries()) {

@@ -1,6 +1,6 @@
 import { atomizeChangeset, diff } from 'json-diff-ts';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
-import { type ReplayExchange, requestKey } from './replay-plan.js';
+import { hasProgressToken, type ReplayExchange, requestKey } from './replay-plan.js';
 
 /** The recorded request closest to an unmatched one, with how they differ. */
 export interface NearestRequest {
@@ -14,15 +14,32 @@ function paramsOf(message: JsonRpcMessage | undefined): Record<string, unknown> 
   return params;
 }
 
-function describeValue(value: unknown): string {
-  return value === undefined ? 'nothing' : JSON.stringify(value);
+/** Longest description of a value or request put in an error: the text never echoes a whole body. */
+const DESCRIBE_LIMIT = 200;
+
+function clip(text: string): string {
+  return text.length > DESCRIBE_LIMIT ? `${text.slice(0, DESCRIBE_LIMIT)}… (${text.length} characters)` : text;
 }
+
+function describeValue(value: unknown): string {
+  return value === undefined ? 'nothing' : clip(JSON.stringify(value));
+}
+
+const tokenOf = (message: JsonRpcMessage | undefined): unknown =>
+  (message?.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
 
 /** Differences between two requests' methods and params (ids, tokens and `_meta` ignored). */
 export function requestDifferences(recorded: JsonRpcMessage | undefined, live: JsonRpcMessage | undefined): string[] {
   const out: string[] = [];
   if (recorded?.method !== live?.method) {
     out.push(`method: recorded ${describeValue(recorded?.method)}, got ${describeValue(live?.method)}`);
+  }
+  if (hasProgressToken(recorded) !== hasProgressToken(live)) {
+    out.push(
+      hasProgressToken(live)
+        ? `params._meta.progressToken: not recorded, got ${describeValue(tokenOf(live))} (the golden has no progress notifications to send)`
+        : `params._meta.progressToken: recorded ${describeValue(tokenOf(recorded))}, got nothing`,
+    );
   }
   const changes = atomizeChangeset(diff(paramsOf(recorded), paramsOf(live)));
   for (const change of changes) {
@@ -35,14 +52,50 @@ export function requestDifferences(recorded: JsonRpcMessage | undefined, live: J
   return out;
 }
 
-/** Finds the recorded exchange whose key equals the live request's key. */
-export function findMatch(
+const requestedVersion = (message: JsonRpcMessage): unknown =>
+  (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+
+const answeredVersion = (exchange: ReplayExchange): unknown =>
+  (exchange.events.find((e) => e.message && 'result' in e.message)?.message?.result as { protocolVersion?: unknown })
+    ?.protocolVersion;
+
+/**
+ * The recorded exchange that answers a live message, knowing MCP:
+ * - `initialize` is answered with the client's protocol version when a golden recorded it, else
+ *   with the newest version the goldens hold;
+ * - a request with a progress token only matches a recording made with one (a recording without
+ *   has no notifications to send); a request without one prefers a recording without one, and
+ *   otherwise gets a token recording with its progress left out, as the live server would send;
+ * - among equals, a recording that holds the answer wins over one cut short by a cancellation,
+ *   then a golden recorded over the same transport, so its bytes replay unchanged.
+ */
+export function chooseExchange(
   exchanges: readonly ReplayExchange[],
   httpMethod: string,
-  message: JsonRpcMessage | undefined,
+  message: JsonRpcMessage,
+  transport: 'http' | 'stdio',
 ): ReplayExchange | undefined {
   const key = requestKey(httpMethod, message);
-  return exchanges.find((e) => e.key === key);
+  const candidates = exchanges.filter((e) => e.key === key);
+  // A recording that ends with the answer beats one cut short (a cancelled call), then the transport.
+  const sameTransport = (list: readonly ReplayExchange[]): ReplayExchange | undefined => {
+    const answered = list.filter((e) =>
+      e.events.some((v) => v.message && 'id' in v.message && !('method' in v.message)),
+    );
+    const pool = answered.length > 0 ? answered : list;
+    return pool.find((e) => e.transport === transport) ?? pool[0];
+  };
+  if (message.method === 'initialize') {
+    const wanted = requestedVersion(message);
+    const exact = candidates.filter((e) => answeredVersion(e) === wanted);
+    if (exact.length > 0) return sameTransport(exact);
+    const newest = [...candidates].sort((a, b) => String(answeredVersion(b)).localeCompare(String(answeredVersion(a))));
+    return sameTransport(newest.filter((e) => answeredVersion(e) === answeredVersion(newest[0] as ReplayExchange)));
+  }
+  const live = hasProgressToken(message);
+  const same = candidates.filter((e) => e.hasToken === live);
+  if (same.length > 0) return sameTransport(same);
+  return live ? undefined : sameTransport(candidates);
 }
 
 /** The recorded request most like `message`: same method first, then fewest differences. */
@@ -67,7 +120,7 @@ export function findNearest(
 /** One line naming a recorded request: method and params. */
 export function describeRequest(message: JsonRpcMessage | undefined): string {
   if (!message) return '(no JSON-RPC message)';
-  return `${String(message.method)} ${JSON.stringify(paramsOf(message))}`;
+  return `${clip(String(message.method))} ${clip(JSON.stringify(paramsOf(message)))}`;
 }
 
 /** The JSON-RPC error answering a request no golden recorded: it names the closest recorded request. */

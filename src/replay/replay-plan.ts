@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { canonicalJson } from '../transcript/canonical-json.js';
 import type { EndReason, Frame, Transcript } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage, sseBlock } from '../transcript/frame-content.js';
@@ -19,15 +20,21 @@ export interface ReplayEvent {
 export interface ReplayExchange {
   /** Exchange number in the golden. */
   readonly exchange: number;
-  /** Golden this exchange comes from (its scenario or index). */
+  /** Golden this exchange comes from: its file name, else its scenario, else its index. */
   readonly source: string;
-  /** `POST`, `GET`, `DELETE` on HTTP; `STDIO` for a stdio line. */
+  /** Transport the golden was recorded over: its frames replay byte-exact on the same transport. */
+  readonly transport: 'http' | 'stdio';
+  /** Protocol version in the golden's header. */
+  readonly protocolVersion: string;
+  /** `POST`, `GET`, `DELETE` (a stdio request counts as a `POST`). */
   readonly httpMethod: string;
   readonly headers: Readonly<Record<string, string>>;
   /** The JSON-RPC message the request carried. */
   readonly message?: JsonRpcMessage;
   /** Matching key: HTTP method, JSON-RPC method and params without `_meta`. */
   readonly key: string;
+  /** Whether the recorded request carried `_meta.progressToken`. */
+  readonly hasToken: boolean;
   /** Recorded response head (HTTP). */
   readonly status?: number;
   readonly responseHeaders?: Readonly<Record<string, string>>;
@@ -36,15 +43,39 @@ export interface ReplayExchange {
   readonly events: readonly ReplayEvent[];
   /** How the (last segment of the) response ended in the recording. */
   readonly end: EndReason;
-  /** Content type of the recorded response body. */
-  readonly bodyKind: 'sse' | 'json' | 'text' | 'none';
+  /** Content type of the recorded response body; `stdio` for lines. */
+  readonly bodyKind: 'sse' | 'json' | 'text' | 'stdio' | 'none';
 }
+
+/** A golden with the file it was read from, so reports and errors can name the file. */
+export interface NamedGolden {
+  readonly file: string;
+  readonly golden: Transcript;
+}
+
+/** A golden as the replayer takes it: a transcript, or a transcript with its file. */
+export type GoldenInput = Transcript | NamedGolden;
 
 /** Everything the replayer serves, built from one or more goldens. */
 export interface ReplayPlan {
   readonly exchanges: readonly ReplayExchange[];
-  /** True when the recording used `mcp-session-id` (the replayer then hands out its own). */
-  readonly sessions: boolean;
+  /**
+   * True when a golden recorded over HTTP has no `mcp-session-id` (a stateless server): requests
+   * without a session id are then served. Otherwise they get the spec's `400`, unless no golden
+   * was recorded over HTTP at all.
+   */
+  readonly sessionless: boolean;
+  /**
+   * Server-initiated messages (notifications such as `list_changed`, server requests) recorded
+   * outside any client request, by golden source, offsets from the session's `initialize`.
+   */
+  readonly pushes: ReadonlyMap<string, readonly ReplayEvent[]>;
+}
+
+/** True when the request carries `params._meta.progressToken`. */
+export function hasProgressToken(message: JsonRpcMessage | undefined): boolean {
+  const meta = (message?.params as { _meta?: unknown } | undefined)?._meta;
+  return meta !== null && typeof meta === 'object' && 'progressToken' in meta;
 }
 
 /** The matching key of a request: what must be equal for a recorded answer to fit. */
@@ -72,7 +103,12 @@ function bodyEvent(frame: Frame, startT: number): ReplayEvent | undefined {
   };
 }
 
-function httpExchanges(transcript: Transcript, source: string): ReplayExchange[] {
+interface GoldenSource {
+  readonly source: string;
+  readonly protocolVersion: string;
+}
+
+function httpExchanges(transcript: Transcript, golden: GoldenSource): ReplayExchange[] {
   const groups = new Map<number, Frame[]>();
   for (const frame of transcript.frames) {
     const list = groups.get(frame.exchange) ?? [];
@@ -95,11 +131,13 @@ function httpExchanges(transcript: Transcript, source: string): ReplayExchange[]
     const lastEventId = head.headers?.['last-event-id'];
     built.push({
       exchange,
-      source,
+      ...golden,
+      transport: 'http',
       httpMethod,
       headers: head.headers ?? {},
       ...(message && { message }),
       key: lastEventId !== undefined ? 'GET resume' : requestKey(httpMethod, message),
+      hasToken: hasProgressToken(message),
       ...(responseHead?.status !== undefined && { status: responseHead.status }),
       ...(responseHead?.headers && { responseHeaders: responseHead.headers }),
       headOffsetUs: responseHead ? Math.max(0, responseHead.t - head.t) : 0,
@@ -148,7 +186,7 @@ function joinResumedStreams(built: Building[]): ReplayExchange[] {
   return out;
 }
 
-function stdioExchanges(transcript: Transcript, source: string): ReplayExchange[] {
+function stdioExchanges(transcript: Transcript, golden: GoldenSource): ReplayExchange[] {
   const out: ReplayExchange[] = [];
   for (const frame of transcript.frames) {
     if (frame.channel !== 'stdio' || frame.dir !== 'client->server' || frame.exchange === 0) continue;
@@ -160,29 +198,69 @@ function stdioExchanges(transcript: Transcript, source: string): ReplayExchange[
       .filter((e): e is ReplayEvent => e !== undefined);
     out.push({
       exchange: frame.exchange,
-      source,
+      ...golden,
+      transport: 'stdio',
       httpMethod: 'POST',
       headers: {},
       message,
       key: requestKey('POST', message),
+      hasToken: hasProgressToken(message),
       headOffsetUs: 0,
       events,
       end: 'complete',
-      bodyKind: 'none',
+      bodyKind: 'stdio',
     });
   }
   return out;
 }
 
+/** Server-initiated messages of a golden, timed from its `initialize` request. */
+function pushesOf(transcript: Transcript): ReplayEvent[] {
+  const init = transcript.frames.find((f) => f.dir === 'client->server' && frameMessage(f)?.method === 'initialize');
+  const start = init?.t ?? 0;
+  if (transcript.header.transport === 'stdio') {
+    return transcript.frames
+      .filter((f) => f.channel === 'stdio' && f.dir === 'server->client' && f.exchange === 0)
+      .map((f) => bodyEvent(f, start))
+      .filter((e): e is ReplayEvent => typeof e?.message?.method === 'string');
+  }
+  // Over HTTP they come on the standalone GET stream (a GET that resumes nothing).
+  const standalone = new Set(
+    transcript.frames
+      .filter((f) => f.channel === 'http' && f.method === 'GET' && f.headers?.['last-event-id'] === undefined)
+      .map((f) => f.exchange),
+  );
+  return transcript.frames
+    .filter((f) => f.dir === 'server->client' && standalone.has(f.exchange))
+    .map((f) => bodyEvent(f, start))
+    .filter((e): e is ReplayEvent => typeof e?.message?.method === 'string');
+}
+
+/** The source name of a golden: its file name, else its scenario, else its position. */
+export function goldenSource(input: GoldenInput, index: number): string {
+  if ('file' in input) return basename(input.file);
+  return input.header.scenario ?? `golden #${index + 1}`;
+}
+
+const transcriptOf = (input: GoldenInput): Transcript => ('file' in input ? input.golden : input);
+
 /**
  * Builds the replay plan of one or more goldens: every recorded request with its answer, keyed
  * for matching, resumed streams joined to the streams they continue.
  */
-export function buildReplayPlan(goldens: readonly Transcript[]): ReplayPlan {
-  const exchanges = goldens.flatMap((golden, index) => {
-    const source = golden.header.scenario ?? `golden #${index + 1}`;
-    return golden.header.transport === 'stdio' ? stdioExchanges(golden, source) : httpExchanges(golden, source);
+export function buildReplayPlan(goldens: readonly GoldenInput[]): ReplayPlan {
+  const pushes = new Map<string, ReplayEvent[]>();
+  let sessionless = false;
+  const exchanges = goldens.flatMap((input, index) => {
+    const golden = transcriptOf(input);
+    const source = { source: goldenSource(input, index), protocolVersion: golden.header.protocolVersion };
+    const found = pushesOf(golden);
+    if (found.length > 0) pushes.set(source.source, found);
+    if (golden.header.transport === 'stdio') return stdioExchanges(golden, source);
+    const built = httpExchanges(golden, source);
+    if (!built.some((e) => e.responseHeaders && 'mcp-session-id' in e.responseHeaders)) sessionless = true;
+    return built;
   });
-  const sessions = exchanges.some((e) => e.responseHeaders && 'mcp-session-id' in e.responseHeaders);
-  return { exchanges, sessions };
+  const anyHttp = goldens.some((g) => transcriptOf(g).header.transport === 'http');
+  return { exchanges, sessionless: sessionless || !anyHttp, pushes };
 }

@@ -1,11 +1,17 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Transcript } from '../transcript/frame.js';
+import { DEFAULT_MAX_BODY_BYTES, type HttpRuleOptions, refuseLargeBody } from './http-guards.js';
+import { HttpReplay } from './http-replay.js';
 import { ReplayEngine } from './replay-engine.js';
 import type { ReplayOptions, ReplayReport, ResponseSink } from './replay-options.js';
+import type { GoldenInput } from './replay-plan.js';
+
+/** How far past the body limit a refused body is read (and dropped) before the connection is cut. */
+const DISCARD_LIMIT_FACTOR = 32;
 
 /** Options of {@link createReplayServer}. */
-export interface ReplayServerOptions extends ReplayOptions {
+export interface ReplayServerOptions extends ReplayOptions, HttpRuleOptions {
   /** Port on 127.0.0.1; 0 picks a free one. @default 0 */
   readonly port?: number;
   /** Path of the MCP endpoint. @default '/mcp' */
@@ -62,24 +68,49 @@ export function nodeResponseSink(res: ServerResponse): ResponseSink {
  * await replay.close()
  */
 export async function createReplayServer(
-  goldens: Transcript | readonly Transcript[],
+  goldens: Transcript | GoldenInput | readonly GoldenInput[],
   options: ReplayServerOptions = {},
 ): Promise<ReplayServer> {
-  const engine = new ReplayEngine(Array.isArray(goldens) ? goldens : [goldens as Transcript], options);
+  const replay = new HttpReplay(
+    new ReplayEngine(Array.isArray(goldens) ? goldens : [goldens as GoldenInput], options),
+    options,
+  );
+  const engine = replay.engine;
   const path = options.path ?? '/mcp';
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const server = createServer((req, res) => {
     req.socket.setNoDelay(true);
     if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== path) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${path}\n`);
       return;
     }
+    const tooLarge = (): void => {
+      // Answer at once and read on without keeping anything: a client still writing its body then
+      // sees the 413 instead of a reset. A body that goes on far beyond the limit is cut off.
+      refused = true;
+      chunks.length = 0;
+      refuseLargeBody(nodeResponseSink(res), limit);
+    };
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    let refused = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (refused) {
+        if (size > DISCARD_LIMIT_FACTOR * limit) req.destroy();
+        return;
+      }
+      if (size <= limit) chunks.push(chunk);
+      else tooLarge();
+    });
+    if (Number(req.headers['content-length'] ?? 0) > limit) tooLarge();
+    req.on('error', () => res.destroy());
     req.on('end', () => {
+      if (refused) return;
       const headers: Record<string, string | undefined> = {};
       for (const [name, value] of Object.entries(req.headers))
         headers[name] = Array.isArray(value) ? value.join(', ') : value;
-      engine.handle(
+      replay.handle(
         { httpMethod: req.method ?? 'GET', headers, body: Buffer.concat(chunks).toString('utf8') },
         nodeResponseSink(res),
       );
@@ -95,7 +126,7 @@ export async function createReplayServer(
     port,
     report: () => engine.report(),
     async close() {
-      engine.close();
+      replay.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -1,12 +1,11 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Transcript } from '../transcript/frame.js';
-import type { JsonRpcMessage } from '../transcript/frame-content.js';
+import { DEFAULT_MAX_BODY_BYTES } from './http-guards.js';
+import { isJsonRpcMessage } from './http-replay.js';
 import { jsonRpcError } from './json-rpc-error.js';
-import { explainUnmatched, findMatch } from './matching.js';
-import { paceInOrder } from './pacing.js';
-import { type ReplayOptions, type ReplayReport, type ReplayReportEntry, reportUnmatched } from './replay-options.js';
-import { buildReplayPlan } from './replay-plan.js';
-import { dataOf, stampFrame } from './stamp.js';
+import { frameEvent } from './reframe.js';
+import { ReplayEngine } from './replay-engine.js';
+import type { ReplayOptions, ReplayReport } from './replay-options.js';
+import type { GoldenInput, ReplayEvent } from './replay-plan.js';
 
 /** Options of {@link serveReplayStdio}. */
 export interface StdioReplayOptions extends Omit<ReplayOptions, 'chunking'> {
@@ -14,6 +13,8 @@ export interface StdioReplayOptions extends Omit<ReplayOptions, 'chunking'> {
   readonly stdin?: Readable;
   /** @default process.stdout */
   readonly stdout?: Writable;
+  /** Longest line read, in bytes; a longer one is dropped with a `-32600` error. @default 4 MiB */
+  readonly maxLineBytes?: number;
 }
 
 /** A replay running on a pair of streams. */
@@ -25,103 +26,82 @@ export interface StdioReplay {
 }
 
 /**
- * Serves goldens over stdio, as an upstream a gateway spawns: one JSON-RPC message per line,
- * recorded messages at their recorded offsets with the live id and token stamped in. Goldens
- * recorded over HTTP serve too: their SSE `data` and JSON bodies become lines.
+ * Serves goldens over stdio, as an upstream a gateway spawns: the stdio adapter of the
+ * {@link ReplayEngine}. One JSON-RPC message per line; lines recorded over stdio go out byte-exact,
+ * messages recorded over HTTP (SSE `data`, JSON bodies) become lines. Server-initiated messages
+ * go out at their recorded times after `initialize`.
  *
  * @example
  * await serveReplayStdio([await readGolden('goldens/progress-stdio.jsonl')]).closed
  */
-export function serveReplayStdio(goldens: readonly Transcript[], options: StdioReplayOptions = {}): StdioReplay {
-  const plan = buildReplayPlan(goldens);
+export function serveReplayStdio(goldens: readonly GoldenInput[], options: StdioReplayOptions = {}): StdioReplay {
+  const engine = new ReplayEngine(goldens, options);
+  const session = engine.openSession('stdio');
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
-  const received: ReplayReportEntry[] = [];
-  /** Stoppers of the paced replies still running, by request id. */
-  const running = new Map<string, () => void>();
-  const pace = options.pace ?? 'recorded';
-  const delayMs = (offsetUs: number): number =>
-    pace === 'instant' ? 0 : (offsetUs / 1000) * (pace === 'recorded' ? 1 : pace.scale);
+  const limit = options.maxLineBytes ?? DEFAULT_MAX_BODY_BYTES;
+  let running = 0;
   let buffered = '';
+  let dropping = false;
   let ended = false;
   let resolveClosed: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
   });
-  const idKey = (id: unknown): string => JSON.stringify(id);
   const maybeClose = (): void => {
-    if (ended && running.size === 0) resolveClosed();
+    if (!ended || running > 0) return;
+    engine.close();
+    resolveClosed();
   };
-  const writeLine = (text: string): void => {
-    stdout.write(`${text}\n`);
+  const write = (text: string): void => {
+    stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   };
+  const push = (event: ReplayEvent): void => {
+    const text = frameEvent(event, 'stdio');
+    if (text !== undefined) write(text);
+  };
+  session.push = push;
 
-  const cancel = (id: unknown): void => {
-    running.get(idKey(id))?.();
-    running.delete(idKey(id));
-    maybeClose();
-  };
-
-  const handle = (message: JsonRpcMessage): void => {
-    const isRequest = typeof message.method === 'string' && 'id' in message;
-    if (!isRequest) {
-      received.push({
-        session: null,
-        httpMethod: 'STDIO',
-        ...(typeof message.method === 'string' && { method: message.method }),
-        matched: null,
-      });
-      if (message.method === 'notifications/cancelled')
-        cancel((message.params as { requestId?: unknown } | undefined)?.requestId);
+  const handleLine = (line: string): void => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      write(jsonRpcError(null, -32700, 'Parse error: a line is not valid JSON. Send one JSON-RPC message per line.'));
       return;
     }
-    const match = findMatch(plan.exchanges, 'POST', message);
-    if (!match) {
-      const error = explainUnmatched(plan.exchanges, message);
-      received.push({
-        session: null,
-        httpMethod: 'STDIO',
-        method: String(message.method),
-        id: message.id,
-        matched: null,
-        error: error.message,
-      });
-      reportUnmatched(options.onUnmatchedRequest, { httpMethod: 'STDIO', message, error: error.message });
-      writeLine(jsonRpcError(message.id, error.code, error.message, error.data));
+    if (!isJsonRpcMessage(value)) {
+      write(
+        jsonRpcError(
+          null,
+          -32600,
+          Array.isArray(value)
+            ? `Invalid Request: JSON-RPC batches are not supported in protocol version ${session.version ?? '(none negotiated)'}. Send one message per line.`
+            : 'Invalid Request: expected a JSON-RPC 2.0 message object (with "jsonrpc":"2.0" and a method, result or error).',
+        ),
+      );
       return;
     }
-    received.push({
-      session: null,
-      httpMethod: 'STDIO',
-      method: String(message.method),
-      id: message.id,
-      matched: `${match.source} #${match.exchange}`,
-    });
-    const meta = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
-    const hasToken = meta !== undefined && 'progressToken' in meta;
-    const stamp = {
-      idJson: JSON.stringify(message.id),
-      ...(hasToken && { tokenJson: JSON.stringify(meta.progressToken) }),
-    };
-    const lines = match.events.flatMap((event) => {
-      if (!hasToken && event.message?.method === 'notifications/progress') return [];
-      const data = dataOf(event.raw, event.kind);
-      return data === undefined
-        ? []
-        : [{ offsetUs: event.offsetUs, text: stampFrame(data, event.kind === 'sse' ? 'json' : event.kind, stamp) }];
-    });
-    const key = idKey(message.id);
-    running.set(
-      key,
-      paceInOrder(
-        lines.length,
-        (i) => delayMs((lines[i] as { offsetUs: number }).offsetUs),
-        (i) => writeLine((lines[i] as { text: string }).text),
-        () => {
-          running.delete(key);
-          maybeClose();
-        },
-      ),
+    const answer = engine.receive(session, value);
+    if (answer.kind === 'accepted') return;
+    if (answer.kind === 'unmatched') {
+      write(answer.text);
+      return;
+    }
+    const { call } = answer;
+    running++;
+    engine.play(
+      call,
+      call.events.map((e) => e.offsetUs),
+      (i) => {
+        const text = frameEvent(call.events[i] as ReplayEvent, 'stdio');
+        if (text !== undefined) write(text);
+      },
+      () => {
+        call.finished = true;
+        running--;
+        maybeClose();
+      },
     );
   };
 
@@ -132,27 +112,30 @@ export function serveReplayStdio(goldens: readonly Transcript[], options: StdioR
     while (newline >= 0) {
       const line = buffered.slice(0, newline).replace(/\r$/, '');
       buffered = buffered.slice(newline + 1);
-      if (line.trim() !== '') {
-        try {
-          handle(JSON.parse(line) as JsonRpcMessage);
-        } catch {
-          writeLine(jsonRpcError(null, -32700, `Parse error: not a JSON line: ${line.slice(0, 100)}`));
-        }
-      }
+      if (dropping) dropping = false;
+      else if (line.trim() !== '') handleLine(line);
       newline = buffered.indexOf('\n');
+    }
+    if (buffered.length > limit) {
+      // A line without end is not kept whole: memory stays bounded.
+      buffered = '';
+      if (!dropping)
+        write(jsonRpcError(null, -32600, `Invalid Request: a line is longer than ${limit} bytes; it is dropped.`));
+      dropping = true;
     }
   });
   stdin.on('end', () => {
     ended = true;
+    // A cancelled call never finishes: it no longer holds the replay open.
+    running = session.calls.filter((c) => !c.finished && !c.cancelled).length;
     maybeClose();
   });
 
   return {
-    report: () => ({ requests: [...received], unmatched: received.filter((r) => r.error !== undefined) }),
+    report: () => engine.report(),
     closed,
     close() {
-      for (const stop of running.values()) stop();
-      running.clear();
+      engine.close();
       ended = true;
       resolveClosed();
     },

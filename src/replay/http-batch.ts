@@ -1,0 +1,70 @@
+import type { JsonRpcMessage } from '../transcript/frame-content.js';
+import { sendError } from './http-guards.js';
+import { JSON_HEADERS, jsonRpcError } from './json-rpc-error.js';
+import { frameEvent } from './reframe.js';
+import type { ReplayEngine, ReplaySession } from './replay-engine.js';
+import type { ResponseSink } from './replay-options.js';
+
+/** Protocol versions whose Streamable HTTP accepts JSON-RPC batches (2025-06-18 removed them). */
+const BATCH_VERSIONS: ReadonlySet<string> = new Set(['2025-03-26']);
+
+const isObject = (value: unknown): value is JsonRpcMessage =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Answers a JSON-RPC batch: with a clear `-32600` when the session's protocol version has no
+ * batches, else every request of it through the engine, the answers in one JSON array sent when
+ * the last recorded answer is due (notifications in the batch get none, per JSON-RPC).
+ */
+export function answerBatch(
+  engine: ReplayEngine,
+  session: ReplaySession,
+  batch: readonly unknown[],
+  sink: ResponseSink,
+  headers: Record<string, string>,
+): void {
+  const version = session.version ?? 'none negotiated';
+  if (!BATCH_VERSIONS.has(version) || batch.length === 0) {
+    sendError(
+      sink,
+      400,
+      -32600,
+      batch.length === 0
+        ? 'Invalid Request: an empty JSON-RPC batch.'
+        : `Invalid Request: JSON-RPC batches are not supported in protocol version ${version} (batches exist only in 2025-03-26). Send one message per POST.`,
+    );
+    return;
+  }
+  const answers: (string | Promise<string | undefined>)[] = batch.map((item) => {
+    if (!isObject(item) || item.jsonrpc !== '2.0') {
+      return jsonRpcError(null, -32600, 'Invalid Request: a batch item is not a JSON-RPC 2.0 message object.');
+    }
+    const answer = engine.receive(session, item, 'POST');
+    if (answer.kind === 'unmatched') return answer.text;
+    if (answer.kind === 'accepted') return Promise.resolve(undefined);
+    const { call } = answer;
+    const reply = call.events.find((e) => e.message && !('method' in e.message));
+    return new Promise<string | undefined>((resolve) => {
+      engine.play(
+        call,
+        [reply?.offsetUs ?? 0],
+        () => undefined,
+        () => {
+          call.finished = true;
+          resolve(reply && frameEvent(reply, 'json'));
+        },
+      );
+    });
+  });
+  void Promise.all(answers).then((texts) => {
+    const present = texts.filter((t): t is string => t !== undefined);
+    if (present.length === 0) {
+      sink.head(202, headers);
+      sink.end();
+      return;
+    }
+    sink.head(200, { ...JSON_HEADERS, ...headers });
+    sink.write(`[${present.join(',')}]`);
+    sink.end();
+  });
+}

@@ -1,0 +1,109 @@
+import { isAllowedOrigin } from '../http/origin-policy.js';
+import { JSON_HEADERS, jsonRpcError } from './json-rpc-error.js';
+import type { IncomingRequest, ResponseSink } from './replay-options.js';
+
+/** Default largest request body the HTTP replayer reads: 4 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** Options of the HTTP rules every replayed request goes through. */
+export interface HttpRuleOptions {
+  /** Browser origins allowed besides loopback ones (`*` allows any). @default [] */
+  readonly allowedOrigins?: readonly string[];
+  /** Largest request body read, in bytes; larger ones get `413`. @default 4 MiB */
+  readonly maxBodyBytes?: number;
+}
+
+/** What the client accepts for a POST answer. */
+export interface Accepts {
+  readonly json: boolean;
+  readonly sse: boolean;
+}
+
+/** Parses `Accept` into the two media types a Streamable HTTP answer can have. */
+export function acceptsOf(header: string | undefined): Accepts {
+  const types = (header ?? '').split(',').map((part) => part.split(';')[0]?.trim().toLowerCase() ?? '');
+  const any = types.includes('*/*');
+  return {
+    json: any || types.includes('application/json') || types.includes('application/*'),
+    sse: any || types.includes('text/event-stream') || types.includes('text/*'),
+  };
+}
+
+/** Sends one complete JSON-RPC error answer. */
+export function sendError(
+  sink: ResponseSink,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  sink.head(status, { ...JSON_HEADERS, ...headers });
+  sink.write(jsonRpcError(null, code, message));
+  sink.end();
+}
+
+/** Answers `413` without reading or echoing the body. */
+export function refuseLargeBody(sink: ResponseSink, limit: number): void {
+  sendError(
+    sink,
+    413,
+    -32600,
+    `Request body too large: more than ${limit} bytes. The replayer reads at most ${limit} bytes per request; send a smaller message or raise the limit (maxBodyBytes, or --max-body-bytes on the CLI).`,
+  );
+}
+
+/**
+ * Applies the Streamable HTTP rules that do not need the body: Origin (`403`), method (`405`),
+ * Accept (`406`), Content-Type (`415`), body size (`413`). Answers and returns true when the
+ * request is refused.
+ */
+export function refuseRequest(request: IncomingRequest, sink: ResponseSink, options: HttpRuleOptions): boolean {
+  const origin = request.headers.origin;
+  if (!isAllowedOrigin(origin, options.allowedOrigins ?? [])) {
+    sendError(
+      sink,
+      403,
+      -32000,
+      `Forbidden: Origin "${String(origin).slice(0, 100)}" is not allowed (the spec requires rejecting foreign origins against DNS rebinding). Loopback origins are always allowed; allow others with allowedOrigins, or --allow-origin on the CLI.`,
+    );
+    return true;
+  }
+  const method = request.httpMethod;
+  if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
+    sendError(sink, 405, -32000, `Method not allowed: ${method.slice(0, 20)}. Use POST, GET or DELETE.`, {
+      allow: 'GET, POST, DELETE',
+    });
+    return true;
+  }
+  const accepts = acceptsOf(request.headers.accept);
+  if (method === 'GET' && !accepts.sse) {
+    sendError(sink, 406, -32000, 'Not Acceptable: a GET stream needs Accept: text/event-stream.');
+    return true;
+  }
+  if (method !== 'POST') return false;
+  if (!accepts.json && !accepts.sse) {
+    sendError(
+      sink,
+      406,
+      -32000,
+      `Not Acceptable: expected Accept to list application/json and text/event-stream, got ${JSON.stringify((request.headers.accept ?? '').slice(0, 100))}.`,
+    );
+    return true;
+  }
+  const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json') {
+    sendError(
+      sink,
+      415,
+      -32000,
+      `Unsupported Media Type: expected Content-Type application/json, got ${JSON.stringify((request.headers['content-type'] ?? '').slice(0, 100))}.`,
+    );
+    return true;
+  }
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (Buffer.byteLength(request.body, 'utf8') > limit) {
+    refuseLargeBody(sink, limit);
+    return true;
+  }
+  return false;
+}
