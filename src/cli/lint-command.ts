@@ -118,7 +118,7 @@ export async function lintCommand(argv: string[]): Promise<number> {
   }
   process.stdout.write(
     total === 0
-      ? `[mcp-golden] lint: ${results.length} golden${results.length === 1 ? '' : 's'} follow the progress contract\n`
+      ? `[mcp-golden] lint: ${results.length === 1 ? '1 golden follows' : `${results.length} goldens follow`} the progress contract\n`
       : `[mcp-golden] lint: ${total} violation${total === 1 ? '' : 's'} in ${results.filter((r) => r.report.violations.length > 0).length} of ${results.length} goldens\n`,
   );
   if (values.json !== undefined) {
