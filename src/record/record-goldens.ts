@@ -70,7 +70,12 @@ function select(scenarios: readonly Scenario[], names: readonly string[]): Scena
 }
 
 const serverKey = (server: ScenarioServer | undefined): string =>
-  JSON.stringify([server?.jsonResponse ?? false, server?.accelHeader ?? true, server?.keepAliveMs ?? 0]);
+  JSON.stringify([
+    server?.jsonResponse ?? false,
+    server?.accelHeader ?? true,
+    server?.keepAliveMs ?? 0,
+    server?.failAtStep ?? 0,
+  ]);
 
 /**
  * Regenerates goldens from the live reference server: one file per scenario, each written
@@ -101,7 +106,7 @@ export async function recordGoldens(options: RecordGoldensOptions = {}): Promise
         }
         target = {
           url: server.url,
-          label: `mcp-golden serve${scenario.server?.jsonResponse ? ' --json-response' : ''}`,
+          label: `mcp-golden serve${scenario.server?.jsonResponse ? ' --json-response' : ''}${scenario.server?.failAtStep ? ` --fail-at-step ${scenario.server.failAtStep}` : ''}`,
         };
       }
       const transcript = await recordCall(target, scenario);

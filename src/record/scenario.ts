@@ -8,6 +8,8 @@ export interface ScenarioServer {
   readonly accelHeader?: boolean;
   /** Keep-alive comment interval in ms, 0 for none. @default 0 */
   readonly keepAliveMs?: number;
+  /** `progress` fails at this step with `isError: true`, after a final notification. @default unset */
+  readonly failAtStep?: number;
 }
 
 /**
