@@ -40,44 +40,76 @@ async function drain(stream: CallStream, ms: number): Promise<JsonRpcMessage[]> 
   return extra;
 }
 
-async function initialize(session: WireSession, scenario: Scenario, timeoutMs: number): Promise<string> {
-  const stream = await session.request({
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: {
-      protocolVersion: scenario.protocolVersion ?? DEFAULT_PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: { name: 'mcp-golden', version: VERSION },
-    },
-  });
+/**
+ * Ids for the handshake requests that cannot collide with the call's id: the lowest whole numbers
+ * other than `callId`. Everything on the wire lands in the golden, so a collision would make the
+ * replayer (and any reader) mix up two exchanges.
+ */
+export function handshakeIds(callId: string | number): { initialize: number; toolsList: number } {
+  const free = [0, 1, 2].filter((id) => id !== callId);
+  return { initialize: free[0] as number, toolsList: free[1] as number };
+}
+
+/** Sends a request and reads its stream until the response (an HTTP stream is then read to its end). */
+async function requestResponse(
+  session: WireSession,
+  message: JsonRpcMessage,
+  timeoutMs: number,
+): Promise<JsonRpcMessage | undefined> {
+  const stream = await session.request(message);
   let response: JsonRpcMessage | undefined;
   while (!response) {
     const next = await stream.next(timeoutMs);
     if (!next) break;
     if (isResponse(next.message)) response = next.message;
   }
+  if (response && session.transport === 'http') await drain(stream, 1000);
+  return response;
+}
+
+async function initialize(session: WireSession, scenario: Scenario, id: number, timeoutMs: number): Promise<string> {
+  const response = await requestResponse(
+    session,
+    {
+      jsonrpc: '2.0',
+      id,
+      method: 'initialize',
+      params: {
+        protocolVersion: scenario.protocolVersion ?? DEFAULT_PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: 'mcp-golden', version: VERSION },
+      },
+    },
+    timeoutMs,
+  );
   if (!response || !('result' in response)) {
     throw new GoldenError(
       'E_TARGET',
       `initialize failed: ${response ? JSON.stringify(response.error) : 'the stream ended without a response'}. Check that the target is an MCP server.`,
     );
   }
-  if (session.transport === 'http') await drain(stream, 1000);
   await session.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
   const result = response.result as { protocolVersion?: unknown };
   return typeof result.protocolVersion === 'string' ? result.protocolVersion : 'unknown';
 }
 
+/** Lists the server's tools, as a real client does before calling one. */
+async function listTools(session: WireSession, id: number, timeoutMs: number): Promise<JsonRpcMessage | undefined> {
+  return requestResponse(session, { jsonrpc: '2.0', id, method: 'tools/list' }, timeoutMs);
+}
+
 /**
- * Drives one scenario over a wire session: initialize, call the tool with the scenario's token
+ * Drives one scenario over a wire session as a real client would: initialize, initialized,
+ * `tools/list`, then call the tool with the scenario's token
  * and request id, cancel or drop-and-resume after progress k, and close. Progress is counted on
  * the wire, message by message.
  */
 export async function runScenario(session: WireSession, scenario: Scenario): Promise<ScenarioOutcome> {
   const timeoutMs = scenario.timeoutMs ?? 30_000;
-  const protocolVersion = await initialize(session, scenario, timeoutMs);
   const requestId = scenario.requestId ?? 1;
+  const ids = handshakeIds(requestId);
+  const protocolVersion = await initialize(session, scenario, ids.initialize, timeoutMs);
+  await listTools(session, ids.toolsList, timeoutMs);
   const params: Record<string, unknown> = { name: scenario.tool, arguments: scenario.arguments ?? {} };
   if (scenario.progressToken !== undefined) params._meta = { progressToken: scenario.progressToken };
   let stream = await session.request({ jsonrpc: '2.0', id: requestId, method: 'tools/call', params });

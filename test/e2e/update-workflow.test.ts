@@ -92,7 +92,7 @@ describe('the toMatchGolden update workflow, in a temporary project', () => {
     const { code, output } = await run({ BLOCKS: '3' });
     expect(code).toBe(1);
     expect(output).toMatch(
-      /golden "__goldens__\/golden\/long-output-stream\.jsonl" does not match: frame \d+ of \d+ differs \(exchange 3, client->server, frame 2\)/,
+      /golden "__goldens__\/golden\/long-output-stream\.jsonl" does not match: frame \d+ of \d+ differs \(exchange 4, client->server, frame 2\)/,
     );
     expect(output).toContain('~ $.params.arguments.blocks: 2 → 3');
     expect(output).toContain('- Expected');
