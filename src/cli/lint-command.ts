@@ -112,7 +112,7 @@ export async function lintCommand(argv: string[]): Promise<number> {
       report.violations.length === 0
         ? 'ok'
         : `${report.violations.length} violation${report.violations.length === 1 ? '' : 's'}`;
-    process.stdout.write(`${path}: ${verdict} (${report.calls} call${report.calls === 1 ? '' : 's'})\n`);
+    process.stdout.write(`${path}: ${verdict} (${report.calls} request${report.calls === 1 ? '' : 's'})\n`);
     for (const v of report.violations) process.stdout.write(`${formatViolation(v, path)}\n`);
     for (const s of report.skipped) process.stdout.write(`  ${s.rule} off: ${s.why}\n`);
   }

@@ -117,5 +117,6 @@ function scenarioNotes(scenario: Scenario): Record<string, unknown> {
   if (scenario.dropAfter !== undefined) notes.dropAfter = scenario.dropAfter;
   if (scenario.server !== undefined) notes.server = scenario.server;
   if (scenario.description !== undefined) notes.description = scenario.description;
+  if (scenario.lint !== undefined) notes.lint = scenario.lint;
   return notes;
 }

@@ -42,6 +42,11 @@ export interface Scenario {
   readonly protocolVersion?: string;
   /** Longest wait for any one message, in ms. @default 30000 */
   readonly timeoutMs?: number;
+  /**
+   * Lint rules this recording is a deliberate exception to, each with the reason; copied into the
+   * golden's `notes.lint`, where `mcp-golden lint` reads it.
+   */
+  readonly lint?: Readonly<Record<string, string>>;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -58,6 +63,7 @@ const KEYS = new Set([
   'server',
   'protocolVersion',
   'timeoutMs',
+  'lint',
 ]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -101,6 +107,12 @@ export function parseScenario(value: unknown, where: string): Scenario {
   }
   if (value.dropAfter !== undefined && value.transport === 'stdio') fail('"dropAfter" needs the http transport');
   if (value.server !== undefined && !isRecord(value.server)) fail('"server" must be an object');
+  if (
+    value.lint !== undefined &&
+    !(isRecord(value.lint) && Object.values(value.lint).every((v) => typeof v === 'string'))
+  ) {
+    fail('"lint" must be an object of rule id → reason (a string)');
+  }
   return value as unknown as Scenario;
 }
 

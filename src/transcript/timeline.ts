@@ -32,7 +32,8 @@ function frameLabel(frame: Frame): string {
       const blocks = Array.isArray(content)
         ? ` (${content.length} block${content.length === 1 ? '' : 's'}, ${content.reduce((n, c) => n + (c.text?.length ?? 0), 0)} chars)`
         : '';
-      return `${describeMessage(message)}${blocks}`;
+      const isError = (message.result as { isError?: unknown } | undefined)?.isError === true ? ' isError' : '';
+      return `${describeMessage(message)}${blocks}${isError}`;
     }
     if ('error' in message) {
       const error = message.error as { code?: number; message?: string };
