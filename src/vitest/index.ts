@@ -1,5 +1,6 @@
 import { afterAll, expect } from 'vitest';
 import type { StreamingTolerance } from '../invariants/invariants.js';
+import type { LintOptions } from '../lint/lint-transcript.js';
 import type { Transcript } from '../transcript/frame.js';
 import {
   toForwardFaithfully,
@@ -9,6 +10,7 @@ import {
   toStreamProgressively,
 } from './invariant-matchers.js';
 import { reportObsoleteGoldens, type TaskLike } from './obsolete-goldens.js';
+import { toFollowProgressContract } from './to-follow-progress-contract.js';
 import { type MatchGoldenOptions, toMatchGolden } from './to-match-golden.js';
 import { resolveUpdateMode } from './update-mode.js';
 
@@ -19,6 +21,7 @@ expect.extend({
   toPreserveUnicode,
   toStreamProgressively,
   toForwardFaithfully,
+  toFollowProgressContract,
 });
 
 // Each test file that imports this module (directly or through setupFiles) reports the goldens
@@ -43,6 +46,8 @@ export interface GoldenMatchers<R = unknown> {
   toStreamProgressively(reference: Transcript, tolerance?: StreamingTolerance): R;
   /** Every invariant above. */
   toForwardFaithfully(reference: Transcript, tolerance?: StreamingTolerance): R;
+  /** A recorded server follows the progress contract (the `mcp-golden lint` rules); one message per violation. */
+  toFollowProgressContract(options?: LintOptions): R;
 }
 
 declare module 'vitest' {
@@ -51,4 +56,5 @@ declare module 'vitest' {
 }
 
 export type { StreamingTolerance } from '../invariants/invariants.js';
+export type { LintOptions } from '../lint/lint-transcript.js';
 export type { MatchGoldenOptions } from './to-match-golden.js';

@@ -1,3 +1,4 @@
+import 'mcp-golden/vitest';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ const LINT_SERVER = fileURLToPath(new URL('../support/lint-servers/lint-server.m
 const work: Scenario = { tool: 'work', arguments: {}, progressToken: 'lint-token' };
 // Short steps keep this file fast; the heartbeat limit is scaled down to match (with room for a loaded machine).
 const LINT_FLAGS = ['--max-silence-ms', '1500'];
+const MATCHER_OPTIONS = { maxSilenceMs: 1500 };
 
 interface Case {
   readonly name: string;
@@ -102,6 +104,12 @@ describe('mcp-golden lint on small SDK servers', () => {
       expect(stdout).toContain(` ${c.breaks}: `);
       expect(stdout).toMatch(/expected .+; got .+/);
       expect(stdout).toContain('fix: ');
+      // The matcher fails with the same words as the CLI (the CLI prefixes the golden's path).
+      const headline = stdout.split('\n').find((l) => l.includes(` ${c.breaks}: `)) ?? '';
+      const recording = recordings.get(c.name) as Recording;
+      expect(() => expect(recording).toFollowProgressContract(MATCHER_OPTIONS)).toThrow(
+        headline.slice(headline.indexOf(' ') + 1),
+      );
     },
   );
 
@@ -112,6 +120,7 @@ describe('mcp-golden lint on small SDK servers', () => {
       expect(rules).toEqual([]);
       expect(code).toBe(0);
       expect(stdout).toContain('ok (');
+      expect(recordings.get(c.name)).toFollowProgressContract(MATCHER_OPTIONS);
     },
   );
 
