@@ -88,7 +88,8 @@ export function lintTranscript(transcript: Transcript, options: LintOptions = {}
     if (rules[exception.rule] !== true) skipped.push(exception);
   }
   for (const [rule, on] of Object.entries(rules) as [LintRuleId, boolean][]) {
-    if (!on && !skipped.some((s) => s.rule === rule)) skipped.push({ rule, why: 'switched off by the options' });
+    if (!on && !skipped.some((s) => s.rule === rule))
+      skipped.push({ rule, why: 'switched off (options, --off or the project config)' });
   }
   const view = lintView(transcript);
   const found = [

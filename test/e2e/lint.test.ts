@@ -1,5 +1,5 @@
 import 'mcp-golden/vitest';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -134,6 +134,28 @@ describe('mcp-golden lint on small SDK servers', () => {
   test('a resumed recording replays a batch that the rate rule does not count as a burst', () => {
     expect(recordings.get('good-http-resumed')?.outcome.resumed).toBe(true);
     expect(recordings.get('resume-lossless')?.outcome.resumed).toBe(true);
+  });
+
+  test('rules switch off per run (--off) and per project (package.json), and bad usage exits 2', async () => {
+    const off = await runCli(['lint', goldenOf('monotonic'), '--off', 'monotonic', ...LINT_FLAGS]);
+    expect(off.code).toBe(0);
+    expect(off.stdout).toContain('monotonic off: switched off');
+    const project = join(dir, 'project');
+    await rm(project, { recursive: true, force: true });
+    await mkdir(project);
+    await writeFile(
+      join(project, 'package.json'),
+      JSON.stringify({ 'mcp-golden': { lint: { rules: { rate: false } } } }),
+    );
+    const perProject = await runCli(['lint', goldenOf('rate'), ...LINT_FLAGS], { cwd: project });
+    expect(perProject.code).toBe(0);
+    expect(perProject.stdout).toContain('rate off: switched off');
+    const unknown = await runCli(['lint', goldenOf('rate'), '--off', 'rates']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('[mcp-golden] Unknown rule "rates" in --off. Expected one of: token-echo,');
+    const missing = await runCli(['lint']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('Missing golden path');
   });
 
   test('inspect shows experimental partial results', async () => {
