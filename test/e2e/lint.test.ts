@@ -59,6 +59,8 @@ const CASES: readonly Case[] = [
 let dir: string;
 const recordings = new Map<string, Recording>();
 const goldenOf = (name: string): string => join(dir, `${name}.jsonl`);
+type Linted = { code: number | null; stdout: string; rules: string[] };
+const lints = new Map<string, Linted>();
 
 async function record(c: Case): Promise<void> {
   if (c.transport === 'stdio') {
@@ -82,12 +84,15 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mcp-golden-lint-'));
   // Each server is recorded once; the recordings are independent, so they run side by side.
   await Promise.all(CASES.map(record));
-}, 60_000);
+  // So is linting them: one CLI process per golden, all at once.
+  const linted = await Promise.all(CASES.map(async (c) => [c.name, await lint(c.name)] as const));
+  for (const [name, result] of linted) lints.set(name, result);
+}, 90_000);
 afterAll(async () => {
   if (!process.env.KEEP_LINT) await rm(dir, { recursive: true, force: true });
 });
 
-async function lint(name: string): Promise<{ code: number | null; stdout: string; rules: string[] }> {
+async function lint(name: string): Promise<Linted> {
   const json = join(dir, `${name}.report.json`);
   const result = await runCli(['lint', goldenOf(name), '--json', json, ...LINT_FLAGS]);
   const report = JSON.parse(await readFile(json, 'utf8')) as { goldens: { violations: { rule: string }[] }[] };
@@ -98,7 +103,7 @@ describe('mcp-golden lint on small SDK servers', () => {
   test.each(CASES.filter((c) => c.breaks !== undefined).map((c) => [c.name, c] as const))(
     'a server that breaks only %s exits 1 naming exactly that rule',
     async (_, c) => {
-      const { code, stdout, rules } = await lint(c.name);
+      const { code, stdout, rules } = lints.get(c.name) as Linted;
       expect(rules).toEqual([c.breaks]);
       expect(code).toBe(1);
       expect(stdout).toContain(` ${c.breaks}: `);
@@ -116,7 +121,7 @@ describe('mcp-golden lint on small SDK servers', () => {
   test.each(CASES.filter((c) => c.breaks === undefined).map((c) => [c.name, c] as const))(
     'a server that follows every rule lints clean (%s)',
     async (_, c) => {
-      const { code, stdout, rules } = await lint(c.name);
+      const { code, stdout, rules } = lints.get(c.name) as Linted;
       expect(rules).toEqual([]);
       expect(code).toBe(0);
       expect(stdout).toContain('ok (');
