@@ -11,8 +11,8 @@ import { startHttpLintServer } from '../support/lint-servers/http-lint-server.js
 const LINT_SERVER = fileURLToPath(new URL('../support/lint-servers/lint-server.mjs', import.meta.url));
 const work: Scenario = { tool: 'work', arguments: {}, progressToken: 'lint-token' };
 // Short steps keep this file fast; the heartbeat limit is scaled down to match (with room for a loaded machine).
-const LINT_FLAGS = ['--max-silence-ms', '1500'];
-const MATCHER_OPTIONS = { maxSilenceMs: 1500 };
+const LINT_FLAGS = ['--max-silence-ms', '2500'];
+const MATCHER_OPTIONS = { maxSilenceMs: 2500 };
 
 interface Case {
   readonly name: string;

@@ -58,7 +58,9 @@ export async function startHttpLintServer(flaw: string): Promise<HttpLintServer>
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => `lint-session-${++count}`,
         eventStore: eventStoreFor(flaw),
-        retryInterval: 50,
+        // Long enough that the steps after the drop are stored before the client resumes, even on a
+        // loaded machine, so the replay (and what the lossy store leaves out of it) is deterministic.
+        retryInterval: 300,
         onsessioninitialized: (sid) => {
           sessions.set(sid, { transport, server });
         },

@@ -92,7 +92,7 @@ async function work(flaw, server, args, extra) {
   }
   if (flaw === 'heartbeat') {
     await notify(1, 2);
-    await sleep(2500);
+    await sleep(4000);
     await notify(2, 2);
     return { content: [text('done')] };
   }
