@@ -1,17 +1,18 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { GoldenError } from '../errors.js';
+import { GoldenError, isGoldenError } from '../errors.js';
 import { isLintRuleId, LINT_RULES, type LintRuleId } from '../lint/lint-rules.js';
 import { type LintOptions, type LintReport, lintTranscript } from '../lint/lint-transcript.js';
 import { formatViolation } from '../lint/lint-violation.js';
 import { readGolden } from '../store/golden-file.js';
+import type { Transcript } from '../transcript/frame.js';
 import { parseIntegerOption } from './parse-integer-option.js';
 
 export const LINT_USAGE = `Usage: mcp-golden lint <golden.jsonl>... [--json FILE] [--min-interval-ms N]
                         [--max-silence-ms N] [--off RULE[,RULE]]
 
 Judges recorded servers against the progress contract. Exit 0 when every call follows it,
-1 listing each violation, 2 on a usage error.
+1 listing each violation, 2 on a usage error (including a golden that is missing or unreadable).
   --json FILE          also write the report as JSON
   --min-interval-ms N  rate: shortest accepted average interval between notifications (default 100)
   --max-silence-ms N   heartbeat: longest accepted silence while a call is open (default 7500)
@@ -78,6 +79,16 @@ function parseOff(raw: string[] | undefined): Record<string, boolean> {
   return off;
 }
 
+/** Reads a golden; one that is missing or unreadable is a usage error (exit 2), never a violation (exit 1). */
+async function readLintable(path: string): Promise<Transcript> {
+  try {
+    return await readGolden(path);
+  } catch (error) {
+    if (isGoldenError(error)) throw new GoldenError('E_USAGE', error.message);
+    throw error;
+  }
+}
+
 /** `mcp-golden lint`: exit 0 clean, 1 with violations, 2 on usage errors. */
 export async function lintCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -104,7 +115,7 @@ export async function lintCommand(argv: string[]): Promise<number> {
     ...(maxSilenceMs !== undefined && { maxSilenceMs }),
   };
   const results: GoldenLint[] = [];
-  for (const path of positionals) results.push({ path, report: lintTranscript(await readGolden(path), options) });
+  for (const path of positionals) results.push({ path, report: lintTranscript(await readLintable(path), options) });
   let total = 0;
   for (const { path, report } of results) {
     total += report.violations.length;

@@ -161,6 +161,9 @@ describe('mcp-golden lint on small SDK servers', () => {
     const missing = await runCli(['lint']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('Missing golden path');
+    const absent = await runCli(['lint', join(dir, 'absent.jsonl')]);
+    expect(absent.code).toBe(2);
+    expect(absent.stderr).toMatch(/^\[mcp-golden\] Golden ".*absent\.jsonl" does not exist\./);
   });
 
   test('inspect shows experimental partial results', async () => {
