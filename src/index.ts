@@ -14,6 +14,15 @@ export {
   checkStreaming,
   checkUnicode,
 } from './invariants/invariants.js';
+export type { LintRuleId, LintRuleInfo, LintRuleSource } from './lint/lint-rules.js';
+export { isLintRuleId, LINT_RULES, lintRule } from './lint/lint-rules.js';
+export type { LintOptions, LintReport, LintRuleSwitches, SkippedRule } from './lint/lint-transcript.js';
+export { lintTranscript } from './lint/lint-transcript.js';
+export type { LintViolation } from './lint/lint-violation.js';
+export { formatViolation } from './lint/lint-violation.js';
+export { partialResultOf } from './lint/partial-results.js';
+export type { TimingOptions } from './lint/timing-rules.js';
+export { DEFAULT_TIMING } from './lint/timing-rules.js';
 export type { BodyKind, BodyTap, Clock } from './record/frame-sink.js';
 export { FrameSink, monotonicClock } from './record/frame-sink.js';
 export type { Recording, RecordOptions, RecordTarget } from './record/record-call.js';

@@ -18,7 +18,12 @@ export interface ReferenceTargets {
 }
 
 const serverKey = (server: ScenarioServer | undefined): string =>
-  JSON.stringify([server?.jsonResponse ?? false, server?.accelHeader ?? true, server?.keepAliveMs ?? 0]);
+  JSON.stringify([
+    server?.jsonResponse ?? false,
+    server?.accelHeader ?? true,
+    server?.keepAliveMs ?? 0,
+    server?.failAtStep ?? 0,
+  ]);
 
 /** Starts reference servers as scenarios need them; `close()` stops them all. */
 export function referenceTargets(): ReferenceTargets {
@@ -34,7 +39,7 @@ export function referenceTargets(): ReferenceTargets {
       }
       return {
         url: (await server).url,
-        label: `mcp-golden serve${scenario.server?.jsonResponse ? ' --json-response' : ''}`,
+        label: `mcp-golden serve${scenario.server?.jsonResponse ? ' --json-response' : ''}${scenario.server?.failAtStep ? ` --fail-at-step ${scenario.server.failAtStep}` : ''}`,
       };
     },
     async close() {

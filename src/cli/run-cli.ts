@@ -3,6 +3,7 @@ import { GoldenError } from '../errors.js';
 import { CHECK_USAGE, checkCommand } from './check-command.js';
 import { DEMO_USAGE, demoCommand } from './demo-command.js';
 import { INSPECT_USAGE, inspectCommand } from './inspect-command.js';
+import { LINT_USAGE, lintCommand } from './lint-command.js';
 import { RECORD_USAGE, recordCommand } from './record-command.js';
 import { REPLAY_USAGE, replayCommand } from './replay-command.js';
 import { SERVE_USAGE, serveCommand } from './serve-command.js';
@@ -29,6 +30,7 @@ const COMMANDS: Record<string, Command> = {
     run: verifyCommand,
   },
   inspect: { summary: "print a golden's timeline", usage: INSPECT_USAGE, run: inspectCommand },
+  lint: { summary: 'judge recorded servers against the progress contract', usage: LINT_USAGE, run: lintCommand },
   demo: { summary: 'record one scenario and print its timeline', usage: DEMO_USAGE, run: demoCommand },
 };
 

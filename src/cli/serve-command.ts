@@ -5,7 +5,7 @@ import { serveReferenceStdio } from '../server/stdio-server.js';
 import { parseIntegerOption } from './parse-integer-option.js';
 
 export const SERVE_USAGE = `Usage: mcp-golden serve [--stdio | --port N] [--json-response] [--no-accel-header]
-                        [--keep-alive MS] [--retry MS]
+                        [--keep-alive MS] [--retry MS] [--fail-at-step N]
 
 Runs the reference streaming server (tools: progress, long_output, chatty, audit_log).
   --stdio            serve newline-delimited JSON-RPC on stdin/stdout
@@ -13,7 +13,8 @@ Runs the reference streaming server (tools: progress, long_output, chatty, audit
   --json-response    answer with one JSON body instead of SSE (progress is then dropped)
   --no-accel-header  omit "X-Accel-Buffering: no" on SSE responses
   --keep-alive MS    send ": keepalive" SSE comments every MS ms (default 0: none)
-  --retry MS         retry value in SSE priming events (default 200)`;
+  --retry MS         retry value in SSE priming events (default 200)
+  --fail-at-step N   progress fails at step N: a final notification (progress == total), then isError`;
 
 /** `mcp-golden serve`: runs until SIGINT/SIGTERM (HTTP) or end of stdin (stdio). */
 export async function serveCommand(argv: string[]): Promise<number> {
@@ -26,14 +27,16 @@ export async function serveCommand(argv: string[]): Promise<number> {
       'no-accel-header': { type: 'boolean', default: false },
       'keep-alive': { type: 'string' },
       retry: { type: 'string' },
+      'fail-at-step': { type: 'string' },
     },
     strict: true,
   });
+  const failAt = parseIntegerOption('fail-at-step', values['fail-at-step'], 1, 100);
   if (values.stdio) {
     if (values.port !== undefined) {
       throw new GoldenError('E_USAGE', 'Conflicting options: --stdio and --port. Use one transport.');
     }
-    const server = await serveReferenceStdio();
+    const server = await serveReferenceStdio(failAt === undefined ? {} : { failAtStep: failAt });
     await server.closed;
     return 0;
   }
@@ -48,6 +51,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       accelHeader: !values['no-accel-header'],
       keepAliveMs,
       retryMs,
+      ...(failAt !== undefined && { failAtStep: failAt }),
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -139,5 +139,6 @@ function scenarioNotes(scenario: Scenario): Record<string, unknown> {
   // What `verify` leaves out of the comparison of this golden, declared once in the scenario.
   const volatile = mergeVolatile({ ignore: scenario.ignore ?? [], mask: scenario.mask ?? [] });
   if (Object.keys(volatile).length > 0) notes.volatile = volatile;
+  if (scenario.lint !== undefined) notes.lint = scenario.lint;
   return notes;
 }

@@ -9,6 +9,8 @@ export interface ScenarioServer {
   readonly accelHeader?: boolean;
   /** Keep-alive comment interval in ms, 0 for none. @default 0 */
   readonly keepAliveMs?: number;
+  /** `progress` fails at this step with `isError: true`, after a final notification. @default unset */
+  readonly failAtStep?: number;
 }
 
 /**
@@ -53,6 +55,11 @@ export interface Scenario {
   readonly ignore?: readonly string[];
   /** Patterns (or `iso-time`, `uuid`) `verify` masks for this golden (recorded in its header). @default [] */
   readonly mask?: readonly string[];
+  /**
+   * Lint rules this recording is a deliberate exception to, each with the reason; copied into the
+   * golden's `notes.lint`, where `mcp-golden lint` reads it.
+   */
+  readonly lint?: Readonly<Record<string, string>>;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -73,6 +80,7 @@ const KEYS = new Set([
   'expectError',
   'ignore',
   'mask',
+  'lint',
 ]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -126,6 +134,12 @@ export function parseScenario(value: unknown, where: string): Scenario {
     fail(`"expectError" must be true or false, got ${JSON.stringify(value.expectError)}`);
   }
   parseVolatile({ ignore: value.ignore, mask: value.mask }, where);
+  if (
+    value.lint !== undefined &&
+    !(isRecord(value.lint) && Object.values(value.lint).every((v) => typeof v === 'string'))
+  ) {
+    fail('"lint" must be an object of rule id → reason (a string)');
+  }
   return value as unknown as Scenario;
 }
 

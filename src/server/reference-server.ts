@@ -46,6 +46,8 @@ const AUDIT_TOOL: Tool = {
 export interface ConnectReferenceOptions {
   /** The shared log every session writes to. */
   readonly audit: AuditLog;
+  /** Make `progress` fail at this step, after a final notification (progress == total) with `isError: true`. @default unset */
+  readonly failAtStep?: number | undefined;
 }
 
 const idKey = (id: string | number): string => `${typeof id}:${id}`;
@@ -118,6 +120,7 @@ export async function connectReferenceServer(transport: Transport, options: Conn
       const result = await tool.run(args, {
         progressToken: token,
         signal: extra.signal,
+        failAtStep: options.failAtStep,
         onStep: (i) => {
           entry.stepsCompleted = i;
         },

@@ -22,6 +22,11 @@ export interface ToolContext {
   sendProgress(progress: number, total: number, message: string): Promise<void>;
   /** Called when step `i` is reached (after its notification, if any). */
   onStep(i: number): void;
+  /**
+   * Opt-in failure path of `progress`: at this step it sends a final notification (progress ==
+   * total) and returns `isError: true`. Unset, the tool behaves exactly as specified.
+   */
+  readonly failAtStep?: number | undefined;
 }
 
 interface ReferenceTool {
@@ -79,6 +84,12 @@ export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   });
 }
 
+/** The failure path: resolve the client's progress bar (progress == total), then report the error. */
+async function failedProgress(step: number, steps: number, ctx: ToolContext): Promise<CallToolResult> {
+  if (ctx.progressToken !== undefined) await ctx.sendProgress(steps, steps, `failed at step ${step}/${steps}`);
+  return { content: [{ type: 'text', text: `progress failed at step ${step}/${steps}` }], isError: true };
+}
+
 const progressTool: ReferenceTool = {
   args: PROGRESS_ARGS,
   definition: {
@@ -96,6 +107,7 @@ const progressTool: ReferenceTool = {
     const notified = ctx.progressToken !== undefined;
     for (let i = 1; i <= steps; i++) {
       if (ctx.signal.aborted) break;
+      if (i === ctx.failAtStep) return failedProgress(i, steps, ctx);
       if (notified) await ctx.sendProgress(i, steps, `step ${i}/${steps}`);
       if (ctx.signal.aborted) break;
       ctx.onStep(i);

@@ -4,12 +4,23 @@ import { describeMessage, frameMessage, sseBlock } from './frame-content.js';
 const ms = (us: number): string => `${(us / 1000).toFixed(1)} ms`;
 const pad = (text: string, width: number): string => text.padStart(width);
 
+/** Experimental partial results (closed proposal PR #383) carried by a progress notification. */
+function partialLabel(partial: unknown): string {
+  if (partial === undefined) return '';
+  const content = (partial as { content?: unknown } | null)?.content;
+  if (!Array.isArray(content)) return ` · partial result (experimental): ${JSON.stringify(partial).slice(0, 80)}`;
+  const texts = content.map((c: { text?: unknown }) =>
+    typeof c?.text === 'string' ? JSON.stringify(c.text.slice(0, 40)) : '…',
+  );
+  return ` · partial result (experimental): ${content.length} block${content.length === 1 ? '' : 's'} ${texts.join(' ')}`;
+}
+
 function frameLabel(frame: Frame): string {
   const message = frameMessage(frame);
   if (message) {
     const params = (message.params ?? {}) as Record<string, unknown>;
     if (message.method === 'notifications/progress') {
-      return `progress ${String(params.progress)}/${String(params.total ?? '?')} token=${JSON.stringify(params.progressToken)}`;
+      return `progress ${String(params.progress)}/${String(params.total ?? '?')} token=${JSON.stringify(params.progressToken)}${partialLabel(params.partialResult)}`;
     }
     if (message.method === 'tools/call') {
       const meta = params._meta as Record<string, unknown> | undefined;
@@ -21,7 +32,8 @@ function frameLabel(frame: Frame): string {
       const blocks = Array.isArray(content)
         ? ` (${content.length} block${content.length === 1 ? '' : 's'}, ${content.reduce((n, c) => n + (c.text?.length ?? 0), 0)} chars)`
         : '';
-      return `${describeMessage(message)}${blocks}`;
+      const isError = (message.result as { isError?: unknown } | undefined)?.isError === true ? ' isError' : '';
+      return `${describeMessage(message)}${blocks}${isError}`;
     }
     if ('error' in message) {
       const error = message.error as { code?: number; message?: string };

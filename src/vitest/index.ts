@@ -4,6 +4,7 @@
 import 'vitest';
 import { afterAll, beforeEach, expect } from 'vitest';
 import type { StreamingTolerance } from '../invariants/invariants.js';
+import type { LintOptions } from '../lint/lint-transcript.js';
 import type { Transcript } from '../transcript/frame.js';
 import { resetTestClaims } from './golden-claims.js';
 import {
@@ -14,6 +15,7 @@ import {
   toStreamProgressively,
 } from './invariant-matchers.js';
 import { reportObsoleteGoldens, type TaskLike } from './obsolete-goldens.js';
+import { toFollowProgressContract } from './to-follow-progress-contract.js';
 import { type MatchGoldenOptions, toMatchGolden } from './to-match-golden.js';
 import { resolveUpdateMode } from './update-mode.js';
 
@@ -24,6 +26,7 @@ expect.extend({
   toPreserveUnicode,
   toStreamProgressively,
   toForwardFaithfully,
+  toFollowProgressContract,
 });
 
 // Numbering of unnamed goldens and duplicate detection start afresh with each attempt of a test.
@@ -53,6 +56,8 @@ export interface GoldenMatchers<R = unknown> {
   toStreamProgressively(reference: Transcript, tolerance?: StreamingTolerance): R;
   /** Every invariant above. */
   toForwardFaithfully(reference: Transcript, tolerance?: StreamingTolerance): R;
+  /** A recorded server follows the progress contract (the `mcp-golden lint` rules); one message per violation. */
+  toFollowProgressContract(options?: LintOptions): R;
 }
 
 declare module 'vitest' {
@@ -61,6 +66,7 @@ declare module 'vitest' {
 }
 
 export type { StreamingTolerance } from '../invariants/invariants.js';
+export type { LintOptions } from '../lint/lint-transcript.js';
 export { fileGoldenStore, type GoldenStore } from '../store/golden-store.js';
 export { getGoldenStore, setGoldenStore } from './active-golden-store.js';
 export type { MatchGoldenOptions } from './to-match-golden.js';

@@ -1,0 +1,140 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { GoldenError, isGoldenError } from '../errors.js';
+import { isLintRuleId, LINT_RULES, type LintRuleId } from '../lint/lint-rules.js';
+import { type LintOptions, type LintReport, lintTranscript } from '../lint/lint-transcript.js';
+import { formatViolation } from '../lint/lint-violation.js';
+import { readGolden } from '../store/golden-file.js';
+import type { Transcript } from '../transcript/frame.js';
+import { parseIntegerOption } from './parse-integer-option.js';
+
+export const LINT_USAGE = `Usage: mcp-golden lint <golden.jsonl>... [--json FILE] [--min-interval-ms N]
+                        [--max-silence-ms N] [--off RULE[,RULE]]
+
+Judges recorded servers against the progress contract. Exit 0 when every call follows it,
+1 listing each violation, 2 on a usage error (including a golden that is missing or unreadable).
+  --json FILE          also write the report as JSON
+  --min-interval-ms N  rate: shortest accepted average interval between notifications (default 100)
+  --max-silence-ms N   heartbeat: longest accepted silence while a call is open (default 7500)
+  --off RULE[,RULE]    switch rules off for this run
+
+Rules: ${LINT_RULES.map((r) => r.id).join(', ')}.
+Per project: "mcp-golden": { "lint": { "rules": { "rate": false }, "minIntervalMs": 100 } } in ./package.json.
+Per golden: notes.lint = { "<rule>": "why this golden is an exception" } in its header.`;
+
+interface GoldenLint {
+  readonly path: string;
+  readonly report: LintReport;
+}
+
+async function projectOptions(): Promise<LintOptions> {
+  let text: string;
+  try {
+    text = await readFile('package.json', 'utf8');
+  } catch {
+    return {};
+  }
+  let config: unknown;
+  try {
+    config = (JSON.parse(text) as { 'mcp-golden'?: { lint?: unknown } })['mcp-golden']?.lint;
+  } catch {
+    return {};
+  }
+  if (config === undefined) return {};
+  const fail = (problem: string): never => {
+    throw new GoldenError('E_USAGE', `Invalid "mcp-golden".lint in ./package.json: ${problem}.`);
+  };
+  if (config === null || typeof config !== 'object') return fail('expected an object');
+  const { rules, minIntervalMs, maxSilenceMs, rateWindow, ...rest } = config as Record<string, unknown>;
+  if (Object.keys(rest).length > 0)
+    fail(`unknown field "${Object.keys(rest)[0]}"; expected rules, minIntervalMs, maxSilenceMs, rateWindow`);
+  for (const [name, value] of Object.entries({ minIntervalMs, maxSilenceMs, rateWindow })) {
+    if (value !== undefined && !(typeof value === 'number' && Number.isInteger(value) && value >= 1)) {
+      fail(`"${name}" must be a whole number >= 1, got ${JSON.stringify(value)}`);
+    }
+  }
+  if (rules !== undefined && (rules === null || typeof rules !== 'object'))
+    fail('"rules" must be an object of rule id → true/false');
+  for (const [id, on] of Object.entries((rules ?? {}) as Record<string, unknown>)) {
+    if (!isLintRuleId(id)) fail(`unknown rule "${id}"; expected one of ${LINT_RULES.map((r) => r.id).join(', ')}`);
+    if (typeof on !== 'boolean') fail(`rule "${id}" must be true or false, got ${JSON.stringify(on)}`);
+  }
+  return config as LintOptions;
+}
+
+function parseOff(raw: string[] | undefined): Record<string, boolean> {
+  const off: Record<string, boolean> = {};
+  for (const id of (raw ?? [])
+    .flatMap((r) => r.split(','))
+    .map((r) => r.trim())
+    .filter(Boolean)) {
+    if (!isLintRuleId(id)) {
+      throw new GoldenError(
+        'E_USAGE',
+        `Unknown rule "${id}" in --off. Expected one of: ${LINT_RULES.map((r) => r.id).join(', ')}.`,
+      );
+    }
+    off[id] = false;
+  }
+  return off;
+}
+
+/** Reads a golden; one that is missing or unreadable is a usage error (exit 2), never a violation (exit 1). */
+async function readLintable(path: string): Promise<Transcript> {
+  try {
+    return await readGolden(path);
+  } catch (error) {
+    if (isGoldenError(error)) throw new GoldenError('E_USAGE', error.message);
+    throw error;
+  }
+}
+
+/** `mcp-golden lint`: exit 0 clean, 1 with violations, 2 on usage errors. */
+export async function lintCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: 'string' },
+      'min-interval-ms': { type: 'string' },
+      'max-silence-ms': { type: 'string' },
+      off: { type: 'string', multiple: true },
+    },
+    strict: true,
+  });
+  if (positionals.length === 0) {
+    throw new GoldenError('E_USAGE', 'Missing golden path. Usage: mcp-golden lint goldens/progress-default.jsonl');
+  }
+  const project = await projectOptions();
+  const minIntervalMs = parseIntegerOption('min-interval-ms', values['min-interval-ms'], 1, 3_600_000);
+  const maxSilenceMs = parseIntegerOption('max-silence-ms', values['max-silence-ms'], 1, 3_600_000);
+  const options: LintOptions = {
+    ...project,
+    rules: { ...project.rules, ...(parseOff(values.off) as Partial<Record<LintRuleId, boolean>>) },
+    ...(minIntervalMs !== undefined && { minIntervalMs }),
+    ...(maxSilenceMs !== undefined && { maxSilenceMs }),
+  };
+  const results: GoldenLint[] = [];
+  for (const path of positionals) results.push({ path, report: lintTranscript(await readLintable(path), options) });
+  let total = 0;
+  for (const { path, report } of results) {
+    total += report.violations.length;
+    const verdict =
+      report.violations.length === 0
+        ? 'ok'
+        : `${report.violations.length} violation${report.violations.length === 1 ? '' : 's'}`;
+    process.stdout.write(`${path}: ${verdict} (${report.calls} request${report.calls === 1 ? '' : 's'})\n`);
+    for (const v of report.violations) process.stdout.write(`${formatViolation(v, path)}\n`);
+    for (const s of report.skipped) process.stdout.write(`  ${s.rule} off: ${s.why}\n`);
+  }
+  process.stdout.write(
+    total === 0
+      ? `[mcp-golden] lint: ${results.length === 1 ? '1 golden follows' : `${results.length} goldens follow`} the progress contract\n`
+      : `[mcp-golden] lint: ${total} violation${total === 1 ? '' : 's'} in ${results.filter((r) => r.report.violations.length > 0).length} of ${results.length} goldens\n`,
+  );
+  if (values.json !== undefined) {
+    const json = { goldens: results.map(({ path, report }) => ({ path, ...report })), violations: total };
+    await writeFile(values.json, `${JSON.stringify(json, null, 2)}\n`);
+  }
+  return total === 0 ? 0 : 1;
+}

@@ -1,0 +1,45 @@
+import { canonicalJson } from '../transcript/canonical-json.js';
+import type { LintEvent, LintView } from './lint-view.js';
+import type { LintViolation } from './lint-violation.js';
+import { violation } from './lint-violation.js';
+
+/**
+ * Experimental: the `partialResult` a progress notification carries under the closed proposal
+ * (modelcontextprotocol PR #383), or `undefined`. Some servers ship it anyway.
+ */
+export function partialResultOf(message: Readonly<Record<string, unknown>> | undefined): unknown {
+  if (message?.method !== 'notifications/progress') return undefined;
+  return (message.params as { partialResult?: unknown } | undefined)?.partialResult;
+}
+
+const contentOf = (value: unknown): unknown[] | undefined => {
+  const content = (value as { content?: unknown } | undefined)?.content;
+  return Array.isArray(content) ? content : undefined;
+};
+
+/**
+ * `partial-results` (experimental): when a call streamed partial results and its final result has
+ * content, that content is the concatenation of the partial results' content, in order. An empty
+ * final result (the proposal's recommendation) makes no claim and passes.
+ */
+export function checkPartialResults(view: LintView): LintViolation[] {
+  const out: LintViolation[] = [];
+  for (const call of view.calls) {
+    const partial = call.progress.filter((p: LintEvent) => partialResultOf(p.message) !== undefined);
+    const final = contentOf(call.response?.message?.result);
+    if (partial.length === 0 || !final || final.length === 0) continue;
+    const joined = partial.flatMap((p) => contentOf(partialResultOf(p.message)) ?? []);
+    if (canonicalJson(joined) === canonicalJson(final)) continue;
+    out.push(
+      violation(
+        view,
+        'partial-results',
+        { call, event: call.response },
+        `the final result has ${final.length} content blocks; the ${partial.length} partial results concatenate to ${joined.length} different ones`,
+        `final content == concatenation of the partial results (${canonicalJson(joined).slice(0, 120)})`,
+        canonicalJson(final).slice(0, 120),
+      ),
+    );
+  }
+  return out;
+}
