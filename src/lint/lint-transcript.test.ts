@@ -45,7 +45,7 @@ describe('lintTranscript', () => {
     const [violation] = lintTranscript(without).violations;
     expect(violation?.rule).toBe('final-progress');
     expect(violation?.message).toContain('before an isError result');
-    expect(violation?.expected).toContain('progress == total (5)');
+    expect(violation?.expected).toContain('progress == total (4)');
   });
 
   test('the heartbeat default tolerates the reference tool’s longest step (5 s); a tighter limit catches it', async () => {
