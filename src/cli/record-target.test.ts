@@ -192,6 +192,14 @@ describe('mcp-golden record --target: a whole client session', () => {
     expect(text).toContain('"method":"GET"');
     expect(text).toContain('resumed');
   });
+
+  test('reconnects with Last-Event-ID after a dropped connection and records the result', async () => {
+    const result = await recordFake('drop-then-resume', work);
+    expect(result.stderr).toContain('1 golden(s) written');
+    expect(result.code).toBe(0);
+    expect(result.requests.find((r) => r.method === 'GET')?.headers['last-event-id']).toBe('e1');
+    expect(await readFile(join(result.out, 'work.jsonl'), 'utf8')).toContain('resumed');
+  });
 });
 
 describe('no secrets in goldens', () => {
