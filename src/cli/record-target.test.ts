@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli } from '../../test/support/cli.js';
 import { type FakeCallMode, startFakeMcpServer } from '../../test/support/fake-mcp-server.js';
 import { EVERYTHING } from '../../test/support/server-everything.js';
+import { recordGoldens } from '../record/record-goldens.js';
+import type { Scenario } from '../record/scenario.js';
 import { type ReferenceServer, startReferenceServer } from '../server/http-server.js';
 
 let dir: string;
@@ -15,7 +17,7 @@ const scenarioFile = async (name: string, scenarios: unknown[]): Promise<string>
   await writeFile(file, JSON.stringify(scenarios));
   return file;
 };
-const work = [{ name: 'work', tool: 'work', progressToken: 't' }];
+const work: Scenario[] = [{ name: 'work', tool: 'work', progressToken: 't' }];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mcp-golden-record-target-'));
@@ -34,6 +36,22 @@ async function recordFake(mode: FakeCallMode, scenarios: unknown[], status?: num
     const result = await runCli(['record', '--target', server.url, '--scenarios', file, '--out', out]);
     const files = await readdir(out).catch(() => [] as string[]);
     return { ...result, out, files, requests: server.requests };
+  } finally {
+    await server.close();
+  }
+}
+
+/** The same through the library (no CLI process): faster, for what does not depend on the CLI. */
+async function recordFakeInProcess(mode: FakeCallMode, scenarios: Scenario[], status?: number) {
+  const server = await startFakeMcpServer(mode, status);
+  try {
+    const out = join(dir, `lib-${mode}-${status ?? 'ok'}`);
+    const error = await recordGoldens({ target: server.url, scenarios, outDir: out }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    const files = await readdir(out).catch(() => [] as string[]);
+    return { error, out, files, requests: server.requests };
   } finally {
     await server.close();
   }
@@ -86,9 +104,8 @@ describe('mcp-golden record --target/--stdio: errors, never silent goldens', () 
 
   test('401 and 403 hint at --header', async () => {
     for (const status of [401, 403]) {
-      const result = await recordFake('no-result', work, status);
-      expect(result.code).toBe(1);
-      expect(result.stderr).toContain(
+      const result = await recordFakeInProcess('no-result', work, status);
+      expect(result.error?.message).toContain(
         `failed: HTTP ${status}: no credentials. Expected HTTP 200. The server wants credentials: pass them with --header 'Authorization: Bearer $TOKEN'`,
       );
       expect(result.files).toEqual([]);
@@ -158,23 +175,22 @@ describe('mcp-golden record --target/--stdio: errors, never silent goldens', () 
   });
 
   test('a server request without an answer fails and names the "answers" entry to add', async () => {
-    const result = await recordFake('sampling', [{ name: 'ask', tool: 'work' }]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain(
+    const result = await recordFakeInProcess('sampling', [{ name: 'ask', tool: 'work' }]);
+    expect(result.error?.message).toContain(
       'the server sent a sampling/createMessage request and the scenario has no answer for it',
     );
-    expect(result.stderr).toContain('Add "answers": {"sampling/createMessage": <result>}');
+    expect(result.error?.message).toContain('Add "answers": {"sampling/createMessage": <result>}');
     expect(result.files).toEqual([]);
   });
 });
 
-describe('mcp-golden record --target: a whole client session', () => {
+describe('recording a whole client session', () => {
   test('answers a server request from "answers" and declares the capability', async () => {
     const answer = { role: 'assistant', content: { type: 'text', text: 'yes' }, model: 'm' };
-    const result = await recordFake('sampling', [
+    const result = await recordFakeInProcess('sampling', [
       { name: 'ask', tool: 'work', answers: { 'sampling/createMessage': answer } },
     ]);
-    expect(result.code).toBe(0);
+    expect(result.error).toBeUndefined();
     const init = result.requests.find((r) => r.body.includes('"initialize"'));
     expect(JSON.parse(init?.body ?? '{}').params.capabilities).toEqual({ sampling: {} });
     expect(
@@ -184,13 +200,20 @@ describe('mcp-golden record --target: a whole client session', () => {
   });
 
   test('reconnects with Last-Event-ID after a graceful close, as retry asks, and records the result', async () => {
-    const result = await recordFake('close-then-resume', work);
-    expect(result.code).toBe(0);
+    const result = await recordFakeInProcess('close-then-resume', work);
+    expect(result.error).toBeUndefined();
     const get = result.requests.find((r) => r.method === 'GET');
     expect(get?.headers['last-event-id']).toBe('e1');
     const text = await readFile(join(result.out, 'work.jsonl'), 'utf8');
     expect(text).toContain('"method":"GET"');
     expect(text).toContain('resumed');
+  });
+
+  test('reconnects with Last-Event-ID after a dropped connection and records the result', async () => {
+    const result = await recordFakeInProcess('drop-then-resume', work);
+    expect(result.error).toBeUndefined();
+    expect(result.requests.find((r) => r.method === 'GET')?.headers['last-event-id']).toBe('e1');
+    expect(await readFile(join(result.out, 'work.jsonl'), 'utf8')).toContain('resumed');
   });
 });
 

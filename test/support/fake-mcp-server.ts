@@ -7,6 +7,8 @@ export type FakeCallMode =
   | 'no-result'
   /** Progress 1 (with an event id and `retry: 50`), a graceful close, the rest after a `Last-Event-ID` GET. */
   | 'close-then-resume'
+  /** Progress 1 (with an event id and `retry: 50`), then the connection is cut; the rest after a `Last-Event-ID` GET. */
+  | 'drop-then-resume'
   /** Asks the client `sampling/createMessage` on the call's stream, answers with what the client sent. */
   | 'sampling';
 
@@ -74,6 +76,16 @@ export async function startFakeMcpServer(mode: FakeCallMode, status?: number): P
           params: { progressToken: 't', progress: 1 },
         }),
       );
+    } else if (mode === 'drop-then-resume') {
+      res.writeHead(200, head);
+      res.write(
+        sse(
+          'e1',
+          { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: 1 } },
+          50,
+        ),
+      );
+      setTimeout(() => res.socket?.destroy(), 20);
     } else if (mode === 'close-then-resume') {
       res.writeHead(200, head);
       res.end(
