@@ -5,7 +5,7 @@ import { serveReferenceStdio } from '../server/stdio-server.js';
 import { parseIntegerOption } from './parse-integer-option.js';
 
 export const SERVE_USAGE = `Usage: mcp-golden serve [--stdio | --port N] [--json-response] [--no-accel-header]
-                        [--keep-alive MS] [--retry MS]
+                        [--keep-alive MS] [--retry MS] [--check-tools]
 
 Runs the reference streaming server (tools: progress, long_output, chatty, audit_log).
   --stdio            serve newline-delimited JSON-RPC on stdin/stdout
@@ -13,7 +13,8 @@ Runs the reference streaming server (tools: progress, long_output, chatty, audit
   --json-response    answer with one JSON body instead of SSE (progress is then dropped)
   --no-accel-header  omit "X-Accel-Buffering: no" on SSE responses
   --keep-alive MS    send ": keepalive" SSE comments every MS ms (default 0: none)
-  --retry MS         retry value in SSE priming events (default 200)`;
+  --retry MS         retry value in SSE priming events (default 200)
+  --check-tools      also serve progress_tight and multibyte_output (the gateway check's upstream)`;
 
 /** `mcp-golden serve`: runs until SIGINT/SIGTERM (HTTP) or end of stdin (stdio). */
 export async function serveCommand(argv: string[]): Promise<number> {
@@ -26,6 +27,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       'no-accel-header': { type: 'boolean', default: false },
       'keep-alive': { type: 'string' },
       retry: { type: 'string' },
+      'check-tools': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -33,7 +35,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     if (values.port !== undefined) {
       throw new GoldenError('E_USAGE', 'Conflicting options: --stdio and --port. Use one transport.');
     }
-    const server = await serveReferenceStdio();
+    const server = await serveReferenceStdio({ checkTools: values['check-tools'] });
     await server.closed;
     return 0;
   }
@@ -48,6 +50,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       accelHeader: !values['no-accel-header'],
       keepAliveMs,
       retryMs,
+      checkTools: values['check-tools'],
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

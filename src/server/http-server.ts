@@ -20,6 +20,8 @@ export interface ReferenceServerOptions {
   readonly retryMs?: number;
   /** The log to write to; a new one by default. */
   readonly audit?: AuditLog;
+  /** Also serve the gateway check's extra tools (`progress_tight`, `multibyte_output`). @default false */
+  readonly checkTools?: boolean;
   /** Called with transport-level errors (bad requests, stream conflicts). */
   readonly onError?: (error: Error) => void;
 }
@@ -101,7 +103,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       },
     });
     if (options.onError) transport.onerror = options.onError;
-    const server = await connectReferenceServer(transport, { audit });
+    const server = await connectReferenceServer(transport, { audit, checkTools: options.checkTools ?? false });
     const session: Session = { transport, server };
     return session;
   };

@@ -11,6 +11,8 @@ export interface StdioServeOptions {
   readonly stdout?: Writable;
   /** The log to write to; a new one by default. */
   readonly audit?: AuditLog;
+  /** Also serve the gateway check's extra tools (`progress_tight`, `multibyte_output`). @default false */
+  readonly checkTools?: boolean;
 }
 
 /** A reference server running on a pair of streams. */
@@ -33,7 +35,7 @@ export async function serveReferenceStdio(options: StdioServeOptions = {}): Prom
   const audit = options.audit ?? new AuditLog();
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
-  const server = await connectReferenceServer(transport, { audit });
+  const server = await connectReferenceServer(transport, { audit, checkTools: options.checkTools ?? false });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
     stdin.once('end', () => {
