@@ -103,19 +103,18 @@ const getStream = row('progress on the call stream (GET stream open)', (context,
   return withSession(context, async (session) => {
     const get = await session.openGetStream();
     const tag = newTag('get');
-    const seen = await session.call({ tool: 'progress_tight', arguments: { steps: 3, step_ms: 30, tag }, id: 'check-get', token: tag });
+    // The result follows the last step by 30 ms: losing a notification next to the result is another row's concern.
+    const seen = await session.call({ tool: 'progress', arguments: { steps: 3, step_ms: 30 }, id: 'check-get', token: tag });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const onGet = get.messages.filter((m) => m.message.method === 'notifications/progress').length;
     const onCall = seen.progress.length;
-    const audit = await auditRow(context, session, tag);
-    const where = onCall === 3 ? 'call stream' : onGet > 0 ? 'GET only' : 'nowhere';
+    const where = onGet > 0 ? (onCall > 0 ? 'split' : 'GET only') : onCall > 0 ? 'call stream' : 'nowhere';
     const numbers = { onCall, onGet, getStatus: get.status, where };
-    const calls = [lane('3 steps, GET open', seen, audit)];
-    if (where === 'call stream') return result(name, 'pass', `3 of 3 notifications on the call's own stream (GET stream: HTTP ${get.status}, ${onGet} there)`, numbers, calls);
-    if (where === 'GET only') {
-      return result(name, 'fail', `${LEG.client}: ${onGet} notifications arrived only on the standalone GET stream, ${onCall} on the call's stream: a client that only POSTs sees none (the spec says they SHOULD go on the request's stream). ${LEG.upstream}: ${upstreamSaid(audit)}`, numbers, calls);
-    }
-    return result(name, 'fail', `${LEG.client}: ${onCall} notifications on the call's stream and none on the GET stream (HTTP ${get.status}): they arrived nowhere. ${LEG.upstream}: ${upstreamSaid(audit)}`, numbers, calls);
+    const calls = [lane('3 steps, GET open', seen)];
+    const sent = ` (the upstream sends 3; GET stream: HTTP ${get.status})`;
+    if (where === 'call stream') return result(name, 'pass', `${onCall} of 3 notifications on the call's own stream, none on the GET stream${sent}`, numbers, calls);
+    if (where === 'nowhere') return result(name, 'fail', `${LEG.client}: no notification on the call's stream nor on the standalone GET stream: they arrived nowhere${sent}`, numbers, calls);
+    return result(name, 'fail', `${LEG.client}: ${onGet} notifications arrived on the standalone GET stream${where === 'split' ? `, ${onCall} on the call's stream` : ' and none on the call\'s stream'}: a client that only POSTs misses them (the spec says they SHOULD go on the request's stream)${sent}. Quoted from the GET stream: ${quote(JSON.stringify(get.messages[0]?.message))}`, numbers, calls);
   });
 });
 
