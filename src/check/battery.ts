@@ -137,12 +137,15 @@ const tokenProperty = (name: string, tokens: readonly (string | number)[]): Batt
 const spacingProperty = (name: string, steps: number, stepMs: number): BatteryProperty =>
   property(name, async (context) => {
     const token = `spacing-${stepMs}`;
-    const { received, reference } = await pair(context, {
-      tool: 'progress',
-      arguments: { steps, step_ms: stepMs },
-      progressToken: token,
-    });
-    return fromInvariant(name, checkStreaming(received, reference), [
+    const scenario = { tool: 'progress', arguments: { steps, step_ms: stepMs }, progressToken: token };
+    let { received, reference } = await pair(context, scenario);
+    let verdict = checkStreaming(received, reference);
+    if (!verdict.pass && !verdict.evidence.bunchedAtResult) {
+      // One late gap on a loaded machine is not buffering: a gateway that batches fails twice.
+      ({ received, reference } = await pair(context, scenario));
+      verdict = checkStreaming(received, reference);
+    }
+    return fromInvariant(name, verdict, [
       timeline(`${steps} x ${stepMs} ms`, received, await auditFor(context, token)),
     ]);
   });

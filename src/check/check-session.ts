@@ -1,7 +1,6 @@
 import { GoldenError } from '../errors.js';
-import { withTimeout } from '../record/http-wire-session.js';
-import { openHttpSession } from '../record/http-wire-session.js';
 import { FrameSink } from '../record/frame-sink.js';
+import { openHttpSession, withTimeout } from '../record/http-wire-session.js';
 import type { RecordTarget } from '../record/record-call.js';
 import { type FetchLike, recordingFetch } from '../record/recording-fetch.js';
 import { openStdioSession } from '../record/stdio-wire-session.js';
@@ -58,6 +57,9 @@ export interface CheckSession {
   close(): Promise<void>;
 }
 
+/** How long to keep reading after a cancel, to catch what must not come. */
+const AFTER_CANCEL_MS = 400;
+
 const isResponse = (m: JsonRpcMessage): boolean => !('method' in m) && 'id' in m;
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -87,7 +89,11 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
     jsonrpc: '2.0',
     id: 'check-init',
     method: 'initialize',
-    params: { protocolVersion: DEFAULT_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'mcp-golden', version: VERSION } },
+    params: {
+      protocolVersion: DEFAULT_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'mcp-golden', version: VERSION },
+    },
   });
   let answer: JsonRpcMessage | undefined;
   for (let next = await init.next(timeoutMs); next && !answer; next = answer ? undefined : await init.next(timeoutMs)) {
@@ -95,7 +101,10 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
   }
   if (!answer || !('result' in answer)) {
     await session.close().catch(() => undefined);
-    throw new GoldenError('E_TARGET', `initialize through the gateway failed: ${JSON.stringify(answer?.error ?? 'no answer')}.`);
+    throw new GoldenError(
+      'E_TARGET',
+      `initialize through the gateway failed: ${JSON.stringify(answer?.error ?? 'no answer')}.`,
+    );
   }
   if (session.transport === 'http') await init.drop();
   await session.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -126,15 +135,24 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
     } catch (e) {
       return { plan, startedEpochMs, progress, afterCancel, error: (e as Error).message };
     }
-    const timer = plan.cancelAfterMs !== undefined ? setTimeout(() => void cancel().catch(() => {}), plan.cancelAfterMs) : undefined;
+    const timer =
+      plan.cancelAfterMs !== undefined
+        ? setTimeout(() => void cancel().catch(() => {}), plan.cancelAfterMs)
+        : undefined;
     if (plan.readDelayMs) await pause(plan.readDelayMs);
     try {
       for (;;) {
         // After a cancel, wait a while only to catch what must not come.
-        const wait = cancelledAtMs !== undefined ? Math.max(0, cancelledAtMs + 600 - at()) : timeoutMs;
+        const wait =
+          cancelledAtMs !== undefined
+            ? Math.max(0, cancelledAtMs + AFTER_CANCEL_MS - at())
+            : plan.cancelAfterMs !== undefined
+              ? Math.min(timeoutMs, Math.max(1, plan.cancelAfterMs + AFTER_CANCEL_MS - at()))
+              : timeoutMs;
         if (cancelledAtMs !== undefined && wait === 0) break;
         const next = await stream.next(wait).catch((e: unknown) => {
-          if (cancelledAtMs !== undefined && e instanceof GoldenError && e.code === 'E_TIMEOUT') return undefined;
+          const cancelling = cancelledAtMs !== undefined || plan.cancelAfterMs !== undefined;
+          if (cancelling && e instanceof GoldenError && e.code === 'E_TIMEOUT') return undefined;
           throw e;
         });
         if (!next) break;

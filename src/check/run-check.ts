@@ -4,8 +4,8 @@ import { referenceStdioCommand } from '../record/reference-stdio-command.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import { type ReferenceServer, startReferenceServer } from '../server/http-server.js';
 import { BATTERY, type BatteryContext, type BatteryProperty, type PropertyResult } from './battery.js';
-import { longCall } from './stream-rows.js';
 import { fillTemplate, freePort, type GatewayProcess, startGateway } from './gateway-process.js';
+import { longCall } from './stream-rows.js';
 
 /** Options of {@link runGatewayCheck}. */
 export interface CheckOptions {
@@ -75,7 +75,10 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
   const upstreamTransport = options.upstreamTransport ?? 'http';
   const clientTransport = options.gatewayUrl ? 'http' : (options.clientTransport ?? 'http');
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const rows: BatteryProperty[] = [...BATTERY, ...(options.long ? [longCall(options.long.totalMs, options.long.everyMs)] : [])];
+  const rows: BatteryProperty[] = [
+    ...BATTERY,
+    ...(options.long ? [longCall(options.long.totalMs, options.long.everyMs)] : []),
+  ];
   const chosen = rows.filter((p) => !options.only?.length || options.only.some((o) => p.name.includes(o)));
   if (chosen.length === 0) {
     throw new GoldenError(

@@ -13,14 +13,14 @@ export const ALL_PROPERTIES = [
   'unicode',
   'large output (50 x 64 KiB)',
   'Last-Event-ID resume',
-  'large multibyte output (20 x 64 Ki chars)',
+  'large multibyte output (8 x 64 Ki chars)',
   'final progress back-to-back with the result',
   'cancellation (string id, after progress 2)',
   'cancellation (large numeric id, after progress 2)',
   'cancellation (no progress needed, after 300 ms)',
   'progress on the call stream (GET stream open)',
   'burst (200 notifications at once)',
-  'slow reader (200 x 16 KiB notifications)',
+  'slow reader (100 x 16 KiB notifications)',
   'concurrent calls without cross-talk',
 ];
 

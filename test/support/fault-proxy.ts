@@ -268,7 +268,10 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
             const now = performance.now();
             if (isProgress && !isGet) {
               if (fault === 'drop-progress' || fault === 'drop-progress-and-cancel') return;
-              if (fault === 'progress-on-get') return toGet(renderEvent(message, id));
+              if (fault === 'progress-on-get') {
+                toGet(renderEvent(message, id));
+                return;
+              }
               if (fault === 'drop-on-backpressure' && congested) return;
               const gap = now - lastProgressAt;
               lastProgressAt = now;
