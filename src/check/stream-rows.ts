@@ -148,15 +148,19 @@ const cancellation = (label: string, id: string | number, by: { progress?: numbe
           calls,
         );
       }
-      const late = seen.afterCancel.filter(
-        (a) => a.message.method === 'notifications/progress' || !('method' in a.message),
-      );
-      // One notification may cross the cancel in flight; more, or the result, means the gateway kept forwarding.
-      if (late.length > 1) {
+      // Notifications the upstream sent before the cancel reached it were in flight and may still
+      // arrive; a result after the cancel, or more notifications than the upstream sent after the
+      // client's cancel, means the gateway kept forwarding (or invented) messages.
+      const late = seen.afterCancel.filter((a) => a.message.method === 'notifications/progress');
+      const lateResult = seen.afterCancel.find((a) => !('method' in a.message));
+      const inFlight = audit.notifications.filter((n) => audit.startedAtEpochMs + n.sentAtMs >= cancelEpoch - 5).length;
+      const latency =
+        audit.cancelledAtMs === null ? undefined : audit.startedAtEpochMs + audit.cancelledAtMs - cancelEpoch;
+      if (lateResult || late.length > inFlight) {
         return result(
           name,
           'fail',
-          `${LEG.client}: after the cancel the client still received ${late.length} messages, the last ${quote(JSON.stringify(late.at(-1)?.message))}; ${LEG.upstream}: cancelled after ${audit.stepsCompleted} steps`,
+          `${LEG.client}: after the cancel the client still received ${late.length} notifications${lateResult ? ` and the result ${quote(JSON.stringify(lateResult.message))}` : ''}; ${LEG.upstream}: the upstream sent ${inFlight} after the client's cancel and stopped after ${audit.stepsCompleted} steps`,
           numbers,
           calls,
         );
@@ -164,7 +168,7 @@ const cancellation = (label: string, id: string | number, by: { progress?: numbe
       return result(
         name,
         'pass',
-        `${LEG.upstream}: the upstream saw the cancel for its request id ${JSON.stringify(audit.requestId)} (client id ${JSON.stringify(id)}) after ${audit.stepsCompleted} steps; ${LEG.client}: ${late.length} messages after it`,
+        `${LEG.upstream}: the upstream saw the cancel for its request id ${JSON.stringify(audit.requestId)} (client id ${JSON.stringify(id)}) after ${audit.stepsCompleted} steps, ${latency === undefined ? '' : `${latency.toFixed(0)} ms after the client sent it`}; ${LEG.client}: ${late.length} notifications after it, all sent by the upstream before the cancel reached it`,
         numbers,
         calls,
       );
