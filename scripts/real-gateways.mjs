@@ -1,6 +1,6 @@
 // Real third-party gateways the check runs against: one list for `npm run matrix` and the e2e tests.
 // Each runs here offline on 127.0.0.1; versions are read from what is installed.
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,12 +11,8 @@ const npmVersion = (name) => JSON.parse(readFileSync(join(root, 'node_modules', 
 
 /** nginx's version, or undefined when nginx is not installed. */
 export function nginxVersion() {
-  try {
-    const out = execFileSync('nginx', ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    return out.match(/nginx\/(\S+)/)?.[1];
-  } catch (error) {
-    return String(error.stderr ?? '').match(/nginx\/(\S+)/)?.[1];
-  }
+  const run = spawnSync('nginx', ['-v'], { encoding: 'utf8' });
+  return `${run.stdout ?? ''}${run.stderr ?? ''}`.match(/nginx\/(\S+)/)?.[1];
 }
 
 /** Every gateway configuration of the compatibility matrix, with the check options that start it. */
