@@ -140,8 +140,9 @@ const spacingProperty = (name: string, steps: number, stepMs: number): BatteryPr
     const scenario = { tool: 'progress', arguments: { steps, step_ms: stepMs }, progressToken: token };
     let { received, reference } = await pair(context, scenario);
     let verdict = checkStreaming(received, reference);
-    if (!verdict.pass && !verdict.evidence.bunchedAtResult) {
-      // One late gap on a loaded machine is not buffering: a gateway that batches fails twice.
+    if (!verdict.pass && Number(verdict.evidence.bunchedAtResult ?? 0) * 2 < steps) {
+      // A stall on a loaded machine is not buffering (which bunches most notifications at the
+      // result): judge a second recording; a gateway that batches fails it too.
       ({ received, reference } = await pair(context, scenario));
       verdict = checkStreaming(received, reference);
     }
