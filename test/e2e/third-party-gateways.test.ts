@@ -153,6 +153,13 @@ describe('gateways that misbehave as processes', () => {
     );
   });
 
+  test('--only that matches no row is a usage error listing the rows, before anything starts', async () => {
+    const result = await runCli(['check', '--gateway', 'sleep 30 # {upstream} {port}', '--only', 'nosuchprop']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--only "nosuchprop" matches no property. The properties are:');
+    expect(result.stderr).toContain('  concurrent calls without cross-talk');
+  });
+
   test('a template without placeholders is refused', async () => {
     const result = await runCli(['check', '--gateway', 'my-gateway']);
     expect(result.code).toBe(2);
