@@ -150,7 +150,9 @@ const spacingProperty = (name: string, steps: number, stepMs: number): BatteryPr
   property(name, async (context) => {
     const token = `spacing-${stepMs}`;
     const scenario = { tool: 'progress', arguments: { steps, step_ms: stepMs }, progressToken: token };
-    const allowed = Math.max(20, stepMs / 2);
+    // Buffering spreads latencies over the whole call (450 ms here for 10 x 50 ms); a loaded machine
+    // adds tens of ms. A gateway that batches pairs spreads them by a whole step and still fails.
+    const allowed = Math.max(40, stepMs * 0.6);
     let verdict: InvariantResult | undefined;
     let lane: TimelineCall | undefined;
     for (let attempt = 1; attempt <= 2; attempt++) {
