@@ -114,7 +114,9 @@ export async function connectReferenceServer(transport: Transport, options: Conn
     }
     let args: Record<string, number>;
     try {
-      args = checkTool ? checkTool.parse(rawArgs) : parseToolArguments(tool as Parameters<typeof parseToolArguments>[0], rawArgs);
+      args = checkTool
+        ? checkTool.parse(rawArgs)
+        : parseToolArguments(tool as Parameters<typeof parseToolArguments>[0], rawArgs);
     } catch (error) {
       const message = isGoldenError(error) ? error.message : String(error);
       audit.finish(entry, 'error', message);
