@@ -1,6 +1,6 @@
 import { GoldenError } from '../errors.js';
 import { FrameSink } from '../record/frame-sink.js';
-import { openHttpSession, withTimeout } from '../record/http-wire-session.js';
+import { openHttpSession } from '../record/http-wire-session.js';
 import type { RecordTarget } from '../record/record-call.js';
 import { type FetchLike, recordingFetch } from '../record/recording-fetch.js';
 import { openStdioSession } from '../record/stdio-wire-session.js';
@@ -48,8 +48,8 @@ export interface CallSeen {
 export interface CheckSession {
   readonly transport: 'http' | 'stdio';
   call(plan: CallPlan): Promise<CallSeen>;
-  /** Opens the standalone GET stream (HTTP); resolves with its status, and collects what it carries. */
-  openGetStream(): Promise<{ status: number; messages: Arrival[] }>;
+  /** Opens the standalone GET stream (HTTP) in the background; `status` stays 0 until headers arrive. */
+  openGetStream(): { status: number; messages: Arrival[] };
   /** The upstream's audit log, read through the gateway on this session (`audit_log`). */
   auditThrough(): Promise<AuditEntry[]>;
   /** Every frame of the client→gateway leg so far. */
@@ -129,16 +129,43 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
         params: { requestId: plan.id, reason: 'mcp-golden check: cancel' },
       });
     };
-    let stream: CallStream;
-    try {
-      stream = await session.request({ jsonrpc: '2.0', id: plan.id, method: 'tools/call', params });
-    } catch (e) {
-      return { plan, startedEpochMs, progress, afterCancel, error: (e as Error).message };
-    }
+    // Timed from sending: a gateway that holds back even the response headers must not delay the cancel.
     const timer =
       plan.cancelAfterMs !== undefined
         ? setTimeout(() => void cancel().catch(() => {}), plan.cancelAfterMs)
         : undefined;
+    const requested = session.request({ jsonrpc: '2.0', id: plan.id, method: 'tools/call', params });
+    let stream: CallStream | undefined;
+    try {
+      // A timed cancel stops the wait too: a gateway may hold back even the headers of a cancelled call.
+      stream =
+        plan.cancelAfterMs === undefined
+          ? await requested
+          : await Promise.race([requested, pause(plan.cancelAfterMs + AFTER_CANCEL_MS + 200).then(() => undefined)]);
+    } catch (e) {
+      if (timer) clearTimeout(timer);
+      const error = (e as Error).message.split('\n')[0] as string;
+      return {
+        plan,
+        startedEpochMs,
+        progress,
+        afterCancel,
+        error,
+        ...(cancelledAtMs !== undefined && { cancelledAtMs }),
+      };
+    }
+    if (!stream) {
+      requested.then((late) => late.drop()).catch(() => undefined);
+      const error = 'no response headers arrived for the call, before or after the cancel';
+      return {
+        plan,
+        startedEpochMs,
+        progress,
+        afterCancel,
+        error,
+        ...(cancelledAtMs !== undefined && { cancelledAtMs }),
+      };
+    }
     if (plan.readDelayMs) await pause(plan.readDelayMs);
     try {
       for (;;) {
@@ -183,13 +210,15 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
   return {
     transport: session.transport,
     call,
-    async openGetStream() {
-      if (!url) return { status: 0, messages: [] };
+    openGetStream() {
+      const opened: { status: number; messages: Arrival[] } = { status: 0, messages: [] };
+      if (!url) return opened;
       const controller = new AbortController();
       getStreams.push(controller);
       const t0 = performance.now();
-      const response = await withTimeout(
-        recordingFetch(sink)(url, {
+      // Not awaited: a gateway may hold even the headers back; the row reads what arrived, when it judges.
+      void (async () => {
+        const response = await recordingFetch(sink)(url, {
           method: 'GET',
           headers: {
             accept: 'text/event-stream',
@@ -197,27 +226,23 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
             ...(sessionId !== undefined && { 'mcp-session-id': sessionId }),
           },
           signal: controller.signal,
-        }),
-        timeoutMs,
-        `Opening the standalone GET stream at ${url}`,
-      );
-      const messages: Arrival[] = [];
-      if (response.status !== 200 || !response.body) return { status: response.status, messages };
-      const parser = new SseParser();
-      const reader = response.body.getReader();
-      void (async () => {
+        });
+        opened.status = response.status;
+        if (response.status !== 200 || !response.body) return;
+        const parser = new SseParser();
+        const reader = response.body.getReader();
         for (;;) {
           const { value, done } = await reader.read();
           if (done) return;
           for (const block of parser.push(value)) {
             if (!block.data) continue;
             try {
-              messages.push({ message: JSON.parse(block.data) as JsonRpcMessage, atMs: performance.now() - t0 });
+              opened.messages.push({ message: JSON.parse(block.data) as JsonRpcMessage, atMs: performance.now() - t0 });
             } catch {}
           }
         }
       })().catch(() => undefined);
-      return { status: response.status, messages };
+      return opened;
     },
     async auditThrough() {
       const seen = await call({ tool: 'audit_log', arguments: {}, id: `check-audit-${Date.now()}` });

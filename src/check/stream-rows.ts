@@ -180,7 +180,8 @@ const getStream = row('progress on the call stream (GET stream open)', (context,
   if (context.clientTransport !== 'http')
     return Promise.resolve(result(name, 'n/a', 'stdio has one stream; there is no standalone GET stream'));
   return withSession(context, async (session) => {
-    const get = await session.openGetStream();
+    const get = session.openGetStream();
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const tag = newTag('get');
     // The result follows the last step by 30 ms: losing a notification next to the result is another row's concern.
     const seen = await session.call({
@@ -195,7 +196,7 @@ const getStream = row('progress on the call stream (GET stream open)', (context,
     const where = onGet > 0 ? (onCall > 0 ? 'split' : 'GET only') : onCall > 0 ? 'call stream' : 'nowhere';
     const numbers = { onCall, onGet, getStatus: get.status, where };
     const calls = [lane('3 steps, GET open', seen)];
-    const sent = ` (the upstream sends 3; GET stream: HTTP ${get.status})`;
+    const sent = ` (the upstream sends 3; GET stream: ${get.status ? `HTTP ${get.status}` : 'no response headers yet'})`;
     if (where === 'call stream')
       return result(
         name,
