@@ -11,6 +11,7 @@ import { type Recording, type RecordTarget, recordCall } from '../record/record-
 import type { Scenario } from '../record/scenario.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import { frameMessage, sseBlock } from '../transcript/frame-content.js';
+import { STREAM_ROWS } from './stream-rows.js';
 
 /** pass, fail, or not applicable to this gateway or transport. */
 export type Verdict = 'pass' | 'fail' | 'n/a';
@@ -43,6 +44,7 @@ export interface BatteryContext {
   /** The upstream itself, for reference recordings. */
   readonly direct: RecordTarget;
   readonly clientTransport: 'http' | 'stdio';
+  readonly upstreamTransport: 'http' | 'stdio';
   /** The upstream's audit log: read in process, or over the wire through the gateway (`audit_log`). */
   readonly audit: () => Promise<AuditEntry[]>;
   /** Longest wait for any one message. */
@@ -132,99 +134,47 @@ const tokenProperty = (name: string, tokens: readonly (string | number)[]): Batt
     return fromInvariant(name, last as InvariantResult, calls);
   });
 
+/**
+ * When the gaps differ from the reference recording, ask the upstream's own record: if every
+ * notification reached the client within the same short delay of the upstream sending it, the
+ * upstream itself was late (a loaded machine), not the gateway. `undefined` when it cannot tell.
+ */
+function latencySpread(call: TimelineCall): number | undefined {
+  const sent = call.upstreamSentMs;
+  if (sent.length === 0 || sent.length !== call.clientReceivedMs.length) return undefined;
+  const latencies = call.clientReceivedMs.map((t, i) => t - (sent[i] as number));
+  return Math.max(...latencies) - Math.min(...latencies);
+}
+
 const spacingProperty = (name: string, steps: number, stepMs: number): BatteryProperty =>
   property(name, async (context) => {
     const token = `spacing-${stepMs}`;
-    const { received, reference } = await pair(context, {
-      tool: 'progress',
-      arguments: { steps, step_ms: stepMs },
-      progressToken: token,
-    });
-    return fromInvariant(name, checkStreaming(received, reference), [
-      timeline(`${steps} x ${stepMs} ms`, received, await auditFor(context, token)),
-    ]);
+    const scenario = { tool: 'progress', arguments: { steps, step_ms: stepMs }, progressToken: token };
+    // Buffering spreads latencies over the whole call (450 ms here for 10 x 50 ms); a loaded machine
+    // adds tens of ms. A gateway that batches pairs spreads them by a whole step and still fails.
+    const allowed = Math.max(40, stepMs * 0.6);
+    let verdict: InvariantResult | undefined;
+    let lane: TimelineCall | undefined;
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const { received, reference } = await pair(context, scenario);
+      verdict = checkStreaming(received, reference);
+      lane = timeline(`${steps} x ${stepMs} ms`, received, await auditFor(context, token));
+      if (verdict.pass) break;
+      const spread = latencySpread(lane);
+      if (spread !== undefined && spread <= allowed) {
+        verdict = {
+          ...verdict,
+          pass: true,
+          message: `gaps differ from the direct recording (${verdict.message}), but gateway→upstream: every notification reached the client within ${spread.toFixed(0)} ms of the same delay after the upstream sent it (allowed ${allowed.toFixed(0)} ms): the upstream itself was late, not the gateway`,
+          evidence: { ...verdict.evidence, latencySpreadMs: Math.round(spread) },
+        };
+        break;
+      }
+      // Buffering bunches most notifications at the result; anything else may be a stall: look twice.
+      if (Number(verdict.evidence.bunchedAtResult ?? 0) * 2 >= steps) break;
+    }
+    return fromInvariant(name, verdict as InvariantResult, lane ? [lane] : []);
   });
-
-const cancellation = property('cancellation reaches the upstream, nothing after it', async (context) => {
-  const name = 'cancellation reaches the upstream, nothing after it';
-  const token = 'check-cancel';
-  const received = await recordCall(context.gateway, {
-    tool: 'progress',
-    arguments: { steps: 10, step_ms: 100 },
-    progressToken: token,
-    cancelAfter: 3,
-    timeoutMs: context.timeoutMs,
-  });
-  const calls = [timeline('cancel after 3', received, await auditFor(context, token))];
-  const view = callView(received);
-  if (view.cancelAtMs === undefined) {
-    return {
-      property: name,
-      verdict: 'n/a',
-      evidence: `the client received ${view.progress.length} progress notifications, never the 3rd, so no cancellation was sent (see the progress rows)`,
-      numbers: { notifications: view.progress.length },
-      calls,
-    };
-  }
-  const cancelAt = view.cancelAtMs;
-  const afterCancel = view.progress.filter((p) => p.atMs > cancelAt + 1).length;
-  const third = view.progress[2];
-  if (third && view.response && view.response.read === third.read) {
-    return {
-      property: name,
-      verdict: 'n/a',
-      evidence: `progress 3 arrived in the same read as the result (${view.response.atMs.toFixed(0)} ms into the call): the stream was held back, so no cancellation could be sent while the call ran`,
-      numbers: { readsOnCall: view.reads },
-      calls,
-    };
-  }
-  if (afterCancel > 0 || received.outcome.response) {
-    return {
-      property: name,
-      verdict: 'fail',
-      evidence: `after the cancellation the client still received ${afterCancel} progress notifications${received.outcome.response ? ' and the result' : ''}`,
-      numbers: { afterCancel, result: received.outcome.response !== undefined },
-      calls,
-    };
-  }
-  const deadline = Date.now() + 2000;
-  let row = await auditFor(context, token);
-  while (row && !row.cancelled && row.outcome === 'running' && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    row = await auditFor(context, token);
-  }
-  if (!row) {
-    return {
-      property: name,
-      verdict: 'n/a',
-      evidence:
-        'the client saw nothing after the cancel; the upstream audit log has no row for the call (the gateway may run one upstream per session), so whether the cancel reached it is unknown',
-      numbers: {},
-      calls,
-    };
-  }
-  const numbers = {
-    stepsCompleted: row.stepsCompleted,
-    cancelled: row.cancelled,
-    notificationsSent: row.notifications.length,
-  };
-  if (!row.cancelled) {
-    return {
-      property: name,
-      verdict: 'fail',
-      evidence: `the upstream never received notifications/cancelled: it ran ${row.stepsCompleted} of 10 steps (outcome ${row.outcome})`,
-      numbers,
-      calls,
-    };
-  }
-  return {
-    property: name,
-    verdict: 'pass',
-    evidence: `upstream cancelled after ${row.stepsCompleted} steps, ${row.cancelledAtMs?.toFixed(0)} ms into the call; the client received nothing after the cancel`,
-    numbers,
-    calls,
-  };
-});
 
 const resume = property('Last-Event-ID resume', async (context) => {
   const name = 'Last-Event-ID resume';
@@ -270,43 +220,6 @@ const resume = property('Last-Event-ID resume', async (context) => {
   };
 });
 
-const concurrency = property('concurrent calls without cross-talk', async (context) => {
-  const name = 'concurrent calls without cross-talk';
-  const runs = await Promise.all(
-    Array.from({ length: 5 }, (_, i) =>
-      recordCall(context.gateway, {
-        tool: 'progress',
-        arguments: { steps: 5, step_ms: 40 },
-        progressToken: `concurrent-${i}`,
-        requestId: 10 + i,
-        timeoutMs: context.timeoutMs,
-      }),
-    ),
-  );
-  const problems: string[] = [];
-  runs.forEach((run, i) => {
-    const tokens = run.outcome.progress.map((m) => (m.params as { progressToken?: unknown }).progressToken);
-    // Another call's token is cross-talk; an unknown token is the tokens property's concern.
-    const foreign = tokens.filter((t) => t !== `concurrent-${i}` && typeof t === 'string' && /^concurrent-\d$/.test(t));
-    if (foreign.length > 0)
-      problems.push(`call ${i} received ${foreign.length} notifications of ${[...new Set(foreign)].join(', ')}`);
-    if (run.outcome.response?.id !== 10 + i)
-      problems.push(`call ${i} got response id ${JSON.stringify(run.outcome.response?.id)}`);
-  });
-  return {
-    property: name,
-    verdict: problems.length === 0 ? 'pass' : 'fail',
-    evidence:
-      problems.length === 0
-        ? '5 concurrent calls, each got only its own notifications and its own result'
-        : problems.join('; '),
-    numbers: { calls: 5, problems: problems.length },
-    calls: await Promise.all(
-      runs.map(async (run, i) => timeline(`concurrent ${i}`, run, await auditFor(context, `concurrent-${i}`))),
-    ),
-  };
-});
-
 const blocksProperty = (name: string, scenario: Scenario, judge: typeof checkBlocks): BatteryProperty =>
   property(name, async (context) => {
     const { received, reference } = await pair(context, scenario);
@@ -330,7 +243,6 @@ export const BATTERY: readonly BatteryProperty[] = [
     { tool: 'long_output', arguments: { blocks: 50, chars: 65536 } },
     checkBlocks,
   ),
-  cancellation,
   resume,
-  concurrency,
+  ...STREAM_ROWS,
 ];

@@ -3,8 +3,9 @@ import { type RecordTarget, recordCall } from '../record/record-call.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import { type ReferenceServer, startReferenceServer } from '../server/http-server.js';
 import { referenceStdioCommand } from '../server/reference-stdio-command.js';
-import { BATTERY, type BatteryContext, type PropertyResult } from './battery.js';
+import { BATTERY, type BatteryContext, type BatteryProperty, type PropertyResult } from './battery.js';
 import { fillTemplate, freePort, type GatewayProcess, startGateway } from './gateway-process.js';
+import { longCall } from './stream-rows.js';
 
 /** Options of {@link runGatewayCheck}. */
 export interface CheckOptions {
@@ -24,8 +25,10 @@ export interface CheckOptions {
   readonly upstream?: { readonly accelHeader?: boolean; readonly keepAliveMs?: number };
   /** Longest wait for any one message, and for the gateway to start listening. @default 10000 */
   readonly timeoutMs?: number;
-  /** Run only properties whose name contains one of these. */
+  /** Run only properties whose name contains one of these; none matching is an `E_USAGE` error. */
   readonly only?: readonly string[];
+  /** Add the long-call row (the `--long` profile): a call of `totalMs` with progress every `everyMs`. */
+  readonly long?: { readonly totalMs: number; readonly everyMs: number };
   /** Called before and after each property, for a progress display. */
   readonly onProgress?: (event: { index: number; total: number; property: string; result?: PropertyResult }) => void;
 }
@@ -72,6 +75,17 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
   const upstreamTransport = options.upstreamTransport ?? 'http';
   const clientTransport = options.gatewayUrl ? 'http' : (options.clientTransport ?? 'http');
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const rows: BatteryProperty[] = [
+    ...BATTERY,
+    ...(options.long ? [longCall(options.long.totalMs, options.long.everyMs)] : []),
+  ];
+  const chosen = rows.filter((p) => !options.only?.length || options.only.some((o) => p.name.includes(o)));
+  if (chosen.length === 0) {
+    throw new GoldenError(
+      'E_USAGE',
+      `--only ${options.only?.map((o) => JSON.stringify(o)).join(', ')} matches no property. The properties are:\n${rows.map((p) => `  ${p.name}`).join('\n')}\nGive part of one of these names, e.g. --only cancellation.`,
+    );
+  }
   const started = Date.now();
   let upstream: ReferenceServer | undefined;
   let gateway: GatewayProcess | undefined;
@@ -79,11 +93,12 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
     let direct: RecordTarget;
     let upstreamSpec: string;
     if (upstreamTransport === 'http') {
-      upstream = await startReferenceServer({ port: options.upstreamPort ?? 0, ...options.upstream });
+      upstream = await startReferenceServer({ port: options.upstreamPort ?? 0, ...options.upstream, checkTools: true });
       direct = upstream.url;
       upstreamSpec = upstream.url;
     } else {
-      const command = referenceStdioCommand();
+      const plain = referenceStdioCommand();
+      const command = { ...plain, args: [...(plain.args ?? []), '--check-tools'] };
       direct = command;
       upstreamSpec = [command.command, ...(command.args ?? [])].map(quote).join(' ');
     }
@@ -107,12 +122,12 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       gateway: target,
       direct,
       clientTransport,
+      upstreamTransport,
       timeoutMs,
       audit: upstream
         ? async () => (upstream as ReferenceServer).audit.entries()
         : () => auditThrough(target, timeoutMs),
     };
-    const chosen = BATTERY.filter((p) => !options.only?.length || options.only.some((o) => p.name.includes(o)));
     const results: PropertyResult[] = [];
     for (const [index, property] of chosen.entries()) {
       options.onProgress?.({ index, total: chosen.length, property: property.name });

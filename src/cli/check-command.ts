@@ -20,6 +20,9 @@ stops everything it started, and prints one row per property. Exit code 1 on any
   --no-accel-header           the upstream omits "X-Accel-Buffering: no"
   --timeout MS                longest wait for any message or for the gateway to listen (default 10000)
   --only TEXT                 run only properties whose name contains TEXT (repeatable)
+  --long                      also run the long-call row (opt-in profile): one call of --long-ms
+                              (default 75000, at least 70 s outlives common proxy timeouts) with
+                              progress every --long-every ms (default 5000)
   --json FILE                 write the report as JSON
   --svg FILE                  write a timeline (upstream send vs client arrival) as SVG`;
 
@@ -42,6 +45,9 @@ export async function checkCommand(argv: string[]): Promise<number> {
       'no-accel-header': { type: 'boolean', default: false },
       timeout: { type: 'string' },
       only: { type: 'string', multiple: true },
+      long: { type: 'boolean', default: false },
+      'long-ms': { type: 'string' },
+      'long-every': { type: 'string' },
       json: { type: 'string' },
       svg: { type: 'string' },
     },
@@ -54,6 +60,8 @@ export async function checkCommand(argv: string[]): Promise<number> {
   }
   const upstreamPort = parseIntegerOption('upstream-port', values['upstream-port'], 1, 65535);
   const timeoutMs = parseIntegerOption('timeout', values.timeout, 100, 600_000);
+  const longMs = parseIntegerOption('long-ms', values['long-ms'], 1000, 3_600_000) ?? 75_000;
+  const longEvery = parseIntegerOption('long-every', values['long-every'], 100, 10_000) ?? 5000;
   const upstreamTransport = transport('upstream-transport', values['upstream-transport']);
   const clientTransport = transport('client-transport', values['client-transport']);
   const report = await runGatewayCheck({
@@ -65,6 +73,7 @@ export async function checkCommand(argv: string[]): Promise<number> {
     ...(values['gateway-path'] !== undefined && { gatewayPath: values['gateway-path'] }),
     ...(timeoutMs !== undefined && { timeoutMs }),
     ...(values.only && { only: values.only }),
+    ...(values.long && { long: { totalMs: longMs, everyMs: longEvery } }),
     upstream: { accelHeader: !values['no-accel-header'] },
     onProgress: ({ index, total, property, result }) => {
       const step = `[${index + 1}/${total}]`;

@@ -5,7 +5,7 @@ import { serveReferenceStdio } from '../server/stdio-server.js';
 import { parseIntegerOption } from './parse-integer-option.js';
 
 export const SERVE_USAGE = `Usage: mcp-golden serve [--stdio | --port N] [--json-response] [--no-accel-header]
-                        [--keep-alive MS] [--retry MS] [--fail-at-step N]
+                        [--keep-alive MS] [--retry MS] [--fail-at-step N] [--check-tools]
 
 Runs the reference streaming server (tools: progress, long_output, chatty, audit_log).
   --stdio            serve newline-delimited JSON-RPC on stdin/stdout
@@ -14,7 +14,8 @@ Runs the reference streaming server (tools: progress, long_output, chatty, audit
   --no-accel-header  omit "X-Accel-Buffering: no" on SSE responses
   --keep-alive MS    send ": keepalive" SSE comments every MS ms (default 0: none)
   --retry MS         retry value in SSE priming events (default 200)
-  --fail-at-step N   progress fails at step N: a final notification (progress == total), then isError`;
+  --fail-at-step N   progress fails at step N: a final notification (progress == total), then isError
+  --check-tools      also serve progress_tight and multibyte_output (the gateway check's upstream)`;
 
 /** `mcp-golden serve`: runs until SIGINT/SIGTERM (HTTP) or end of stdin (stdio). */
 export async function serveCommand(argv: string[]): Promise<number> {
@@ -28,6 +29,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       'keep-alive': { type: 'string' },
       retry: { type: 'string' },
       'fail-at-step': { type: 'string' },
+      'check-tools': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -36,7 +38,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
     if (values.port !== undefined) {
       throw new GoldenError('E_USAGE', 'Conflicting options: --stdio and --port. Use one transport.');
     }
-    const server = await serveReferenceStdio(failAt === undefined ? {} : { failAtStep: failAt });
+    const server = await serveReferenceStdio({
+      checkTools: values['check-tools'],
+      ...(failAt !== undefined && { failAtStep: failAt }),
+    });
     await server.closed;
     return 0;
   }
@@ -52,6 +57,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       keepAliveMs,
       retryMs,
       ...(failAt !== undefined && { failAtStep: failAt }),
+      checkTools: values['check-tools'],
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

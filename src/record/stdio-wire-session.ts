@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import { GoldenError } from '../errors.js';
 import type { Frame } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage } from '../transcript/frame-content.js';
@@ -79,6 +80,8 @@ export function openStdioSession(target: StdioCommand, sink: FrameSink): WireSes
   let exited: string | undefined;
   let buffered = '';
   let closing = false;
+  // One decoder for the whole stream: a character split across two reads must not become U+FFFD.
+  const utf8 = new StringDecoder('utf8');
 
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (text: string) => {
@@ -86,7 +89,7 @@ export function openStdioSession(target: StdioCommand, sink: FrameSink): WireSes
   });
   child.stdout.on('data', (chunk: Buffer) => {
     fromServer.read(new Uint8Array(chunk));
-    buffered += chunk.toString('utf8');
+    buffered += utf8.write(chunk);
     let newline = buffered.indexOf('\n');
     while (newline >= 0) {
       const line = buffered.slice(0, newline);

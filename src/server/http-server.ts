@@ -22,6 +22,8 @@ export interface ReferenceServerOptions {
   readonly audit?: AuditLog;
   /** Make `progress` fail at this step with `isError: true`, after a final notification. @default unset */
   readonly failAtStep?: number;
+  /** Also serve the gateway check's extra tools (`progress_tight`, `multibyte_output`). @default false */
+  readonly checkTools?: boolean;
   /** Called with transport-level errors (bad requests, stream conflicts). */
   readonly onError?: (error: Error) => void;
 }
@@ -103,7 +105,11 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       },
     });
     if (options.onError) transport.onerror = options.onError;
-    const server = await connectReferenceServer(transport, { audit, failAtStep: options.failAtStep });
+    const server = await connectReferenceServer(transport, {
+      audit,
+      failAtStep: options.failAtStep,
+      checkTools: options.checkTools ?? false,
+    });
     const session: Session = { transport, server };
     return session;
   };

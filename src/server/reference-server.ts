@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { isGoldenError } from '../errors.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
+import { CHECK_TOOLS } from './check-tools.js';
 import { findReferenceTool, parseToolArguments, referenceToolDefinitions } from './reference-tools.js';
 import { type IntegerArgument, parseIntegerArguments, toJsonSchema } from './tool-arguments.js';
 
@@ -48,6 +49,8 @@ export interface ConnectReferenceOptions {
   readonly audit: AuditLog;
   /** Make `progress` fail at this step, after a final notification (progress == total) with `isError: true`. @default unset */
   readonly failAtStep?: number | undefined;
+  /** Also serve `progress_tight` and `multibyte_output`, the gateway check's extra tools. @default false */
+  readonly checkTools?: boolean;
 }
 
 const idKey = (id: string | number): string => `${typeof id}:${id}`;
@@ -75,7 +78,10 @@ export async function connectReferenceServer(transport: Transport, options: Conn
   });
   const running = new Map<string, AuditEntry>();
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...referenceToolDefinitions(), AUDIT_TOOL] }));
+  const extra = options.checkTools ? [...CHECK_TOOLS.values()] : [];
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [...referenceToolDefinitions(), AUDIT_TOOL, ...extra.map((t) => structuredClone(t.definition))],
+  }));
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
     resources: [{ uri: AUDIT_LOG_URI, name: 'audit-log', mimeType: 'application/json' }],
   }));
@@ -101,7 +107,8 @@ export async function connectReferenceServer(transport: Transport, options: Conn
       requestId: extra.requestId,
       progressToken: token ?? null,
     });
-    const tool = findReferenceTool(name);
+    const checkTool = options.checkTools ? CHECK_TOOLS.get(name) : undefined;
+    const tool = findReferenceTool(name) ?? checkTool;
     if (!tool) {
       const message = `Unknown tool: "${name}". Available tools: progress, long_output, chatty, ${AUDIT_LOG_TOOL}.`;
       audit.finish(entry, 'error', message);
@@ -109,7 +116,9 @@ export async function connectReferenceServer(transport: Transport, options: Conn
     }
     let args: Record<string, number>;
     try {
-      args = parseToolArguments(tool, rawArgs);
+      args = checkTool
+        ? checkTool.parse(rawArgs)
+        : parseToolArguments(tool as Parameters<typeof parseToolArguments>[0], rawArgs);
     } catch (error) {
       const message = isGoldenError(error) ? error.message : String(error);
       audit.finish(entry, 'error', message);

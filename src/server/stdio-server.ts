@@ -13,6 +13,8 @@ export interface StdioServeOptions {
   readonly audit?: AuditLog;
   /** Make `progress` fail at this step with `isError: true`, after a final notification. @default unset */
   readonly failAtStep?: number;
+  /** Also serve the gateway check's extra tools (`progress_tight`, `multibyte_output`). @default false */
+  readonly checkTools?: boolean;
 }
 
 /** A reference server running on a pair of streams. */
@@ -35,7 +37,11 @@ export async function serveReferenceStdio(options: StdioServeOptions = {}): Prom
   const audit = options.audit ?? new AuditLog();
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
-  const server = await connectReferenceServer(transport, { audit, failAtStep: options.failAtStep });
+  const server = await connectReferenceServer(transport, {
+    audit,
+    failAtStep: options.failAtStep,
+    checkTools: options.checkTools ?? false,
+  });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
     stdin.once('end', () => {

@@ -58,7 +58,7 @@ describe.skipIf(nginxMissing)('nginx (Debian package) as the gateway', () => {
       /progress streams live \(50 ms steps\)\s+\| FAIL \| 10 of 10 notifications arrived within 5 ms of the/,
     );
     expect(result.stdout).toContain('the gateway breaks MCP streaming');
-    expect(result.stderr).toContain('[mcp-golden] [1/11] progress tokens (string) ... pass');
+    expect(result.stderr).toContain('[mcp-golden] [1/18] progress tokens (string) ... pass');
     const report = JSON.parse(await readFile(json, 'utf8')) as CheckReport;
     expect(verdicts(report)).toMatchObject({
       'progress tokens (string)': 'pass',
@@ -68,6 +68,12 @@ describe.skipIf(nginxMissing)('nginx (Debian package) as the gateway', () => {
       'blocks: count and order': 'pass',
       unicode: 'pass',
       'large output (50 x 64 KiB)': 'pass',
+      'large multibyte output (8 x 64 Ki chars)': 'pass',
+      'final progress back-to-back with the result': 'pass',
+      // Held-back progress comes too late to cancel after progress 2; a timed cancel still works.
+      'cancellation (string id, after progress 2)': 'fail',
+      'cancellation (no progress needed, after 300 ms)': 'pass',
+      'progress on the call stream (GET stream open)': 'pass',
       'concurrent calls without cross-talk': 'pass',
     });
     const drawing = await readFile(svg, 'utf8');
@@ -77,23 +83,29 @@ describe.skipIf(nginxMissing)('nginx (Debian package) as the gateway', () => {
 });
 
 describe('supergateway (npm) bridging a stdio upstream to Streamable HTTP', () => {
-  test('forwards faithfully; cancellation and resumption are not applicable', async () => {
+  test('streams faithfully call by call, but mixes notifications between concurrent calls of one session', async () => {
     const report = await runGatewayCheck({
       gateway: `${supergateway} --stdio "{upstream}" --outputTransport streamableHttp --stateful --port {port} --logLevel none`,
       upstreamTransport: 'stdio',
       timeoutMs: 10_000,
     });
-    expect(report.results.filter((r) => r.verdict === 'fail')).toEqual([]);
+    expect(report.results.filter((r) => r.verdict === 'fail').map((r) => r.property)).toEqual([
+      'concurrent calls without cross-talk',
+    ]);
+    expect(report.results.at(-1)?.evidence).toMatch(
+      /^client→gateway \(on one session\): call \d received \d+ notifications of other calls/,
+    );
     expect(verdicts(report)).toMatchObject({
       'progress streams live (50 ms steps)': 'pass',
-      'large output (50 x 64 KiB)': 'pass',
+      'large multibyte output (8 x 64 Ki chars)': 'pass',
+      'cancellation (string id, after progress 2)': 'pass',
       'Last-Event-ID resume': 'n/a',
     });
   }, 180_000);
 });
 
 describe('supergateway (npm) bridging a Streamable HTTP upstream to a stdio client', () => {
-  test('is caught dropping every progress notification, with evidence that the upstream sent them', async () => {
+  test('is caught dropping every progress notification and losing cancels, with evidence from both legs', async () => {
     const report = await runGatewayCheck({
       gateway: `${supergateway} --streamableHttp {upstream} --logLevel none`,
       clientTransport: 'stdio',
@@ -109,12 +121,23 @@ describe('supergateway (npm) bridging a Streamable HTTP upstream to a stdio clie
       'blocks: count and order': 'pass',
       unicode: 'pass',
       'large output (50 x 64 KiB)': 'pass',
-      'cancellation reaches the upstream, nothing after it': 'n/a',
       'Last-Event-ID resume': 'n/a',
+      'large multibyte output (8 x 64 Ki chars)': 'pass',
+      'final progress back-to-back with the result': 'fail',
+      'cancellation (string id, after progress 2)': 'fail',
+      'cancellation (large numeric id, after progress 2)': 'fail',
+      'cancellation (no progress needed, after 300 ms)': 'fail',
+      'progress on the call stream (GET stream open)': 'n/a',
+      'burst (200 notifications at once)': 'fail',
+      'slow reader (100 x 16 KiB notifications)': 'fail',
       'concurrent calls without cross-talk': 'pass',
     });
     expect(report.results[0]?.evidence).toBe(
       'received 0 of 5 progress notifications (the last 5 missing); the upstream received token "check-token-é-🚀" (string) and sent 5 notifications',
+    );
+    const timed = report.results.find((r) => r.property === 'cancellation (no progress needed, after 300 ms)');
+    expect(timed?.evidence).toMatch(
+      /^client→gateway: sent ".*notifications\/cancelled.*" \d+ ms into the call\. gateway→upstream: the upstream \(audit row \d+\) received request id/,
     );
   }, 180_000);
 });
@@ -134,6 +157,13 @@ describe('gateways that misbehave as processes', () => {
     expect(result.stderr).toMatch(
       /exited with code 3 before listening on 127\.0\.0\.1:\d+\. Its output ended with:\nbad flag/,
     );
+  });
+
+  test('--only that matches no row is a usage error listing the rows, before anything starts', async () => {
+    const result = await runCli(['check', '--gateway', 'sleep 30 # {upstream} {port}', '--only', 'nosuchprop']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--only "nosuchprop" matches no property. The properties are:');
+    expect(result.stderr).toContain('  concurrent calls without cross-talk');
   });
 
   test('a template without placeholders is refused', async () => {

@@ -1,8 +1,8 @@
 import { freePort } from '../../src/check/gateway-process.js';
-import { type CheckReport, runGatewayCheck } from '../../src/check/run-check.js';
+import { type CheckOptions, type CheckReport, runGatewayCheck } from '../../src/check/run-check.js';
 import { type Fault, startFaultProxy } from './fault-proxy.js';
 
-/** Every property of the battery, in order. */
+/** Every property of the default battery, in order. */
 export const ALL_PROPERTIES = [
   'progress tokens (string)',
   'progress tokens (number)',
@@ -12,17 +12,27 @@ export const ALL_PROPERTIES = [
   'blocks: count and order',
   'unicode',
   'large output (50 x 64 KiB)',
-  'cancellation reaches the upstream, nothing after it',
   'Last-Event-ID resume',
+  'large multibyte output (8 x 64 Ki chars)',
+  'final progress back-to-back with the result',
+  'cancellation (string id, after progress 2)',
+  'cancellation (large numeric id, after progress 2)',
+  'cancellation (no progress needed, after 300 ms)',
+  'progress on the call stream (GET stream open)',
+  'burst (200 notifications at once)',
+  'slow reader (100 x 16 KiB notifications)',
   'concurrent calls without cross-talk',
 ];
 
-/** Runs the whole battery through an in-repo fault proxy in front of the reference upstream. */
-export async function checkThrough(fault: Fault): Promise<CheckReport> {
+/** Runs the battery (or the `only` rows) through an in-repo fault proxy in front of the reference upstream. */
+export async function checkThrough(
+  fault: Fault,
+  options: Pick<CheckOptions, 'only' | 'long'> = {},
+): Promise<CheckReport> {
   const upstreamPort = await freePort();
   const proxy = await startFaultProxy(`http://127.0.0.1:${upstreamPort}/mcp`, fault);
   try {
-    return await runGatewayCheck({ gatewayUrl: proxy.url, upstreamPort, timeoutMs: 3000 });
+    return await runGatewayCheck({ gatewayUrl: proxy.url, upstreamPort, timeoutMs: 3000, ...options });
   } finally {
     await proxy.close();
   }

@@ -15,6 +15,24 @@ export type Fault =
   | 'drop-last-progress'
   | 'progress-after-result'
   | 'drop-cancel'
+  // decodes each upstream read as UTF-8 on its own: characters split across reads become U+FFFD
+  | 'utf8-per-read'
+  // loses a progress notification that arrives within 5 ms of the result (the two share a read)
+  | 'drop-final-if-coalesced'
+  // numbers upstream requests from 0 per session and maps answers back, but forwards
+  // notifications/cancelled with the client's id untranslated
+  | 'cancel-id-untranslated'
+  // drops every progress notification; with 'drop-cancel' too in 'drop-progress-and-cancel'
+  | 'drop-progress'
+  | 'drop-progress-and-cancel'
+  // sends progress on the session's standalone GET stream instead of the call's stream
+  | 'progress-on-get'
+  // drops a progress notification that follows the previous one within 1 ms (a debouncer)
+  | 'debounce-burst'
+  // drops progress while the client's socket pushes back (res.write() returned false, until 'drain')
+  | 'drop-on-backpressure'
+  // ends every SSE response 1 s after it began, as a proxy's request timeout would
+  | 'timeout-1s'
   // benign
   | 'remap-ids'
   | 'rechunk'
@@ -82,10 +100,27 @@ function transform(fault: Fault, message: Message): Message | undefined {
       };
     case 'reorder-keys':
       return reverseKeys(message) as Message;
-    case 'remap-ids':
-      return typeof message.id === 'number' && !('method' in message) ? { ...message, id: message.id - 1000 } : message;
     default:
       return message;
+  }
+}
+
+/**
+ * Per-session request numbering, as a gateway's own upstream client does: the upstream sees the
+ * gateway's ids; answers are mapped back to the client's id.
+ */
+class IdMapper {
+  private readonly next = new Map<string, number>();
+  constructor(private readonly base: number) {}
+
+  /** The upstream id for a request of `session` (`undefined` for initialize, which opens one). */
+  assign(session: string | undefined, clientId: unknown, table: Map<string, unknown>): number {
+    const key = session ?? '';
+    const id = session === undefined ? this.base : (this.next.get(key) ?? this.base + 1);
+    if (session !== undefined) this.next.set(key, id + 1);
+    table.set(`${key}|${JSON.stringify(clientId)}`, id);
+    table.set(`${key}|up:${id}`, clientId);
+    return id;
   }
 }
 
@@ -102,19 +137,33 @@ export interface FaultProxy {
  */
 export async function startFaultProxy(upstream: string, fault: Fault): Promise<FaultProxy> {
   const target = new URL(upstream);
+  const mapper = new IdMapper(fault === 'remap-ids' ? 1000 : 0);
+  const upstreamIds = new Map<string, unknown>();
+  const getStreams = new Map<string, (text: string) => void>();
   const server = createServer((req, res) => {
+    const session = req.headers['mcp-session-id'] as string | undefined;
+    const remapping = fault === 'remap-ids' || fault === 'cancel-id-untranslated';
+    let clientId: unknown;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       let body = Buffer.concat(chunks);
-      if (fault === 'remap-ids' && body.length > 0) {
+      if (remapping && body.length > 0) {
         // A gateway that numbers upstream requests its own way, and maps the answers back.
         const message = JSON.parse(body.toString()) as Message;
-        if (typeof message.id === 'number') message.id += 1000;
-        if (message.params && typeof message.params.requestId === 'number') message.params.requestId += 1000;
+        if ('id' in message && 'method' in message) {
+          clientId = message.id;
+          message.id = mapper.assign(session, message.id, upstreamIds);
+        }
+        const cancelled = message.method === 'notifications/cancelled' && message.params;
+        if (cancelled && fault === 'remap-ids') {
+          const mapped = upstreamIds.get(`${session ?? ''}|${JSON.stringify(cancelled.requestId)}`);
+          if (mapped !== undefined) cancelled.requestId = mapped;
+        }
         body = Buffer.from(JSON.stringify(message));
       }
-      if (fault === 'drop-cancel' && body.toString().includes('"notifications/cancelled"')) {
+      const dropsCancel = fault === 'drop-cancel' || fault === 'drop-progress-and-cancel';
+      if (dropsCancel && body.toString().includes('"notifications/cancelled"')) {
         res.writeHead(202).end();
         return;
       }
@@ -133,7 +182,11 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
         (upRes) => {
           const headers = { ...upRes.headers };
           delete headers['content-length'];
-          if (fault === 'remap-ids' && !String(upRes.headers['content-type'] ?? '').includes('text/event-stream')) {
+          const restoreId = (message: Message): Message =>
+            remapping && 'id' in message && !('method' in message)
+              ? { ...message, id: upstreamIds.get(`${session ?? ''}|up:${String(message.id)}`) ?? clientId }
+              : message;
+          if (remapping && !String(upRes.headers['content-type'] ?? '').includes('text/event-stream')) {
             // JSON answers are small: map the id back on the whole body.
             const parts: Buffer[] = [];
             upRes.on('data', (c: Buffer) => parts.push(c));
@@ -142,7 +195,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
               let out = text;
               try {
                 const message = JSON.parse(text) as Message;
-                out = JSON.stringify(transform(fault, message));
+                out = JSON.stringify(restoreId(message));
               } catch {}
               res.writeHead(upRes.statusCode ?? 502, headers);
               res.end(out);
@@ -152,17 +205,41 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
           res.writeHead(upRes.statusCode ?? 502, headers);
           res.flushHeaders();
           const isSse = String(upRes.headers['content-type'] ?? '').includes('text/event-stream');
+          if (fault === 'utf8-per-read') {
+            upRes.on('data', (chunk: Buffer) => res.write(chunk.toString('utf8')));
+            upRes.on('end', () => res.end());
+            return;
+          }
           if (!isSse || fault === 'none') {
             upRes.pipe(res);
             return;
           }
+          if (fault === 'timeout-1s') setTimeout(() => res.destroy(), 1000).unref();
+          const isGet = req.method === 'GET';
+          const toGet = (text: string): void => {
+            if (session !== undefined) getStreams.get(session)?.(text);
+          };
+          if (isGet && session !== undefined) {
+            getStreams.set(session, (text) => res.write(text));
+            res.on('close', () => getStreams.delete(session));
+          }
+          let congested = false;
+          res.on('drain', () => {
+            congested = false;
+          });
+          let lastProgressAt = Number.NEGATIVE_INFINITY;
+          let pendingProgress: { text: string; at: number } | undefined;
           const parser = new SseParser();
           const held: Buffer[] = [];
           let heldProgress: string | undefined;
           let chain: Promise<void> = Promise.resolve();
           const write = (text: string | Uint8Array): void => {
             if (fault === 'buffer') held.push(Buffer.from(text));
-            else res.write(text);
+            else if (!res.write(text)) congested = true;
+          };
+          const flushPending = (): void => {
+            if (pendingProgress) write(pendingProgress.text);
+            pendingProgress = undefined;
           };
           const onBlock = (raw: Uint8Array, data: string | undefined, id: string | undefined): void => {
             let message: Message | undefined;
@@ -186,7 +263,31 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
               return;
             }
             if (fault === 'keep-alive-comments') write(': keepalive\n\n');
+            message = restoreId(message);
             const isProgress = message.method === 'notifications/progress';
+            const now = performance.now();
+            if (isProgress && !isGet) {
+              if (fault === 'drop-progress' || fault === 'drop-progress-and-cancel') return;
+              if (fault === 'progress-on-get') {
+                toGet(renderEvent(message, id));
+                return;
+              }
+              if (fault === 'drop-on-backpressure' && congested) return;
+              const gap = now - lastProgressAt;
+              lastProgressAt = now;
+              if (fault === 'debounce-burst' && gap < 1) return;
+              if (fault === 'drop-final-if-coalesced') {
+                // Held briefly: a gateway that lets the result overtake (and lose) a just-written progress.
+                flushPending();
+                pendingProgress = { text: renderEvent(message, id), at: now };
+                setTimeout(flushPending, 5);
+                return;
+              }
+            }
+            if (fault === 'drop-final-if-coalesced' && pendingProgress && 'id' in message) {
+              if (now - pendingProgress.at < 5) pendingProgress = undefined;
+              else flushPending();
+            }
             if (fault === 'drop-last-progress' || fault === 'progress-after-result') {
               if (isProgress) {
                 if (heldProgress) write(heldProgress);
@@ -209,6 +310,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
           upRes.on('end', () => {
             for (const block of parser.end()) onBlock(block.bytes, block.data, block.id);
             if (heldProgress) write(heldProgress);
+            flushPending();
             if (fault === 'buffer') res.write(Buffer.concat(held));
             void chain.then(() => res.end());
           });
