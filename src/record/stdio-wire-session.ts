@@ -1,5 +1,6 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { GoldenError } from '../errors.js';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { describeError, GoldenError } from '../errors.js';
+import { spawnGroup } from '../process/child-group.js';
 import type { Frame } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage } from '../transcript/frame-content.js';
 import type { FrameSink } from './frame-sink.js';
@@ -60,11 +61,13 @@ const keyOf = (value: unknown): string => `${typeof value}:${String(value)}`;
  * both directions (a stdio tee). The child is stopped by `close()`.
  */
 export function openStdioSession(target: StdioCommand, sink: FrameSink): WireSession {
-  const child: ChildProcessWithoutNullStreams = spawn(target.command, [...(target.args ?? [])], {
+  // Its own process group, so a shell wrapper's children stop with it, and a signal to the CLI stops it.
+  const group = spawnGroup(target.command, [...(target.args ?? [])], {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, ...target.env },
     ...(target.cwd !== undefined && { cwd: target.cwd }),
   });
+  const child = group.child as ChildProcessWithoutNullStreams;
   const describe = [target.command, ...(target.args ?? [])].join(' ');
   const toServer = sink.body(0, 'client->server', 'stdio');
   const fromServer = sink.body(0, 'server->client', 'stdio');
@@ -88,6 +91,10 @@ export function openStdioSession(target: StdioCommand, sink: FrameSink): WireSes
       route(line);
       newline = buffered.indexOf('\n');
     }
+  });
+  // EPIPE when the server is gone: remember it (the next write says so) instead of crashing.
+  child.stdin.on('error', (error) => {
+    exited ??= `closed its stdin (${describeError(error)})`;
   });
   child.on('error', (error) => {
     exited = `could not be started (${error.message})`;
@@ -144,14 +151,12 @@ export function openStdioSession(target: StdioCommand, sink: FrameSink): WireSes
     },
     async close() {
       toServer.end('complete');
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      // End of stdin is the polite stop; then the whole group gets SIGTERM and, later, SIGKILL.
       child.stdin.end();
-      const timer = setTimeout(() => child.kill('SIGTERM'), 2000);
-      const killer = setTimeout(() => child.kill('SIGKILL'), 4000);
-      await gone;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([group.exit, new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
       clearTimeout(timer);
-      clearTimeout(killer);
+      await group.stop(2000);
     },
   };
 }
