@@ -11,6 +11,7 @@ import {
   ReadResourceRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod/v4';
 import { isGoldenError } from '../errors.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
 import { findReferenceTool, parseToolArguments, referenceToolDefinitions } from './reference-tools.js';
@@ -47,6 +48,15 @@ export interface ConnectReferenceOptions {
   /** The shared log every session writes to. */
   readonly audit: AuditLog;
 }
+
+/**
+ * `tools/call` as the SDK declares it, but with `arguments` of any type. The SDK parses a request
+ * with the handler's schema before its own validation, and a parse failure there becomes -32603
+ * (internal error); with this schema its validation runs and answers -32602 (invalid params).
+ */
+const CallToolAnyArguments = CallToolRequestSchema.extend({
+  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
+});
 
 const idKey = (id: string | number): string => `${typeof id}:${id}`;
 
@@ -88,7 +98,7 @@ export async function connectReferenceServer(transport: Transport, options: Conn
     return { contents: [{ uri: AUDIT_LOG_URI, mimeType: 'application/json', text }] };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolAnyArguments, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: rawArgs } = request.params;
     if (name === AUDIT_LOG_TOOL) return readAuditLog(audit, rawArgs);
     const token = extra._meta?.progressToken;
