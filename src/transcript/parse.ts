@@ -1,5 +1,7 @@
+import type * as z from 'zod';
 import { GoldenError } from '../errors.js';
-import { type Channel, type Direction, type EndReason, type Frame, GOLDEN_FORMAT, type Transcript } from './frame.js';
+import { type Frame, GOLDEN_FORMAT, type Transcript } from './frame.js';
+import { FrameSchema, HeaderLineSchema } from './golden-schema.js';
 
 /** Options of {@link parseTranscript}. */
 export interface ParseOptions {
@@ -9,72 +11,43 @@ export interface ParseOptions {
   readonly regenerate?: string;
 }
 
-const DIRECTIONS: ReadonlySet<string> = new Set<Direction>(['client->server', 'server->client']);
-const CHANNELS: ReadonlySet<string> = new Set<Channel>(['http', 'json', 'sse', 'stdio', 'text', 'read', 'end']);
-const END_REASONS: ReadonlySet<string> = new Set<EndReason>(['complete', 'cancelled', 'error', 'open']);
-
 type Fail = (line: number, what: string) => never;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function checkFrame(value: unknown, line: number, fail: Fail): Frame {
-  if (!isObject(value)) fail(line, 'is not a JSON object');
-  const { t, dir, channel, exchange } = value;
-  if (typeof t !== 'number' || !Number.isSafeInteger(t) || t < 0) {
-    fail(line, `has "t" ${JSON.stringify(t)}; expected whole microseconds >= 0`);
+const shown = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+};
+
+/** The first problem zod found, said as the reader says it: the line, the field, what it holds, what is expected. */
+function describeIssue(issue: z.core.$ZodIssue, value: Record<string, unknown>): string {
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((k) => `"${k}"`).join(', ');
+    return `has unknown field${issue.keys.length > 1 ? 's' : ''} ${keys}; ${GOLDEN_FORMAT} lines are closed (extra facts about a recording go in the header's "notes")`;
   }
-  if (typeof dir !== 'string' || !DIRECTIONS.has(dir)) {
-    fail(line, `has "dir" ${JSON.stringify(dir)}; expected "client->server" or "server->client"`);
+  const field = String(issue.path[0] ?? '');
+  const got = value[field];
+  if (field === 'rawBase64' && typeof got === 'string' && 'raw' in value) {
+    return 'has both "raw" and "rawBase64"; keep one';
   }
-  if (typeof channel !== 'string' || !CHANNELS.has(channel)) {
-    fail(line, `has "channel" ${JSON.stringify(channel)}; expected one of ${[...CHANNELS].join(', ')}`);
+  if (field === 'rawBase64' && typeof got === 'string') {
+    const bad = /[^A-Za-z0-9+/=]/.exec(got);
+    return `field "rawBase64" is not valid base64 (${bad ? `character ${JSON.stringify(bad[0])} at offset ${bad.index}` : `length ${got.length} or padding is wrong`})`;
   }
-  if (typeof exchange !== 'number' || !Number.isSafeInteger(exchange) || exchange < 0) {
-    fail(line, `has "exchange" ${JSON.stringify(exchange)}; expected a whole number >= 0`);
-  }
-  for (const key of ['raw', 'rawBase64', 'method', 'url', 'error'] as const) {
-    if (key in value && typeof value[key] !== 'string') fail(line, `has a non-string "${key}"`);
-  }
-  if ('raw' in value && 'rawBase64' in value) fail(line, 'has both "raw" and "rawBase64"; keep one');
-  checkRawFields(value, line, fail);
-  for (const key of ['status', 'size'] as const) {
-    if (key in value && (typeof value[key] !== 'number' || !Number.isSafeInteger(value[key]))) {
-      fail(line, `has a non-integer "${key}"`);
-    }
-  }
-  if ('headers' in value) {
-    const headers = value.headers;
-    if (!isObject(headers) || Object.values(headers).some((v) => typeof v !== 'string')) {
-      fail(line, 'has "headers" that are not an object of strings');
-    }
-  }
-  if ('reason' in value && (typeof value.reason !== 'string' || !END_REASONS.has(value.reason))) {
-    fail(line, `has "reason" ${JSON.stringify(value.reason)}; expected one of ${[...END_REASONS].join(', ')}`);
-  }
-  return value as unknown as Frame;
+  if (field === 'raw' && typeof got === 'string') return `field "raw" is not ${issue.message}`;
+  if (got === undefined) return `has no "${field}"; expected ${issue.message}`;
+  return `has "${field}" ${shown(got)}; expected ${issue.message}`;
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-/** `rawBase64` must be canonical base64 (Buffer.from would skip bad characters silently); `raw` well-formed Unicode. */
-function checkRawFields(value: Record<string, unknown>, line: number, fail: Fail): void {
-  const { raw, rawBase64 } = value;
-  if (typeof rawBase64 === 'string' && !BASE64.test(rawBase64)) {
-    const bad = /[^A-Za-z0-9+/=]/.exec(rawBase64);
-    fail(
-      line,
-      `field "rawBase64" is not valid base64 (${bad ? `character ${JSON.stringify(bad[0])} at offset ${bad.index}` : `length ${rawBase64.length} or padding is wrong`})`,
-    );
-  }
-  if (typeof raw === 'string' && LONE_SURROGATE.test(raw)) {
-    fail(
-      line,
-      'field "raw" holds a lone UTF-16 surrogate, which no UTF-8 byte sequence gives; bytes that are not UTF-8 belong in "rawBase64"',
-    );
-  }
+function checkFrame(value: unknown, line: number, fail: Fail): Frame {
+  if (!isObject(value)) fail(line, 'is not a JSON object');
+  const result = FrameSchema.safeParse(value);
+  if (!result.success) fail(line, describeIssue(result.error.issues[0] as z.core.$ZodIssue, value));
+  // The value itself, not zod's copy: keys such as "__proto__" in header arguments survive as read.
+  return value as Frame;
 }
 
 function checkHeader(
@@ -102,17 +75,10 @@ function checkHeader(
         : `${text} is in format ${value.format}, newer than this mcp-golden reads (${GOLDEN_FORMAT}). Upgrade mcp-golden, or regenerate the golden with this version: \`${regenerate}\`.`,
     );
   }
-  for (const key of ['protocolVersion', 'target', 'recorder'] as const) {
-    if (typeof value[key] !== 'string') fail(1, `has no string "${key}"`);
-  }
-  if (value.transport !== 'http' && value.transport !== 'stdio') {
-    fail(1, `has "transport" ${JSON.stringify(value.transport)}; expected "http" or "stdio"`);
-  }
-  if (typeof value.frames !== 'number' || !Number.isSafeInteger(value.frames) || value.frames < 0) {
-    fail(1, 'has no frame count ("frames")');
-  }
+  const result = HeaderLineSchema.safeParse(value);
+  if (!result.success) fail(1, describeIssue(result.error.issues[0] as z.core.$ZodIssue, value));
   const { frames, ...header } = value;
-  return { frames, header: header as unknown as Transcript['header'] };
+  return { frames: frames as number, header: header as unknown as Transcript['header'] };
 }
 
 /**
