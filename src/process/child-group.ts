@@ -27,16 +27,23 @@ export interface ChildGroup {
 const live = new Set<ChildGroup>();
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * True while any process other than a zombie is in process group `pgid`. `kill(-pgid, 0)` alone
- * is not enough: an orphan the container's init never reaps stays a zombie in the group forever.
- */
-export function groupAlive(pgid: number): boolean {
+/** True while `kill(-pgid, 0)` finds the group: cheap, but a zombie counts as a member. */
+function groupExists(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
+    return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
   }
+}
+
+/**
+ * True while any process other than a zombie is in process group `pgid`. `kill(-pgid, 0)` alone
+ * is not enough: an orphan the container's init never reaps stays a zombie in the group forever,
+ * so when the group exists, `/proc` is read (a full scan: call it sparingly).
+ */
+export function groupAlive(pgid: number): boolean {
+  if (!groupExists(pgid)) return false;
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -67,10 +74,16 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+/** Waits up to `ms` for the group to empty: polls the cheap test, and scans `/proc` for zombies-only groups every 500 ms. */
 async function waitEmpty(pgid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
-  while (groupAlive(pgid)) {
-    if (Date.now() >= deadline) return false;
+  let nextScan = Date.now() + 500;
+  while (groupExists(pgid)) {
+    if (Date.now() >= nextScan || Date.now() >= deadline) {
+      if (!groupAlive(pgid)) return true;
+      if (Date.now() >= deadline) return false;
+      nextScan = Date.now() + 500;
+    }
     await sleep(25);
   }
   return true;
@@ -108,7 +121,7 @@ export function spawnGroup(
     stop(graceMs = DEFAULT_GRACE_MS) {
       stopping ??= (async () => {
         const pgid = child.pid;
-        if (pgid !== undefined && groupAlive(pgid)) {
+        if (pgid !== undefined && groupExists(pgid)) {
           signalGroup(child, 'SIGTERM');
           if (!(await waitEmpty(pgid, graceMs))) {
             signalGroup(child, 'SIGKILL');
