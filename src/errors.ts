@@ -37,3 +37,26 @@ export class GoldenError extends Error {
 export function isGoldenError(error: unknown, code?: GoldenErrorCode): error is GoldenError {
   return error instanceof GoldenError && (code === undefined || error.code === code);
 }
+
+/**
+ * The message of `error` followed by the causes it wraps, with their system codes, so that
+ * "fetch failed" or "terminated" keep what actually happened ("fetch failed (ECONNRESET: read
+ * ECONNRESET)").
+ */
+export function describeError(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
+    if (current instanceof Error) {
+      const code = (current as NodeJS.ErrnoException).code;
+      const text = current.message || current.name;
+      parts.push(code && !text.includes(String(code)) && !isGoldenError(current) ? `${code}: ${text}` : text);
+      current = current.cause;
+    } else {
+      parts.push(String(current));
+      current = undefined;
+    }
+  }
+  const [head = 'unknown error', ...causes] = parts.filter((p, i) => p && parts.indexOf(p) === i);
+  return causes.length > 0 ? `${head} (${causes.join('; ')})` : head;
+}

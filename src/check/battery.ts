@@ -1,4 +1,4 @@
-import { isGoldenError } from '../errors.js';
+import { describeError, isGoldenError } from '../errors.js';
 import { callView } from '../invariants/call-view.js';
 import {
   checkBlocks,
@@ -82,7 +82,8 @@ function fromInvariant(property: string, result: InvariantResult, calls: Timelin
 }
 
 function failed(property: string, error: unknown): PropertyResult {
-  const text = error instanceof Error ? error.message : String(error);
+  // Keep the cause (ECONNRESET, EPIPE, the timeout): "fetch failed" alone says nothing.
+  const text = describeError(error);
   const why = isGoldenError(error, 'E_TIMEOUT') ? `the gateway did not answer in time: ${text}` : text;
   return { property, verdict: 'fail', evidence: why.split('\n')[0] ?? why, numbers: {}, calls: [] };
 }

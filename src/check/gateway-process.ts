@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 import { GoldenError } from '../errors.js';
+import { spawnGroup } from '../process/child-group.js';
 
 /** Fills `{upstream}` and `{port}` in a gateway command template. */
 export function fillTemplate(template: string, values: { upstream: string; port: number }): string {
@@ -41,74 +41,58 @@ export interface GatewayProcess {
   readonly command: string;
   /** The last lines it wrote to stdout and stderr. */
   output(): string;
-  /** Why it exited, if it did. */
+  /** Why it exited, once no process of its group is left (a shell that backgrounded the server is not "exited"). */
   exited(): string | undefined;
-  /** Stops it and its children: SIGTERM, then SIGKILL after `graceMs`. */
+  /** Stops it and every process of its group: SIGTERM, then SIGKILL after `graceMs`; bounded. */
   stop(graceMs?: number): Promise<void>;
 }
 
 /**
- * Starts a gateway command (through the shell, in its own process group so its children stop with
- * it) and, when `port` is given, waits until it accepts connections there. A gateway that exits
- * or never listens within `timeoutMs` is an `E_TARGET` error carrying its output.
+ * Starts a gateway command through `/bin/sh -c` (so pipes, `&&`, variables and quoting work as
+ * in a terminal) as the leader of its own process group, so the shell's children, backgrounded
+ * or not, stop with it. When `port` is given, waits until something accepts connections there.
+ * A gateway that exits or never listens within `timeoutMs` is stopped (the whole group) and
+ * reported as an `E_TARGET` / `E_TIMEOUT` error carrying its output.
  */
 export async function startGateway(
   command: string,
   port: number | undefined,
   timeoutMs: number,
 ): Promise<GatewayProcess> {
-  const child: ChildProcess = spawn(command, { shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const group = spawnGroup('/bin/sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'], label: command });
   let output = '';
-  let exitReason: string | undefined;
   const keep = (chunk: Buffer): void => {
     output = (output + chunk.toString('utf8')).slice(-4000);
   };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = new Promise<void>((resolve) => {
-    child.once('exit', (code, signal) => {
-      exitReason = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-      resolve();
-    });
-    child.once('error', (error) => {
-      exitReason = `could not start (${error.message})`;
-      resolve();
-    });
-  });
+  group.child.stdout?.on('data', keep);
+  group.child.stderr?.on('data', keep);
   const gateway: GatewayProcess = {
     command,
     output: () => output.trim(),
-    exited: () => exitReason,
-    async stop(graceMs = 2000) {
-      if (exitReason !== undefined || child.pid === undefined) return;
-      const signal = (sig: NodeJS.Signals): void => {
-        try {
-          process.kill(-(child.pid as number), sig);
-        } catch {
-          child.kill(sig);
-        }
-      };
-      signal('SIGTERM');
-      const timer = setTimeout(() => signal('SIGKILL'), graceMs);
-      await exited;
-      clearTimeout(timer);
-    },
+    exited: () => (group.exited() !== undefined && !group.alive() ? group.exited() : undefined),
+    stop: (graceMs) => group.stop(graceMs),
   };
   if (port === undefined) return gateway;
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (exitReason !== undefined) {
-      throw new GoldenError(
-        'E_TARGET',
-        `The gateway "${command}" ${exitReason} before listening on 127.0.0.1:${port}. Its output ended with:\n${output.trim() || '(nothing)'}`,
-      );
+  try {
+    while (Date.now() < deadline) {
+      const exitReason = gateway.exited();
+      if (exitReason !== undefined) {
+        throw new GoldenError(
+          'E_TARGET',
+          `The gateway "${command}" ${exitReason} before listening on 127.0.0.1:${port}. Its output ended with:\n${output.trim() || '(nothing)'}`,
+        );
+      }
+      if (await canConnect(port)) return gateway;
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    if (await canConnect(port)) return gateway;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    throw new GoldenError(
+      'E_TIMEOUT',
+      `The gateway "${command}" did not listen on 127.0.0.1:${port} within ${timeoutMs} ms (timeout after ${timeoutMs} ms). Check that it takes {port} as its listening port. Its output ended with:\n${output.trim() || '(nothing)'}`,
+    );
+  } catch (error) {
+    // The shell may have exited while its children live on (a backgrounded server): stop them all.
+    await group.stop();
+    throw error;
   }
-  await gateway.stop();
-  throw new GoldenError(
-    'E_TIMEOUT',
-    `The gateway "${command}" did not listen on 127.0.0.1:${port} within ${timeoutMs} ms. Check that it takes {port} as its listening port. Its output ended with:\n${output.trim() || '(nothing)'}`,
-  );
 }

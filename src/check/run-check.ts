@@ -1,4 +1,4 @@
-import { GoldenError } from '../errors.js';
+import { describeError, GoldenError, isGoldenError } from '../errors.js';
 import { type RecordTarget, recordCall } from '../record/record-call.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import { type ReferenceServer, startReferenceServer } from '../server/http-server.js';
@@ -23,7 +23,7 @@ export interface CheckOptions {
   readonly gatewayPath?: string;
   /** Reference upstream switches (HTTP upstream only). */
   readonly upstream?: { readonly accelHeader?: boolean; readonly keepAliveMs?: number };
-  /** Longest wait for any one message, and for the gateway to start listening. @default 10000 */
+  /** Longest wait for any one message, and for the gateway to start listening; at least {@link MIN_CHECK_TIMEOUT_MS}. @default 10000 */
   readonly timeoutMs?: number;
   /** Run only properties whose name contains one of these; none matching is an `E_USAGE` error. */
   readonly only?: readonly string[];
@@ -42,6 +42,26 @@ export interface CheckReport {
   readonly durationMs: number;
   readonly pass: boolean;
   readonly results: readonly PropertyResult[];
+}
+
+/**
+ * The smallest `timeoutMs` the battery can judge with: its slowest property sends a message every
+ * 500 ms and its largest result is 3.2 MB, so a shorter wait fails faithful gateways on a busy machine.
+ */
+export const MIN_CHECK_TIMEOUT_MS = 2000;
+
+/**
+ * One quick call through the gateway before the battery. A gateway that never answers then costs
+ * one timeout, not one per property. Returns why it failed when it timed out, else undefined.
+ */
+async function probe(target: RecordTarget, timeoutMs: number): Promise<string | undefined> {
+  try {
+    await recordCall(target, { tool: 'chatty', timeoutMs });
+    return undefined;
+  } catch (error) {
+    if (!isGoldenError(error, 'E_TIMEOUT')) return undefined;
+    return describeError(error).split('\n')[0];
+  }
 }
 
 /** Reads the upstream's audit log through the gateway, with the `audit_log` tool. */
@@ -75,6 +95,12 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
   const upstreamTransport = options.upstreamTransport ?? 'http';
   const clientTransport = options.gatewayUrl ? 'http' : (options.clientTransport ?? 'http');
   const timeoutMs = options.timeoutMs ?? 10_000;
+  if (timeoutMs < MIN_CHECK_TIMEOUT_MS) {
+    throw new GoldenError(
+      'E_USAGE',
+      `A timeout of ${timeoutMs} ms is below the battery's minimum of ${MIN_CHECK_TIMEOUT_MS} ms: its slowest property waits 500 ms between messages and moves 3.2 MB, so faithful gateways would fail. Use --timeout ${MIN_CHECK_TIMEOUT_MS} or more.`,
+    );
+  }
   const rows: BatteryProperty[] = [
     ...BATTERY,
     ...(options.long ? [longCall(options.long.totalMs, options.long.everyMs)] : []),
@@ -129,18 +155,26 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
         : () => auditThrough(target, timeoutMs),
     };
     const results: PropertyResult[] = [];
+    const silent = chosen.length > 0 ? await probe(target, timeoutMs) : undefined;
     for (const [index, property] of chosen.entries()) {
       options.onProgress?.({ index, total: chosen.length, property: property.name });
       const gone = gateway?.exited();
+      const skipped = (evidence: string): PropertyResult => ({
+        property: property.name,
+        verdict: 'fail',
+        evidence,
+        numbers: {},
+        calls: [],
+      });
       const result: PropertyResult = gone
-        ? {
-            property: property.name,
-            verdict: 'fail',
-            evidence: `the gateway ${gone}; its output ended with: ${gateway?.output().split('\n').slice(-3).join(' | ') || '(nothing)'}`,
-            numbers: {},
-            calls: [],
-          }
-        : await property.run(context);
+        ? skipped(
+            `the gateway ${gone}; its output ended with: ${gateway?.output().split('\n').slice(-3).join(' | ') || '(nothing)'}`,
+          )
+        : silent
+          ? skipped(
+              `not run: the gateway did not answer a first chatty call (timeout after ${timeoutMs} ms): ${silent}`,
+            )
+          : await property.run(context);
       results.push(result);
       options.onProgress?.({ index, total: chosen.length, property: property.name, result });
     }

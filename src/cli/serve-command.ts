@@ -6,6 +6,7 @@ import { parseIntegerOption } from './parse-integer-option.js';
 
 export const SERVE_USAGE = `Usage: mcp-golden serve [--stdio | --port N] [--json-response] [--no-accel-header]
                         [--keep-alive MS] [--retry MS] [--fail-at-step N] [--check-tools]
+                        [--session-ttl MS] [--max-sessions N] [--allow-origin ORIGIN]...
 
 Runs the reference streaming server (tools: progress, long_output, chatty, audit_log).
   --stdio            serve newline-delimited JSON-RPC on stdin/stdout
@@ -15,7 +16,12 @@ Runs the reference streaming server (tools: progress, long_output, chatty, audit
   --keep-alive MS    send ": keepalive" SSE comments every MS ms (default 0: none)
   --retry MS         retry value in SSE priming events (default 200)
   --fail-at-step N   progress fails at step N: a final notification (progress == total), then isError
-  --check-tools      also serve progress_tight and multibyte_output (the gateway check's upstream)`;
+  --check-tools      also serve progress_tight and multibyte_output (the gateway check's upstream)
+  --session-ttl MS   close a session idle this long; its id then gets 404 (default 300000)
+  --max-sessions N   keep at most N sessions; a new one closes the least recently used idle
+                     one (default 1000)
+  --allow-origin O   also accept browser requests from origin O (repeatable; * for any).
+                     Loopback origins are always accepted, others get 403 (DNS rebinding)`;
 
 /** `mcp-golden serve`: runs until SIGINT/SIGTERM (HTTP) or end of stdin (stdio). */
 export async function serveCommand(argv: string[]): Promise<number> {
@@ -30,6 +36,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
       retry: { type: 'string' },
       'fail-at-step': { type: 'string' },
       'check-tools': { type: 'boolean', default: false },
+      'session-ttl': { type: 'string' },
+      'max-sessions': { type: 'string' },
+      'allow-origin': { type: 'string', multiple: true },
     },
     strict: true,
   });
@@ -48,6 +57,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const port = parseIntegerOption('port', values.port, 0, 65535) ?? 0;
   const keepAliveMs = parseIntegerOption('keep-alive', values['keep-alive'], 0, 3_600_000) ?? 0;
   const retryMs = parseIntegerOption('retry', values.retry, 0, 3_600_000) ?? 200;
+  const sessionTtlMs = parseIntegerOption('session-ttl', values['session-ttl'], 100, 86_400_000);
+  const maxSessions = parseIntegerOption('max-sessions', values['max-sessions'], 1, 1_000_000);
   let server: Awaited<ReturnType<typeof startReferenceServer>>;
   try {
     server = await startReferenceServer({
@@ -58,6 +69,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
       retryMs,
       ...(failAt !== undefined && { failAtStep: failAt }),
       checkTools: values['check-tools'],
+      ...(sessionTtlMs !== undefined && { sessionTtlMs }),
+      ...(maxSessions !== undefined && { maxSessions }),
+      allowedOrigins: values['allow-origin'] ?? [],
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

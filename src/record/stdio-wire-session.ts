@@ -1,6 +1,7 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { GoldenError } from '../errors.js';
+import { describeError, GoldenError } from '../errors.js';
+import { spawnGroup } from '../process/child-group.js';
 import type { Frame } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage } from '../transcript/frame-content.js';
 import type { FrameSink } from './frame-sink.js';
@@ -65,11 +66,13 @@ const keyOf = (value: unknown): string => `${typeof value}:${String(value)}`;
  * both directions (a stdio tee). The child is stopped by `close()`.
  */
 export function openStdioSession(target: StdioCommand, sink: FrameSink): WireSession {
-  const child: ChildProcessWithoutNullStreams = spawn(target.command, [...(target.args ?? [])], {
+  // Its own process group, so a shell wrapper's children stop with it, and a signal to the CLI stops it.
+  const group = spawnGroup(target.command, [...(target.args ?? [])], {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, ...target.env },
     ...(target.cwd !== undefined && { cwd: target.cwd }),
   });
+  const child = group.child as ChildProcessWithoutNullStreams;
   const describe = target.label ?? [target.command, ...(target.args ?? [])].join(' ');
   const toServer = sink.body(0, 'client->server', 'stdio');
   const fromServer = sink.body(0, 'server->client', 'stdio');
@@ -98,8 +101,10 @@ export function openStdioSession(target: StdioCommand, sink: FrameSink): WireSes
       newline = buffered.indexOf('\n');
     }
   });
-  // A child that cannot start or dies early makes stdin emit EPIPE; the exit is reported instead.
-  child.stdin.on('error', () => undefined);
+  // EPIPE when the server is gone: remember it (the exit is reported) instead of crashing.
+  child.stdin.on('error', (error) => {
+    exited ??= `closed its stdin (${describeError(error)})`;
+  });
   const failure = (): GoldenError => gone(describe, target.command, exited ?? 'exited', stderr);
   child.on('error', (error: NodeJS.ErrnoException) => {
     exited = error.code === 'ENOENT' ? 'ENOENT' : `could not be started (${error.message})`;
@@ -158,14 +163,12 @@ export function openStdioSession(target: StdioCommand, sink: FrameSink): WireSes
     async close() {
       closing = true;
       toServer.end('complete');
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      // End of stdin is the polite stop; then the whole group gets SIGTERM and, later, SIGKILL.
       child.stdin.end();
-      const timer = setTimeout(() => child.kill('SIGTERM'), 2000);
-      const killer = setTimeout(() => child.kill('SIGKILL'), 4000);
-      await gone;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([group.exit, new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
       clearTimeout(timer);
-      clearTimeout(killer);
+      await group.stop(2000);
     },
   };
 }

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Serv
 import type { AddressInfo } from 'node:net';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isAllowedOrigin } from '../http/origin-policy.js';
 import { AuditLog } from './audit-log.js';
 import { CountingEventStore } from './counting-event-store.js';
 import { connectReferenceServer } from './reference-server.js';
@@ -24,6 +25,12 @@ export interface ReferenceServerOptions {
   readonly failAtStep?: number;
   /** Also serve the gateway check's extra tools (`progress_tight`, `multibyte_output`). @default false */
   readonly checkTools?: boolean;
+  /** A session with no open request for this long is closed (its id then gets 404). @default 300000 */
+  readonly sessionTtlMs?: number;
+  /** Most sessions kept; a new one beyond it closes the least recently used idle one (503 when none is idle). @default 1000 */
+  readonly maxSessions?: number;
+  /** Browser origins allowed besides loopback ones (`*` for any); others get 403. @default [] */
+  readonly allowedOrigins?: readonly string[];
   /** Called with transport-level errors (bad requests, stream conflicts). */
   readonly onError?: (error: Error) => void;
 }
@@ -47,7 +54,16 @@ export const MCP_PATH = '/mcp';
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
   readonly server: McpServer;
+  /** When a request of this session last started or ended. */
+  lastSeen: number;
+  /** Requests (open SSE streams included) of this session not yet closed. */
+  open: number;
 }
+
+/** Default idle time after which a session is closed. */
+export const DEFAULT_SESSION_TTL_MS = 300_000;
+/** Default most sessions kept at once. */
+export const DEFAULT_MAX_SESSIONS = 1000;
 
 function withoutAccelHeader(res: ServerResponse): void {
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
@@ -89,6 +105,38 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const sessions = new Map<string, Session>();
   const pending = new Set<Session>();
   let sessionCount = 0;
+  const ttlMs = options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const allowedOrigins = options.allowedOrigins ?? [];
+
+  const expire = (id: string, session: Session): void => {
+    sessions.delete(id);
+    session.server.close().catch(() => undefined);
+  };
+  const sweep = (): void => {
+    const now = Date.now();
+    for (const [id, session] of sessions) {
+      if (session.open === 0 && now - session.lastSeen >= ttlMs) expire(id, session);
+    }
+  };
+  const sweeper = setInterval(sweep, Math.max(10, Math.min(ttlMs / 2, 30_000)));
+  sweeper.unref();
+  /** Makes room for one more session: false when every session has a request open. */
+  const makeRoom = (): boolean => {
+    if (sessions.size < maxSessions) return true;
+    // Map order is creation order; the least recently seen idle session goes first.
+    const idle = [...sessions].filter(([, s]) => s.open === 0).sort(([, a], [, b]) => a.lastSeen - b.lastSeen);
+    for (const [id, session] of idle.slice(0, sessions.size - maxSessions + 1)) expire(id, session);
+    return sessions.size < maxSessions;
+  };
+  const track = (session: Session, res: ServerResponse): void => {
+    session.open++;
+    session.lastSeen = Date.now();
+    res.once('close', () => {
+      session.open--;
+      session.lastSeen = Date.now();
+    });
+  };
 
   const createSession = async (): Promise<Session> => {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -110,7 +158,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       failAtStep: options.failAtStep,
       checkTools: options.checkTools ?? false,
     });
-    const session: Session = { transport, server };
+    const session: Session = { transport, server, lastSeen: Date.now(), open: 0 };
     return session;
   };
 
@@ -118,6 +166,16 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     if (path !== MCP_PATH) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${MCP_PATH}\n`);
+      return;
+    }
+    const origin = req.headers.origin;
+    if (!isAllowedOrigin(origin, allowedOrigins)) {
+      sendJsonError(
+        res,
+        403,
+        -32000,
+        `Forbidden: Origin "${origin}" is not allowed. Loopback origins are; allow others with --allow-origin (serve) or allowedOrigins.`,
+      );
       return;
     }
     if (options.accelHeader === false) withoutAccelHeader(res);
@@ -128,12 +186,18 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
         sendJsonError(res, 404, -32001, `Session not found: "${sessionId}". Send initialize to start a new session.`);
         return;
       }
+      track(session, res);
       await session.transport.handleRequest(req, res);
+      return;
+    }
+    if (!makeRoom()) {
+      sendJsonError(res, 503, -32000, `Too many sessions: all ${maxSessions} have a request open. Retry later.`);
       return;
     }
     // No session header: only an initialize request may start one; the transport answers
     // anything else with 400, and such a transport is discarded at once.
     const session = await createSession();
+    track(session, res);
     pending.add(session);
     try {
       await session.transport.handleRequest(req, res);
@@ -165,6 +229,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     audit,
     sessions: () => [...sessions.keys()],
     async close() {
+      clearInterval(sweeper);
       const all = [...sessions.values(), ...pending];
       sessions.clear();
       await Promise.allSettled(all.map((s) => s.server.close()));

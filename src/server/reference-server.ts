@@ -11,6 +11,7 @@ import {
   ReadResourceRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod/v4';
 import { isGoldenError } from '../errors.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
 import { CHECK_TOOLS } from './check-tools.js';
@@ -52,6 +53,15 @@ export interface ConnectReferenceOptions {
   /** Also serve `progress_tight` and `multibyte_output`, the gateway check's extra tools. @default false */
   readonly checkTools?: boolean;
 }
+
+/**
+ * `tools/call` as the SDK declares it, but with `arguments` of any type. The SDK parses a request
+ * with the handler's schema before its own validation, and a parse failure there becomes -32603
+ * (internal error); with this schema its validation runs and answers -32602 (invalid params).
+ */
+const CallToolAnyArguments = CallToolRequestSchema.extend({
+  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
+});
 
 const idKey = (id: string | number): string => `${typeof id}:${id}`;
 
@@ -96,7 +106,7 @@ export async function connectReferenceServer(transport: Transport, options: Conn
     return { contents: [{ uri: AUDIT_LOG_URI, mimeType: 'application/json', text }] };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolAnyArguments, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: rawArgs } = request.params;
     if (name === AUDIT_LOG_TOOL) return readAuditLog(audit, rawArgs);
     const token = extra._meta?.progressToken;

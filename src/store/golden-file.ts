@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { GoldenError } from '../errors.js';
 import type { Transcript } from '../transcript/frame.js';
-import { parseTranscript } from '../transcript/parse.js';
+import { TranscriptReader } from '../transcript/parse.js';
 import { serializeTranscript } from '../transcript/serialize.js';
 import { temporaryNameOf } from './interrupted-writes.js';
 
@@ -15,17 +16,30 @@ export function regenerateCommand(path: string): string {
   return `npx mcp-golden record ${basename(path, GOLDEN_EXTENSION)}`;
 }
 
+/** Largest golden {@link readGolden} reads unless told otherwise: 256 MiB. */
+export const MAX_GOLDEN_BYTES = 256 * 1024 * 1024;
+
+/** Options of {@link readGolden}. */
+export interface ReadGoldenOptions {
+  /** Refuse files larger than this many bytes. @default MAX_GOLDEN_BYTES */
+  readonly maxBytes?: number;
+}
+
+const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
 /**
- * Reads and parses a golden. A missing file is `E_GOLDEN_MISSING`; bad content is
- * `E_GOLDEN_PARSE` / `E_GOLDEN_VERSION`, each naming the file, the line and the fix.
+ * Reads and parses a golden as a stream of lines (a large file is never one string). A missing
+ * file is `E_GOLDEN_MISSING`; bad content is `E_GOLDEN_PARSE` / `E_GOLDEN_VERSION`, each naming
+ * the file, the line, the field and the fix; a file above `maxBytes` is refused with the limit.
  *
  * @example
  * const golden = await readGolden('goldens/progress-10x100.jsonl')
  */
-export async function readGolden(path: string): Promise<Transcript> {
-  let text: string;
+export async function readGolden(path: string, options: ReadGoldenOptions = {}): Promise<Transcript> {
+  const maxBytes = options.maxBytes ?? MAX_GOLDEN_BYTES;
+  let size: number;
   try {
-    text = await readFile(path, 'utf8');
+    size = (await stat(path)).size;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new GoldenError(
@@ -37,7 +51,40 @@ export async function readGolden(path: string): Promise<Transcript> {
       cause: error,
     });
   }
-  return parseTranscript(text, { source: path });
+  if (size > maxBytes) {
+    throw new GoldenError(
+      'E_GOLDEN_PARSE',
+      `Failed to read golden "${path}": it is ${mib(size)}, above the limit of ${mib(maxBytes)}. Record a smaller scenario (fewer or shorter blocks), or raise the limit with readGolden(path, { maxBytes }).`,
+    );
+  }
+  const reader = new TranscriptReader({ source: path });
+  let pending: Buffer[] = [];
+  let firstLine: string | undefined;
+  let lines = 0;
+  try {
+    for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+      let start = 0;
+      for (let newline = chunk.indexOf(10); newline >= 0; newline = chunk.indexOf(10, start)) {
+        const line =
+          pending.length > 0
+            ? Buffer.concat([...pending, chunk.subarray(start, newline)])
+            : chunk.subarray(start, newline);
+        pending = [];
+        lines++;
+        firstLine ??= line.toString('utf8');
+        reader.bytes(line);
+        start = newline + 1;
+      }
+      if (start < chunk.length) pending.push(chunk.subarray(start));
+    }
+  } catch (error) {
+    if (error instanceof GoldenError) throw error;
+    throw new GoldenError('E_GOLDEN_PARSE', `Failed to read golden "${path}": ${(error as Error).message}.`, {
+      cause: error,
+    });
+  }
+  if (pending.length > 0) reader.truncated(firstLine ?? Buffer.concat(pending).toString('utf8'), lines + 1);
+  return reader.finish();
 }
 
 /**

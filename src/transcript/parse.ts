@@ -1,5 +1,7 @@
+import type * as z from 'zod';
 import { GoldenError } from '../errors.js';
-import { type Channel, type Direction, type EndReason, type Frame, GOLDEN_FORMAT, type Transcript } from './frame.js';
+import { type Frame, GOLDEN_FORMAT, type Transcript } from './frame.js';
+import { FrameSchema, HeaderLineSchema } from './golden-schema.js';
 
 /** Options of {@link parseTranscript}. */
 export interface ParseOptions {
@@ -9,127 +11,190 @@ export interface ParseOptions {
   readonly regenerate?: string;
 }
 
-const DIRECTIONS: ReadonlySet<string> = new Set<Direction>(['client->server', 'server->client']);
-const CHANNELS: ReadonlySet<string> = new Set<Channel>(['http', 'json', 'sse', 'stdio', 'text', 'read', 'end']);
-const END_REASONS: ReadonlySet<string> = new Set<EndReason>(['complete', 'cancelled', 'error', 'open']);
-
 type Fail = (line: number, what: string) => never;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function checkFrame(value: unknown, line: number, fail: Fail): Frame {
-  if (!isObject(value)) fail(line, 'is not a JSON object');
-  const { t, dir, channel, exchange } = value;
-  if (typeof t !== 'number' || !Number.isSafeInteger(t) || t < 0) {
-    fail(line, `has "t" ${JSON.stringify(t)}; expected whole microseconds >= 0`);
+const shown = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+};
+
+/** The first problem zod found, said as the reader says it: the line, the field, what it holds, what is expected. */
+function describeIssue(issue: z.core.$ZodIssue, value: Record<string, unknown>): string {
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((k) => `"${k}"`).join(', ');
+    return `has unknown field${issue.keys.length > 1 ? 's' : ''} ${keys}; ${GOLDEN_FORMAT} lines are closed (extra facts about a recording go in the header's "notes")`;
   }
-  if (typeof dir !== 'string' || !DIRECTIONS.has(dir)) {
-    fail(line, `has "dir" ${JSON.stringify(dir)}; expected "client->server" or "server->client"`);
+  const field = String(issue.path[0] ?? '');
+  const got = value[field];
+  if (field === 'rawBase64' && typeof got === 'string' && 'raw' in value) {
+    return 'has both "raw" and "rawBase64"; keep one';
   }
-  if (typeof channel !== 'string' || !CHANNELS.has(channel)) {
-    fail(line, `has "channel" ${JSON.stringify(channel)}; expected one of ${[...CHANNELS].join(', ')}`);
+  if (field === 'rawBase64' && typeof got === 'string') {
+    const bad = /[^A-Za-z0-9+/=]/.exec(got);
+    return `field "rawBase64" is not valid base64 (${bad ? `character ${JSON.stringify(bad[0])} at offset ${bad.index}` : `length ${got.length} or padding is wrong`})`;
   }
-  if (typeof exchange !== 'number' || !Number.isSafeInteger(exchange) || exchange < 0) {
-    fail(line, `has "exchange" ${JSON.stringify(exchange)}; expected a whole number >= 0`);
-  }
-  for (const key of ['raw', 'rawBase64', 'method', 'url', 'error'] as const) {
-    if (key in value && typeof value[key] !== 'string') fail(line, `has a non-string "${key}"`);
-  }
-  if ('raw' in value && 'rawBase64' in value) fail(line, 'has both "raw" and "rawBase64"; keep one');
-  for (const key of ['status', 'size'] as const) {
-    if (key in value && (typeof value[key] !== 'number' || !Number.isSafeInteger(value[key]))) {
-      fail(line, `has a non-integer "${key}"`);
-    }
-  }
-  if ('headers' in value) {
-    const headers = value.headers;
-    if (!isObject(headers) || Object.values(headers).some((v) => typeof v !== 'string')) {
-      fail(line, 'has "headers" that are not an object of strings');
-    }
-  }
-  if ('reason' in value && (typeof value.reason !== 'string' || !END_REASONS.has(value.reason))) {
-    fail(line, `has "reason" ${JSON.stringify(value.reason)}; expected one of ${[...END_REASONS].join(', ')}`);
-  }
-  return value as unknown as Frame;
+  if (field === 'raw' && typeof got === 'string') return `field "raw" is not ${issue.message}`;
+  if (got === undefined) return `has no "${field}"; expected ${issue.message}`;
+  return `has "${field}" ${shown(got)}; expected ${issue.message}`;
 }
 
-function checkHeader(value: unknown, fail: Fail, text: string): { frames: number; header: Transcript['header'] } {
+function checkFrame(value: unknown, line: number, fail: Fail): Frame {
+  if (!isObject(value)) fail(line, 'is not a JSON object');
+  const result = FrameSchema.safeParse(value);
+  if (!result.success) fail(line, describeIssue(result.error.issues[0] as z.core.$ZodIssue, value));
+  // The value itself, not zod's copy: keys such as "__proto__" in header arguments survive as read.
+  return value as Frame;
+}
+
+function checkHeader(
+  value: unknown,
+  fail: Fail,
+  text: string,
+  regenerate: string,
+): { frames: number; header: Transcript['header'] } {
   if (!isObject(value) || typeof value.format !== 'string') {
     fail(1, `is not a transcript header: it needs "format": "${GOLDEN_FORMAT}"`);
   }
   const version = /^mcp-golden\/(\d+)$/.exec(value.format);
-  if (!version) fail(1, `has "format" ${JSON.stringify(value.format)}; expected "${GOLDEN_FORMAT}"`);
-  if (value.format !== GOLDEN_FORMAT) {
+  if (!version) {
     throw new GoldenError(
       'E_GOLDEN_VERSION',
-      `${text} is in format ${value.format}, newer than this mcp-golden reads (${GOLDEN_FORMAT}). Upgrade mcp-golden, or regenerate the golden with this version.`,
+      `${text} is in an unknown format ${JSON.stringify(value.format)}; this mcp-golden reads ${GOLDEN_FORMAT}. It is not an mcp-golden golden, or it was damaged: regenerate it with \`${regenerate}\`.`,
     );
   }
-  for (const key of ['protocolVersion', 'target', 'recorder'] as const) {
-    if (typeof value[key] !== 'string') fail(1, `has no string "${key}"`);
+  if (value.format !== GOLDEN_FORMAT) {
+    const older = Number(version[1]) < Number(GOLDEN_FORMAT.split('/')[1]);
+    throw new GoldenError(
+      'E_GOLDEN_VERSION',
+      older
+        ? `${text} is in format ${value.format}, older than this mcp-golden reads (${GOLDEN_FORMAT}). Regenerate it with \`${regenerate}\`.`
+        : `${text} is in format ${value.format}, newer than this mcp-golden reads (${GOLDEN_FORMAT}). Upgrade mcp-golden, or regenerate the golden with this version: \`${regenerate}\`.`,
+    );
   }
-  if (value.transport !== 'http' && value.transport !== 'stdio') {
-    fail(1, `has "transport" ${JSON.stringify(value.transport)}; expected "http" or "stdio"`);
-  }
-  if (typeof value.frames !== 'number' || !Number.isSafeInteger(value.frames) || value.frames < 0) {
-    fail(1, 'has no frame count ("frames")');
-  }
+  const result = HeaderLineSchema.safeParse(value);
+  if (!result.success) fail(1, describeIssue(result.error.issues[0] as z.core.$ZodIssue, value));
   const { frames, ...header } = value;
-  return { frames, header: header as unknown as Transcript['header'] };
+  return { frames: frames as number, header: header as unknown as Transcript['header'] };
 }
 
-function scenarioOf(firstLine: string): string | undefined {
-  try {
-    const value: unknown = JSON.parse(firstLine);
-    return isObject(value) && typeof value.scenario === 'string' ? value.scenario : undefined;
-  } catch {
-    return undefined;
+/**
+ * Reads a golden line by line, so a large file never has to be one string. Feed it each line
+ * (without its newline) with {@link TranscriptReader.line} or, from bytes, {@link TranscriptReader.bytes}
+ * (which refuses invalid UTF-8), then call {@link TranscriptReader.finish}.
+ */
+export class TranscriptReader {
+  private header: Transcript['header'] | undefined;
+  private expected = 0;
+  private readonly frames: Frame[] = [];
+  private lineNo = 0;
+  private regenerate: string;
+  private readonly what: string;
+  private readonly fixed: boolean;
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+
+  constructor(options: ParseOptions = {}) {
+    this.what = `Failed to read golden "${options.source ?? '<golden>'}"`;
+    this.regenerate = options.regenerate ?? 'npx mcp-golden record';
+    this.fixed = options.regenerate !== undefined;
+  }
+
+  private readonly fail: Fail = (line, problem) => {
+    throw new GoldenError(
+      'E_GOLDEN_PARSE',
+      `${this.what}: line ${line} ${problem}. Each line must be one frame. Fix line ${line} or regenerate it with \`${this.regenerate}\`.`,
+    );
+  };
+
+  /** One line of bytes, without its LF. Invalid UTF-8 is an error naming the line and the field. */
+  bytes(line: Uint8Array): void {
+    let text: string;
+    try {
+      text = this.decoder.decode(line);
+    } catch {
+      const lossy = new TextDecoder().decode(line);
+      const field = /"([^"]+)":"[^"]*\uFFFD/.exec(lossy)?.[1];
+      const at = this.lineNo + 1;
+      if (at === 1) this.learnScenario(lossy);
+      this.fail(
+        at,
+        `is not valid UTF-8${field ? ` (in field "${field}")` : ''}: a golden is UTF-8 text, and bytes that are not UTF-8 belong base64-encoded in "rawBase64"`,
+      );
+    }
+    this.line(text);
+  }
+
+  /** Reports a file whose `line` (its last) has no LF; `firstLine` names the scenario in the fix command. */
+  truncated(firstLine: string, line: number): never {
+    this.learnScenario(firstLine);
+    throw new GoldenError(
+      'E_GOLDEN_PARSE',
+      `${this.what}: the file is truncated (line ${line} does not end with a newline). Regenerate it with \`${this.regenerate}\`.`,
+    );
+  }
+
+  private learnScenario(firstLine: string): void {
+    if (this.fixed) return;
+    try {
+      const value: unknown = JSON.parse(firstLine);
+      if (isObject(value) && typeof value.scenario === 'string')
+        this.regenerate = `npx mcp-golden record ${value.scenario}`;
+    } catch {
+      // The header's own error says what is wrong with it.
+    }
+  }
+
+  /** One line of text, without its LF. */
+  line(text: string): void {
+    const at = ++this.lineNo;
+    if (at === 1) this.learnScenario(text);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      this.fail(at, `is not valid JSON (${(error as Error).message})`);
+    }
+    if (at === 1) {
+      const { frames, header } = checkHeader(value, this.fail, `${this.what}: line 1`, this.regenerate);
+      this.header = header;
+      this.expected = frames;
+      return;
+    }
+    this.frames.push(checkFrame(value, at, this.fail));
+  }
+
+  /** The transcript read, once every line was given. */
+  finish(): Transcript {
+    if (this.header === undefined) this.fail(1, 'is missing: the file is empty');
+    if (this.frames.length !== this.expected) {
+      throw new GoldenError(
+        'E_GOLDEN_PARSE',
+        `${this.what}: the file is truncated or edited: the header announces ${this.expected} frames, the file has ${this.frames.length}. Regenerate it with \`${this.regenerate}\`.`,
+      );
+    }
+    return { header: this.header as Transcript['header'], frames: this.frames };
   }
 }
 
 /**
  * Parses a golden (JSON Lines). Every problem is a {@link GoldenError} naming the source, the line
- * and the fix: `E_GOLDEN_PARSE` for bad or truncated content, `E_GOLDEN_VERSION` for a newer format.
+ * and the fix: `E_GOLDEN_PARSE` for bad or truncated content, `E_GOLDEN_VERSION` for an older,
+ * newer or unknown format.
  *
  * @example
  * const transcript = parseTranscript(await readFile(path, 'utf8'), { source: path })
  */
 export function parseTranscript(text: string, options: ParseOptions = {}): Transcript {
-  const source = options.source ?? '<golden>';
+  const reader = new TranscriptReader(options);
+  if (text.length === 0) return reader.finish();
   const lines = text.split('\n');
-  const scenario = scenarioOf(lines[0] ?? '');
-  const regenerate = options.regenerate ?? `npx mcp-golden record${scenario ? ` ${scenario}` : ''}`;
-  const what = `Failed to read golden "${source}"`;
-  const fail: Fail = (line, problem) => {
-    throw new GoldenError(
-      'E_GOLDEN_PARSE',
-      `${what}: line ${line} ${problem}. Each line must be one frame. Fix line ${line} or regenerate it with \`${regenerate}\`.`,
-    );
-  };
-  if (text.length === 0) fail(1, 'is missing: the file is empty');
-  if (!text.endsWith('\n')) {
-    throw new GoldenError(
-      'E_GOLDEN_PARSE',
-      `${what}: the file is truncated (line ${lines.length} does not end with a newline). Regenerate it with \`${regenerate}\`.`,
-    );
+  const last = lines.pop() as string;
+  if (last !== '') {
+    reader.truncated(lines[0] ?? last, lines.length + 1);
   }
-  lines.pop();
-  const values = lines.map((line, index) => {
-    try {
-      return JSON.parse(line) as unknown;
-    } catch (error) {
-      return fail(index + 1, `is not valid JSON (${(error as Error).message})`);
-    }
-  });
-  const { frames: expected, header } = checkHeader(values[0], fail, `${what}: line 1`);
-  const frames = values.slice(1).map((value, index) => checkFrame(value, index + 2, fail));
-  if (frames.length !== expected) {
-    throw new GoldenError(
-      'E_GOLDEN_PARSE',
-      `${what}: the file is truncated or edited: the header announces ${expected} frames, the file has ${frames.length}. Regenerate it with \`${regenerate}\`.`,
-    );
-  }
-  return { header, frames };
+  for (const line of lines) reader.line(line);
+  return reader.finish();
 }

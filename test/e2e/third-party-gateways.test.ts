@@ -145,9 +145,9 @@ describe('supergateway (npm) bridging a Streamable HTTP upstream to a stdio clie
 describe('gateways that misbehave as processes', () => {
   test('one that never listens is reported, bounded by the timeout', async () => {
     const started = Date.now();
-    const result = await runCli(['check', '--gateway', 'sleep 30 # {upstream} {port}', '--timeout', '1000']);
+    const result = await runCli(['check', '--gateway', 'sleep 30 # {upstream} {port}', '--timeout', '2000']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/did not listen on 127\.0\.0\.1:\d+ within 1000 ms/);
+    expect(result.stderr).toMatch(/did not listen on 127\.0\.0\.1:\d+ within 2000 ms/);
     expect(Date.now() - started).toBeLessThan(15_000);
   });
 

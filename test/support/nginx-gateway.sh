@@ -43,5 +43,16 @@ http {
 CONF
 nginx -p "$prefix" -c "$prefix/nginx.conf" &
 child=$!
-trap 'kill -TERM "$child" 2>/dev/null; wait "$child"; rm -rf "$prefix"' TERM INT EXIT
-wait "$child"
+# Under `set -e` a failing `wait` (143 after SIGTERM) would end the trap before `rm`: tolerate it.
+cleanup() {
+  trap - TERM INT EXIT
+  kill -TERM "$child" 2>/dev/null || true
+  wait "$child" 2>/dev/null || true
+  rm -rf "$prefix"
+}
+trap 'cleanup; exit 143' TERM
+trap 'cleanup; exit 130' INT
+trap cleanup EXIT
+status=0
+wait "$child" || status=$?
+exit "$status"

@@ -1,0 +1,120 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, test } from 'vitest';
+import { CLI } from '../support/cli.js';
+import { killRun, newMark, processesOfRun } from './run-processes.js';
+
+const support = (name: string): string => fileURLToPath(new URL(`../support/${name}`, import.meta.url));
+const SILENT = `'${process.execPath}' '${support('silent-gateway.mjs')}'`;
+const FAITHFUL = `'${process.execPath}' '${support('faithful-gateway.mjs')}'`;
+const marks: string[] = [];
+
+interface Run {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+  /** Processes of the run still alive 300 ms after the CLI exited. */
+  readonly leftovers: string[];
+}
+
+/**
+ * Runs `mcp-golden check ...args` with a mark in its environment; `interrupt` sends a signal to
+ * the CLI once its stderr matches `when`. Hard-killed after 60 s so a hang fails, not stalls.
+ */
+function check(args: string[], interrupt?: { signal: NodeJS.Signals; when: RegExp }): Promise<Run> {
+  const mark = newMark();
+  marks.push(mark);
+  const started = Date.now();
+  const child = spawn(process.execPath, [CLI, 'check', ...args], {
+    env: { ...process.env, MCP_GOLDEN_RUN_MARK: mark },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let sent = false;
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+    if (interrupt && !sent && interrupt.when.test(stderr)) {
+      sent = true;
+      child.kill(interrupt.signal);
+    }
+  });
+  const hard = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  return new Promise((resolve) => {
+    child.on('exit', (code, signal) => {
+      clearTimeout(hard);
+      const ms = Date.now() - started;
+      setTimeout(() => {
+        const leftovers = processesOfRun(mark).map((p) => `${p.pid} ${p.command}`);
+        resolve({ code, signal, stdout, stderr, ms, leftovers });
+      }, 300);
+    });
+  });
+}
+
+afterAll(() => {
+  for (const mark of marks) killRun(mark);
+});
+
+describe('check stops every process it started, on every path', () => {
+  test.concurrent('a gateway that never answers and ignores SIGTERM costs one timeout and is killed', async () => {
+    const run = await check(['--gateway', `${SILENT} {port} --ignore-term`, '--timeout', '2000']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('not run: the gateway did not answer a first');
+    expect(run.stdout.match(/not run: the gateway did not answer/g)).toHaveLength(11);
+    // One 2 s timeout, 2 s grace before SIGKILL, start-up: far below the 11 x 2 s of one timeout per row.
+    expect(run.ms).toBeLessThan(15_000);
+    expect(run.leftovers).toEqual([]);
+  });
+
+  test.concurrent('a gateway command that backgrounds its server is judged, then stopped with its group', async () => {
+    const run = await check(['--gateway', `${FAITHFUL} {upstream} {port} &`, '--only', 'unicode', '--timeout', '5000']);
+    expect(run.stderr).not.toContain('before listening');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/unicode/);
+    expect(run.leftovers).toEqual([]);
+  });
+
+  test.concurrent('a gateway that exits before listening is reported, and its children are stopped', async () => {
+    const plain = await check(['--gateway', 'echo starting {port}; exit 3', '--timeout', '2000']);
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toContain('exited with code 3 before listening');
+    expect(plain.stderr).toContain('starting');
+    expect(plain.leftovers).toEqual([]);
+    const orphaned = await check(['--gateway', `${SILENT} 1 & exit 3 # {port}`, '--timeout', '2000']);
+    expect(orphaned.code).toBe(1);
+    expect(orphaned.stderr).toContain('did not listen on 127.0.0.1:');
+    expect(orphaned.leftovers).toEqual([]);
+  });
+
+  test.concurrent.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)(
+    '%s to check mid-run stops the gateway and the upstream and exits 128+n',
+    async (signal) => {
+      const run = await check(['--gateway', `${FAITHFUL} {upstream} {port}`, '--timeout', '5000'], {
+        signal,
+        when: /\[3\/11\]/,
+      });
+      expect(run.code).toBe({ SIGINT: 130, SIGTERM: 143, SIGHUP: 129 }[signal]);
+      expect(run.stderr).toContain(`check stopped by ${signal}`);
+      expect(run.leftovers).toEqual([]);
+    },
+  );
+
+  test.concurrent('SIGTERM mid-run with stdio on both sides stops the spawned upstream too', async () => {
+    const run = await check(
+      ['--upstream-transport', 'stdio', '--client-transport', 'stdio', '--gateway', '{upstream} # {port}'],
+      { signal: 'SIGTERM', when: /\[2\/11\]/ },
+    );
+    expect(run.code).toBe(143);
+    expect(run.leftovers).toEqual([]);
+  });
+
+  test('--timeout below the battery minimum is a usage error naming the minimum', async () => {
+    const run = await check(['--gateway', 'x {port}', '--timeout', '400']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Invalid --timeout "400": expected a whole number from 2000');
+  });
+});
