@@ -109,6 +109,7 @@ export function buildApiReport() {
     '',
   ];
   const summary = [];
+  const undocumented = [];
   for (const entry of entries) {
     const file = program.getSourceFile(`${root}${entry.source}`);
     const moduleSymbol = file && checker.getSymbolAtLocation(file);
@@ -116,13 +117,17 @@ export function buildApiReport() {
     const exports = checker.getExportsOfModule(moduleSymbol).sort((a, b) => a.name.localeCompare(b.name));
     const values = exports.filter((s) => isValue(checker, s));
     const types = exports.filter((s) => !values.includes(s));
+    for (const symbol of exports) {
+      const target = resolve(checker, symbol);
+      if (target.getDocumentationComment(checker).length === 0) undocumented.push(`${entry.subpath}: ${symbol.name}`);
+    }
     report.push(`## ${entry.subpath}`, '', `${values.length} values, ${types.length} types.`, '', '```ts');
     for (const symbol of exports) report.push(...describe(checker, symbol.name, symbol));
     report.push('```', '');
     const names = (list) => (list.length ? list.map((s) => `\`${s.name}\``).join(', ') : 'none');
     summary.push(`- \`${entry.subpath}\`: ${names(values)}; types: ${names(types)}`);
   }
-  return { markdown: `${report.join('\n').trimEnd()}\n`, summary: summary.join('\n') };
+  return { markdown: `${report.join('\n').trimEnd()}\n`, summary: summary.join('\n'), undocumented };
 }
 
 /** README.md with its API section replaced by `summary`. */
@@ -134,7 +139,13 @@ export function readmeWithApi(readme, summary) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { markdown, summary } = buildApiReport();
+  const { markdown, summary, undocumented } = buildApiReport();
+  if (undocumented.length > 0) {
+    process.stderr.write(
+      `[mcp-golden] ${undocumented.length} exported name(s) have no JSDoc. Expected a doc comment on every export, got none on:\n${undocumented.map((n) => `  ${n}`).join('\n')}\nAdd a /** ... */ summary to each.\n`,
+    );
+    process.exit(1);
+  }
   const readme = readFileSync(`${root}README.md`, 'utf8');
   const wanted = { [REPORT]: markdown, 'README.md': readmeWithApi(readme, summary) };
   if (process.argv.includes('--check')) {

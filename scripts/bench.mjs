@@ -6,21 +6,21 @@ import { request } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { callView } from '../dist/check/index.js';
 import {
-  callView,
   compareTranscripts,
   createReplayServer,
-  frameMessage,
   readGolden,
   recordCall,
-  startRecordingProxy,
   verifyGoldens,
   writeGolden,
 } from '../dist/index.js';
 import { openHttpSession } from '../dist/record/http-wire-session.js';
+import { startRecordingProxy } from '../dist/record/index.js';
 import { runScenario } from '../dist/record/run-scenario.js';
 import { scenarioOfGolden } from '../dist/record/scenario-of-golden.js';
 import { startReferenceServer } from '../dist/server/index.js';
+import { frameMessage } from '../dist/transcript/frame-content.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.argv.includes('--quick');

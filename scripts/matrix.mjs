@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runGatewayCheck } from '../dist/index.js';
+import { runGatewayCheck } from '../dist/check/index.js';
 import { realGateways } from './real-gateways.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

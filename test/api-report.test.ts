@@ -9,3 +9,21 @@ test('docs/api-report.md and README.md list exactly the public API of the code',
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
 });
+
+test('the root entry exports at most 20 runtime values, none of them machinery', async () => {
+  const api = await import('../src/index.js');
+  const values = Object.keys(api);
+  expect(values.length).toBeLessThanOrEqual(20);
+  for (const internal of [
+    'FrameSink',
+    'SseParser',
+    'ReplayEngine',
+    'AliasTable',
+    'buildReplayPlan',
+    'encodeRaw',
+    'splitSse',
+    'canonicalJson',
+  ]) {
+    expect(values).not.toContain(internal);
+  }
+});

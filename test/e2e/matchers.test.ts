@@ -1,13 +1,7 @@
 import 'mcp-golden/vitest';
 import { fileURLToPath } from 'node:url';
-import {
-  createReplayServer,
-  readGolden,
-  recordCall,
-  type Scenario,
-  scenarioOfGolden,
-  type Transcript,
-} from 'mcp-golden';
+import { createReplayServer, readGolden, recordCall, type Scenario, type Transcript } from 'mcp-golden';
+import { scenarioOfGolden } from 'mcp-golden/record';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Fault, startFaultProxy } from '../support/fault-proxy.js';
 

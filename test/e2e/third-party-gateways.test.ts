@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CheckReport, runGatewayCheck } from 'mcp-golden';
+import { type CheckReport, runGatewayCheck } from 'mcp-golden/check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli } from '../support/cli.js';
 

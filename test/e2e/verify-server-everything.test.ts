@@ -2,8 +2,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDifference, type RecordTarget, recordCall, verifyGoldens, writeGolden } from '../../src/index.js';
+import { type RecordTarget, recordCall, verifyGoldens, writeGolden } from '../../src/index.js';
 import type { Scenario } from '../../src/record/scenario.js';
+import { formatDifference } from '../../src/verify/json-difference.js';
 import { EVERYTHING, type RunningEverything, startEverythingHttp } from '../support/server-everything.js';
 
 const SCENARIOS: Scenario[] = [

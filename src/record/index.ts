@@ -1,0 +1,14 @@
+/**
+ * `mcp-golden/record`: the recorder's building blocks beside `recordCall`: the byte taps (a recording
+ * `fetch` for the SDK's client transport, a recording reverse proxy), the frame sink they write to,
+ * and the scenario list helpers.
+ */
+export type { BodyKind, BodyTap, Clock } from './frame-sink.js';
+export { FrameSink, monotonicClock } from './frame-sink.js';
+export { loadStandardScenarios } from './record-goldens.js';
+export type { FetchLike } from './recording-fetch.js';
+export { recordingFetch } from './recording-fetch.js';
+export type { RecordingProxy, RecordingProxyOptions } from './recording-proxy.js';
+export { startRecordingProxy } from './recording-proxy.js';
+export { parseScenario, parseScenarioList } from './scenario.js';
+export { scenarioOfGolden } from './scenario-of-golden.js';
