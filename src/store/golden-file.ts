@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { GoldenError } from '../errors.js';
 import type { Transcript } from '../transcript/frame.js';
 import { TranscriptReader } from '../transcript/parse.js';
