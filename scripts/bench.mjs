@@ -1,6 +1,7 @@
 // mcp-golden benchmarks: `npm run bench` (builds first). Prints every figure with its target and its
 // ratio against the target or a baseline measured in the same run. `--quick` skips the npm test timing.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -41,6 +42,16 @@ function row(figure, value, unit, target, baseline, note = '') {
     ratio: `${ratio.toFixed(2)}x ${baseline !== undefined ? 'baseline' : 'target'}`,
     met: met ? 'yes' : 'NO',
     note,
+    data: {
+      figure,
+      value,
+      unit,
+      target: target.value,
+      targetOp: target.op,
+      met,
+      ...(baseline !== undefined && { peer: baseline, ratio }),
+      note,
+    },
   });
 }
 
@@ -396,3 +407,13 @@ const line = (r) =>
 console.log(line({ figure: 'figure', value: 'value', target: 'target', ratio: 'ratio', met: 'met', note: 'notes' }));
 console.log(widths.map((w) => '-'.repeat(w)).join('-+-'));
 for (const r of rows) console.log(line(r));
+const jsonAt = process.argv.indexOf('--json');
+if (jsonAt >= 0) {
+  const file = process.argv[jsonAt + 1];
+  if (!file) throw new Error('[mcp-golden] --json needs a file name: npm run bench -- --json bench.json');
+  writeFileSync(
+    file,
+    `${JSON.stringify({ machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version }, rows: rows.map((r) => r.data) }, null, 2)}\n`,
+  );
+  console.log(`wrote ${file}`);
+}
