@@ -27,6 +27,10 @@ export interface CommandSpec<Names extends string = string> {
   readonly operands?: string;
   /** Fewest operands the command takes. @default 0 */
   readonly minOperands?: number;
+  /** Most operands the command takes. @default unlimited when `operands` is set, else 0 */
+  readonly maxOperands?: number;
+  /** What is missing when too few operands are given, e.g. `golden path`. */
+  readonly missing?: string;
   /** Paragraph under the usage line. */
   readonly description: string;
   readonly options: Readonly<Record<Names, OptionSpec>>;
@@ -169,7 +173,16 @@ export function parseCommandArgs<Names extends string>(
     for (const one of Array.isArray(value) ? value : [value]) check(spec, name, one);
   }
   if (parsed.positionals.length < (spec.minOperands ?? 0)) {
-    throw usageError(spec, `\`${spec.name}\` needs ${spec.operands ?? 'operands'}; got none.`);
+    const what = spec.missing ? `Missing ${spec.missing}: ` : '';
+    throw usageError(spec, `${what}\`${spec.name}\` needs ${spec.operands ?? 'operands'}; got none.`);
+  }
+  const most = spec.maxOperands ?? (spec.operands ? Number.POSITIVE_INFINITY : 0);
+  if (parsed.positionals.length > most) {
+    const extra = parsed.positionals[most] ?? '';
+    throw usageError(
+      spec,
+      `Unexpected argument "${extra}": \`${spec.name}\` takes ${most === 0 ? 'no operands' : `at most ${most}: ${spec.operands}`}.`,
+    );
   }
   return new ParsedArgs<Names>(parsed.values, parsed.positionals);
 }
