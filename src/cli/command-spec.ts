@@ -93,7 +93,9 @@ function distance(a: string, b: string): number {
 export function suggest(word: string, candidates: readonly string[]): string | undefined {
   let best: { name: string; d: number } | undefined;
   for (const name of candidates) {
-    const d = name.startsWith(word) || word.startsWith(name) ? 1 : distance(word, name);
+    // A prefix counts as a near miss, but never nearer than a one-letter slip of another name.
+    const prefix = name.startsWith(word) || word.startsWith(name);
+    const d = Math.min(distance(word, name), prefix ? 1.5 : Number.POSITIVE_INFINITY);
     if (!best || d < best.d) best = { name, d };
   }
   return best && best.d <= Math.max(2, Math.floor(word.length / 3)) ? best.name : undefined;
