@@ -101,6 +101,23 @@ export function suggest(word: string, candidates: readonly string[]): string | u
   return best && best.d <= Math.max(2, Math.floor(word.length / 3)) ? best.name : undefined;
 }
 
+const HELP_WIDTH = 100;
+
+/** Splits `text` into lines of at most `width` characters, at spaces (a longer word keeps its own line). */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  return [...lines, line];
+}
+
 /** The `--help` text of a command. */
 export function formatUsage(spec: CommandSpec): string {
   const entries = Object.entries<OptionSpec>(spec.options);
@@ -115,7 +132,8 @@ export function formatUsage(spec: CommandSpec): string {
     ].filter(Boolean);
     const flag = flags[i] ?? '';
     const pad = flag.length >= width ? `\n  ${' '.repeat(width)}` : ' '.repeat(width - flag.length);
-    return `  ${flag}${pad}${o.description}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+    const text = wrap(`${o.description}${notes.length ? ` (${notes.join('; ')})` : ''}`, HELP_WIDTH - 2 - width);
+    return `  ${flag}${pad}${text.join(`\n  ${' '.repeat(width)}`)}`;
   });
   const usage = `Usage: mcp-golden ${spec.name}${spec.operands ? ` ${spec.operands}` : ''}${entries.length ? ' [options]' : ''}`;
   return [
