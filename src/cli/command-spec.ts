@@ -27,6 +27,10 @@ export interface CommandSpec<Names extends string = string> {
   readonly operands?: string;
   /** Fewest operands the command takes. @default 0 */
   readonly minOperands?: number;
+  /** Most operands the command takes. @default unlimited when `operands` is set, else 0 */
+  readonly maxOperands?: number;
+  /** What is missing when too few operands are given, e.g. `golden path`. */
+  readonly missing?: string;
   /** Paragraph under the usage line. */
   readonly description: string;
   readonly options: Readonly<Record<Names, OptionSpec>>;
@@ -89,10 +93,29 @@ function distance(a: string, b: string): number {
 export function suggest(word: string, candidates: readonly string[]): string | undefined {
   let best: { name: string; d: number } | undefined;
   for (const name of candidates) {
-    const d = name.startsWith(word) || word.startsWith(name) ? 1 : distance(word, name);
+    // A prefix counts as a near miss, but never nearer than a one-letter slip of another name.
+    const prefix = name.startsWith(word) || word.startsWith(name);
+    const d = Math.min(distance(word, name), prefix ? 1.5 : Number.POSITIVE_INFINITY);
     if (!best || d < best.d) best = { name, d };
   }
   return best && best.d <= Math.max(2, Math.floor(word.length / 3)) ? best.name : undefined;
+}
+
+const HELP_WIDTH = 100;
+
+/** Splits `text` into lines of at most `width` characters, at spaces (a longer word keeps its own line). */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  return [...lines, line];
 }
 
 /** The `--help` text of a command. */
@@ -109,7 +132,8 @@ export function formatUsage(spec: CommandSpec): string {
     ].filter(Boolean);
     const flag = flags[i] ?? '';
     const pad = flag.length >= width ? `\n  ${' '.repeat(width)}` : ' '.repeat(width - flag.length);
-    return `  ${flag}${pad}${o.description}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+    const text = wrap(`${o.description}${notes.length ? ` (${notes.join('; ')})` : ''}`, HELP_WIDTH - 2 - width);
+    return `  ${flag}${pad}${text.join(`\n  ${' '.repeat(width)}`)}`;
   });
   const usage = `Usage: mcp-golden ${spec.name}${spec.operands ? ` ${spec.operands}` : ''}${entries.length ? ' [options]' : ''}`;
   return [
@@ -169,7 +193,16 @@ export function parseCommandArgs<Names extends string>(
     for (const one of Array.isArray(value) ? value : [value]) check(spec, name, one);
   }
   if (parsed.positionals.length < (spec.minOperands ?? 0)) {
-    throw usageError(spec, `\`${spec.name}\` needs ${spec.operands ?? 'operands'}; got none.`);
+    const what = spec.missing ? `Missing ${spec.missing}: ` : '';
+    throw usageError(spec, `${what}\`${spec.name}\` needs ${spec.operands ?? 'operands'}; got none.`);
+  }
+  const most = spec.maxOperands ?? (spec.operands ? Number.POSITIVE_INFINITY : 0);
+  if (parsed.positionals.length > most) {
+    const extra = parsed.positionals[most] ?? '';
+    throw usageError(
+      spec,
+      `Unexpected argument "${extra}": \`${spec.name}\` takes ${most === 0 ? 'no operands' : `at most ${most}: ${spec.operands}`}.`,
+    );
   }
   return new ParsedArgs<Names>(parsed.values, parsed.positionals);
 }

@@ -4,25 +4,30 @@ import { join } from 'node:path';
 import { recordReferenceGoldens } from '../reference-goldens.js';
 import { readGolden } from '../store/golden-file.js';
 import { formatTimeline } from '../transcript/timeline.js';
-
-export const DEMO_USAGE = `Usage: mcp-golden demo [scenario]
-
-Starts the reference server, records one scenario (default: progress-10x100) into a temporary
-directory, prints its timeline, and cleans up.`;
+import { defineCommand } from './command-spec.js';
 
 /** `mcp-golden demo`: the newcomer's first run. */
-export async function demoCommand(argv: string[]): Promise<number> {
-  const name = argv[0] ?? 'progress-10x100';
-  const dir = await mkdtemp(join(tmpdir(), 'mcp-golden-demo-'));
-  try {
-    process.stderr.write(`[mcp-golden] recording scenario "${name}" from the live reference server...\n`);
-    const { recorded } = await recordReferenceGoldens({ outDir: dir, names: [name] });
-    for (const golden of recorded) {
-      process.stdout.write(`${formatTimeline(await readGolden(golden.path)).join('\n')}\n`);
+export const demoCommand = defineCommand({
+  name: 'demo',
+  summary: 'record one scenario and print its timeline',
+  operands: '[scenario]',
+  maxOperands: 1,
+  description: `Starts the reference server, records one scenario (default: progress-10x100) into a temporary
+directory, prints its timeline, and cleans up.`,
+  options: {},
+  async run(args) {
+    const name = args.operands[0] ?? 'progress-10x100';
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-golden-demo-'));
+    try {
+      process.stderr.write(`[mcp-golden] recording scenario "${name}" from the live reference server...\n`);
+      const { recorded } = await recordReferenceGoldens({ outDir: dir, names: [name] });
+      for (const golden of recorded) {
+        process.stdout.write(`${formatTimeline(await readGolden(golden.path)).join('\n')}\n`);
+      }
+      process.stderr.write('[mcp-golden] regenerate every golden with `npx mcp-golden record`; see README.md\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
-    process.stderr.write('[mcp-golden] regenerate every golden with `npx mcp-golden record`; see README.md\n');
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-  return 0;
-}
+    return 0;
+  },
+});

@@ -1,26 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { GoldenError, isGoldenError } from '../errors.js';
 import { isLintRuleId, LINT_RULES, type LintRuleId } from '../lint/lint-rules.js';
 import { type LintOptions, type LintReport, lintTranscript } from '../lint/lint-transcript.js';
 import { formatViolation } from '../lint/lint-violation.js';
 import { readGolden } from '../store/golden-file.js';
 import type { Transcript } from '../transcript/frame.js';
-import { parseIntegerOption } from './parse-integer-option.js';
-
-export const LINT_USAGE = `Usage: mcp-golden lint <golden.jsonl>... [--json FILE] [--min-interval-ms N]
-                        [--max-silence-ms N] [--off RULE[,RULE]]
-
-Judges recorded servers against the progress contract. Exit 0 when every call follows it,
-1 listing each violation, 2 on a usage error (including a golden that is missing or unreadable).
-  --json FILE          also write the report as JSON
-  --min-interval-ms N  rate: shortest accepted average interval between notifications (default 100)
-  --max-silence-ms N   heartbeat: longest accepted silence while a call is open (default 7500)
-  --off RULE[,RULE]    switch rules off for this run
-
-Rules: ${LINT_RULES.map((r) => r.id).join(', ')}.
-Per project: "mcp-golden": { "lint": { "rules": { "rate": false }, "minIntervalMs": 100 } } in ./package.json.
-Per golden: notes.lint = { "<rule>": "why this golden is an exception" } in its header.`;
+import { defineCommand, suggest } from './command-spec.js';
 
 interface GoldenLint {
   readonly path: string;
@@ -69,9 +54,11 @@ function parseOff(raw: string[] | undefined): Record<string, boolean> {
     .map((r) => r.trim())
     .filter(Boolean)) {
     if (!isLintRuleId(id)) {
+      const ids = LINT_RULES.map((r) => r.id);
+      const near = suggest(id, ids);
       throw new GoldenError(
         'E_USAGE',
-        `Unknown rule "${id}" in --off. Expected one of: ${LINT_RULES.map((r) => r.id).join(', ')}.`,
+        `Unknown rule "${id}" in --off.${near ? ` Did you mean ${near}?` : ''} Expected one of: ${ids.join(', ')}.`,
       );
     }
     off[id] = false;
@@ -90,51 +77,71 @@ async function readLintable(path: string): Promise<Transcript> {
 }
 
 /** `mcp-golden lint`: exit 0 clean, 1 with violations, 2 on usage errors. */
-export async function lintCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      json: { type: 'string' },
-      'min-interval-ms': { type: 'string' },
-      'max-silence-ms': { type: 'string' },
-      off: { type: 'string', multiple: true },
+export const lintCommand = defineCommand({
+  name: 'lint',
+  summary: 'judge recorded servers against the progress contract',
+  operands: '<golden.jsonl>...',
+  minOperands: 1,
+  missing: 'golden path',
+  description: `Judges recorded servers against the progress contract. Exit 0 when every call follows it,
+1 listing each violation, 2 on a usage error (including a golden that is missing or unreadable).`,
+  options: {
+    json: { type: 'string', value: 'FILE', description: 'also write the report as JSON' },
+    'min-interval-ms': {
+      type: 'string',
+      value: 'N',
+      integer: { min: 1, max: 3_600_000 },
+      description: 'rate: shortest accepted average interval between notifications (default 100)',
     },
-    strict: true,
-  });
-  if (positionals.length === 0) {
-    throw new GoldenError('E_USAGE', 'Missing golden path. Usage: mcp-golden lint goldens/progress-default.jsonl');
-  }
-  const project = await projectOptions();
-  const minIntervalMs = parseIntegerOption('min-interval-ms', values['min-interval-ms'], 1, 3_600_000);
-  const maxSilenceMs = parseIntegerOption('max-silence-ms', values['max-silence-ms'], 1, 3_600_000);
-  const options: LintOptions = {
-    ...project,
-    rules: { ...project.rules, ...(parseOff(values.off) as Partial<Record<LintRuleId, boolean>>) },
-    ...(minIntervalMs !== undefined && { minIntervalMs }),
-    ...(maxSilenceMs !== undefined && { maxSilenceMs }),
-  };
-  const results: GoldenLint[] = [];
-  for (const path of positionals) results.push({ path, report: lintTranscript(await readLintable(path), options) });
-  let total = 0;
-  for (const { path, report } of results) {
-    total += report.violations.length;
-    const verdict =
-      report.violations.length === 0
-        ? 'ok'
-        : `${report.violations.length} violation${report.violations.length === 1 ? '' : 's'}`;
-    process.stdout.write(`${path}: ${verdict} (${report.calls} request${report.calls === 1 ? '' : 's'})\n`);
-    for (const v of report.violations) process.stdout.write(`${formatViolation(v, path)}\n`);
-    for (const s of report.skipped) process.stdout.write(`  ${s.rule} off: ${s.why}\n`);
-  }
-  process.stdout.write(
-    total === 0
-      ? `[mcp-golden] lint: ${results.length === 1 ? '1 golden follows' : `${results.length} goldens follow`} the progress contract\n`
-      : `[mcp-golden] lint: ${total} violation${total === 1 ? '' : 's'} in ${results.filter((r) => r.report.violations.length > 0).length} of ${results.length} goldens\n`,
-  );
-  if (values.json !== undefined) {
-    const json = { goldens: results.map(({ path, report }) => ({ path, ...report })), violations: total };
-    await writeFile(values.json, `${JSON.stringify(json, null, 2)}\n`);
-  }
-  return total === 0 ? 0 : 1;
-}
+    'max-silence-ms': {
+      type: 'string',
+      value: 'N',
+      integer: { min: 1, max: 3_600_000 },
+      description: 'heartbeat: longest accepted silence while a call is open (default 7500)',
+    },
+    off: {
+      type: 'string',
+      value: 'RULE[,RULE]',
+      multiple: true,
+      description: `switch rules off for this run: ${LINT_RULES.map((r) => r.id).join(', ')}`,
+    },
+  },
+  epilog: `Per project: "mcp-golden": { "lint": { "rules": { "rate": false }, "minIntervalMs": 100 } } in ./package.json.
+Per golden: notes.lint = { "<rule>": "why this golden is an exception" } in its header.`,
+  async run(args) {
+    const positionals = args.operands;
+    const project = await projectOptions();
+    const minIntervalMs = args.integer('min-interval-ms');
+    const maxSilenceMs = args.integer('max-silence-ms');
+    const options: LintOptions = {
+      ...project,
+      rules: { ...project.rules, ...(parseOff(args.strings('off')) as Partial<Record<LintRuleId, boolean>>) },
+      ...(minIntervalMs !== undefined && { minIntervalMs }),
+      ...(maxSilenceMs !== undefined && { maxSilenceMs }),
+    };
+    const results: GoldenLint[] = [];
+    for (const path of positionals) results.push({ path, report: lintTranscript(await readLintable(path), options) });
+    let total = 0;
+    for (const { path, report } of results) {
+      total += report.violations.length;
+      const verdict =
+        report.violations.length === 0
+          ? 'ok'
+          : `${report.violations.length} violation${report.violations.length === 1 ? '' : 's'}`;
+      process.stdout.write(`${path}: ${verdict} (${report.calls} request${report.calls === 1 ? '' : 's'})\n`);
+      for (const v of report.violations) process.stdout.write(`${formatViolation(v, path)}\n`);
+      for (const s of report.skipped) process.stdout.write(`  ${s.rule} off: ${s.why}\n`);
+    }
+    process.stdout.write(
+      total === 0
+        ? `[mcp-golden] lint: ${results.length === 1 ? '1 golden follows' : `${results.length} goldens follow`} the progress contract\n`
+        : `[mcp-golden] lint: ${total} violation${total === 1 ? '' : 's'} in ${results.filter((r) => r.report.violations.length > 0).length} of ${results.length} goldens\n`,
+    );
+    const jsonFile = args.string('json');
+    if (jsonFile !== undefined) {
+      const json = { goldens: results.map(({ path, report }) => ({ path, ...report })), violations: total };
+      await writeFile(jsonFile, `${JSON.stringify(json, null, 2)}\n`);
+    }
+    return total === 0 ? 0 : 1;
+  },
+});

@@ -12,11 +12,6 @@ runCli(process.argv.slice(2)).then(
       process.exitCode = error.code === 'E_USAGE' ? 2 : 1;
       return;
     }
-    if (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`[mcp-golden] ${error.message}. Run \`mcp-golden --help\` for usage.\n`);
-      process.exitCode = 2;
-      return;
-    }
     process.stderr.write(
       `[mcp-golden] unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );

@@ -1,47 +1,35 @@
 import { readFile } from 'node:fs/promises';
 import { GoldenError } from '../errors.js';
-import { CHECK_USAGE, checkCommand } from './check-command.js';
-import { DEMO_USAGE, demoCommand } from './demo-command.js';
-import { INSPECT_USAGE, inspectCommand } from './inspect-command.js';
-import { LINT_USAGE, lintCommand } from './lint-command.js';
-import { RECORD_USAGE, recordCommand } from './record-command.js';
-import { REPLAY_USAGE, replayCommand } from './replay-command.js';
-import { SERVE_USAGE, serveCommand } from './serve-command.js';
-import { VERIFY_USAGE, verifyCommand } from './verify-command.js';
+import { checkCommand } from './check-command.js';
+import { type CommandSpec, formatUsage, parseCommandArgs, suggest } from './command-spec.js';
+import { demoCommand } from './demo-command.js';
+import { inspectCommand } from './inspect-command.js';
+import { lintCommand } from './lint-command.js';
+import { recordCommand } from './record-command.js';
+import { replayCommand } from './replay-command.js';
+import { serveCommand } from './serve-command.js';
+import { verifyCommand } from './verify-command.js';
 
-type Command = { summary: string; usage: string; run: (argv: string[]) => Promise<number> };
+/** Every command of the CLI, in `--help` order; the command table, help and suggestions come from these. */
+export const COMMANDS: readonly CommandSpec[] = [
+  serveCommand,
+  recordCommand,
+  replayCommand,
+  checkCommand,
+  verifyCommand,
+  inspectCommand,
+  lintCommand,
+  demoCommand,
+] as readonly CommandSpec[];
 
-const COMMANDS: Record<string, Command> = {
-  serve: { summary: 'run the reference streaming server (HTTP or stdio)', usage: SERVE_USAGE, run: serveCommand },
-  record: {
-    summary: 'record goldens from the reference server or your own (--stdio, --target)',
-    usage: RECORD_USAGE,
-    run: recordCommand,
-  },
-  replay: { summary: 'serve goldens as a fake upstream (HTTP or stdio)', usage: REPLAY_USAGE, run: replayCommand },
-  check: {
-    summary: 'check whether a gateway forwards MCP streaming faithfully',
-    usage: CHECK_USAGE,
-    run: checkCommand,
-  },
-  verify: {
-    summary: "re-run each golden's session against a live server and report what changed",
-    usage: VERIFY_USAGE,
-    run: verifyCommand,
-  },
-  inspect: { summary: "print a golden's timeline", usage: INSPECT_USAGE, run: inspectCommand },
-  lint: { summary: 'judge recorded servers against the progress contract', usage: LINT_USAGE, run: lintCommand },
-  demo: { summary: 'record one scenario and print its timeline', usage: DEMO_USAGE, run: demoCommand },
-};
+const BY_NAME = new Map(COMMANDS.map((spec) => [spec.name, spec]));
 
 const USAGE = `Usage: mcp-golden <command> [options]
 
 Commands:
-${Object.entries(COMMANDS)
-  .map(([name, command]) => `  ${name.padEnd(9)} ${command.summary}`)
-  .join('\n')}
+${COMMANDS.map((spec) => `  ${spec.name.padEnd(9)} ${spec.summary}`).join('\n')}
 
-Run \`mcp-golden <command> --help\` for a command's options, \`mcp-golden --version\` for the version.`;
+Run \`mcp-golden <command> --help\` (or \`mcp-golden help <command>\`) for a command's options, \`mcp-golden --version\` for the version.`;
 
 /** The version in the package.json that ships beside dist/ (two folders up from this file). */
 async function packageVersion(): Promise<string> {
@@ -49,9 +37,25 @@ async function packageVersion(): Promise<string> {
   return (JSON.parse(text) as { version: string }).version;
 }
 
+/** The declared command called `name`, or a usage error that suggests the nearest one. */
+function findCommand(name: string): CommandSpec {
+  const spec = BY_NAME.get(name);
+  if (spec) return spec;
+  const names = [...BY_NAME.keys()];
+  const near = suggest(name, names);
+  throw new GoldenError(
+    'E_USAGE',
+    `Unknown command "${name}".${near ? ` Did you mean ${near}?` : ''} Expected one of: ${names.join(', ')}. Run \`mcp-golden --help\`.`,
+  );
+}
+
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
 export async function runCli(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === 'help' && rest[0] !== undefined) {
+    process.stdout.write(`${formatUsage(findCommand(rest[0]))}\n`);
+    return 0;
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return name === undefined ? 2 : 0;
@@ -60,16 +64,10 @@ export async function runCli(argv: string[]): Promise<number> {
     process.stdout.write(`${await packageVersion()}\n`);
     return 0;
   }
-  const command = COMMANDS[name];
-  if (!command) {
-    throw new GoldenError(
-      'E_USAGE',
-      `Unknown command "${name}". Expected one of: ${Object.keys(COMMANDS).join(', ')}. Run \`mcp-golden --help\`.`,
-    );
-  }
+  const spec = findCommand(name);
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${command.usage}\n`);
+    process.stdout.write(`${formatUsage(spec)}\n`);
     return 0;
   }
-  return command.run(rest);
+  return spec.run(parseCommandArgs(spec, rest));
 }

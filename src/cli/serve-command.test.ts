@@ -101,8 +101,11 @@ describe('mcp-golden serve (HTTP)', () => {
     [['serve', '--port', 'abc'], 'Invalid --port "abc": expected a whole number from 0 to 65535.'],
     [['serve', '--port', '70000'], 'Invalid --port "70000"'],
     [['serve', '--stdio', '--port', '1'], 'Conflicting options: --stdio and --port'],
-    [['serve', '--bogus'], "Unknown option '--bogus'"],
-    [['serev'], 'Unknown command "serev". Expected one of:'],
+    [['serve', '--bogus'], 'Unknown option "--bogus" for `serve`.'],
+    [['serve', '--prot', '1'], 'Unknown option "--prot" for `serve`. Did you mean --port?'],
+    [['serve', 'extra'], 'Unexpected argument "extra": `serve` takes no operands.'],
+    [['serev'], 'Unknown command "serev". Did you mean serve? Expected one of:'],
+    [['help', 'recrod'], 'Unknown command "recrod". Did you mean record?'],
   ])('refuses %j with exit code 2 and says why', async (args, message) => {
     const result = await runCli(args);
     expect(result.code).toBe(2);

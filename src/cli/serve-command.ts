@@ -1,95 +1,122 @@
-import { parseArgs } from 'node:util';
 import { GoldenError } from '../errors.js';
 import { startReferenceServer } from '../server/http-server.js';
 import { serveReferenceStdio } from '../server/stdio-server.js';
-import { parseIntegerOption } from './parse-integer-option.js';
+import { defineCommand } from './command-spec.js';
 
-export const SERVE_USAGE = `Usage: mcp-golden serve [--stdio | --port N] [--json-response] [--no-accel-header]
-                        [--keep-alive MS] [--retry MS] [--fail-at-step N] [--check-tools]
-                        [--session-ttl MS] [--max-sessions N] [--allow-origin ORIGIN]...
-
-Runs the reference streaming server (tools: progress, long_output, chatty, audit_log).
-  --stdio            serve newline-delimited JSON-RPC on stdin/stdout
-  --port N           listen on 127.0.0.1:N (default 0: a free port); prints the URL on stdout
-  --json-response    answer with one JSON body instead of SSE (progress is then dropped)
-  --no-accel-header  omit "X-Accel-Buffering: no" on SSE responses
-  --keep-alive MS    send ": keepalive" SSE comments every MS ms (default 0: none)
-  --retry MS         retry value in SSE priming events (default 200)
-  --fail-at-step N   progress fails at step N: a final notification (progress == total), then isError
-  --check-tools      also serve progress_tight and multibyte_output (the gateway check's upstream)
-  --session-ttl MS   close a session idle this long; its id then gets 404 (default 300000)
-  --max-sessions N   keep at most N sessions; a new one closes the least recently used idle
-                     one (default 1000)
-  --allow-origin O   also accept browser requests from origin O (repeatable; * for any).
-                     Loopback origins are always accepted, others get 403 (DNS rebinding)`;
+const MS = 3_600_000;
 
 /** `mcp-golden serve`: runs until SIGINT/SIGTERM (HTTP) or end of stdin (stdio). */
-export async function serveCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      stdio: { type: 'boolean', default: false },
-      port: { type: 'string' },
-      'json-response': { type: 'boolean', default: false },
-      'no-accel-header': { type: 'boolean', default: false },
-      'keep-alive': { type: 'string' },
-      retry: { type: 'string' },
-      'fail-at-step': { type: 'string' },
-      'check-tools': { type: 'boolean', default: false },
-      'session-ttl': { type: 'string' },
-      'max-sessions': { type: 'string' },
-      'allow-origin': { type: 'string', multiple: true },
+export const serveCommand = defineCommand({
+  name: 'serve',
+  summary: 'run the reference streaming server (HTTP or stdio)',
+  description: 'Runs the reference streaming server (tools: progress, long_output, chatty, audit_log).',
+  options: {
+    stdio: { type: 'boolean', description: 'serve newline-delimited JSON-RPC on stdin/stdout' },
+    port: {
+      type: 'string',
+      value: 'N',
+      integer: { min: 0, max: 65535 },
+      description: 'listen on 127.0.0.1:N (default 0: a free port); prints the URL on stdout',
     },
-    strict: true,
-  });
-  const failAt = parseIntegerOption('fail-at-step', values['fail-at-step'], 1, 100);
-  if (values.stdio) {
-    if (values.port !== undefined) {
-      throw new GoldenError('E_USAGE', 'Conflicting options: --stdio and --port. Use one transport.');
+    'json-response': {
+      type: 'boolean',
+      description: 'answer with one JSON body instead of SSE (progress is then dropped)',
+    },
+    'no-accel-header': { type: 'boolean', description: 'omit "X-Accel-Buffering: no" on SSE responses' },
+    'keep-alive': {
+      type: 'string',
+      value: 'MS',
+      integer: { min: 0, max: MS },
+      default: '0',
+      description: 'send ": keepalive" SSE comments every MS ms (0: none)',
+    },
+    retry: {
+      type: 'string',
+      value: 'MS',
+      integer: { min: 0, max: MS },
+      default: '200',
+      description: 'retry value in SSE priming events',
+    },
+    'fail-at-step': {
+      type: 'string',
+      value: 'N',
+      integer: { min: 1, max: 100 },
+      description: 'progress fails at step N: a final notification (progress == total), then isError',
+    },
+    'check-tools': {
+      type: 'boolean',
+      description: "also serve progress_tight and multibyte_output (the gateway check's upstream)",
+    },
+    'session-ttl': {
+      type: 'string',
+      value: 'MS',
+      integer: { min: 100, max: 86_400_000 },
+      description: 'close a session idle this long; its id then gets 404 (default 300000)',
+    },
+    'max-sessions': {
+      type: 'string',
+      value: 'N',
+      integer: { min: 1, max: 1_000_000 },
+      description: 'keep at most N sessions; a new one closes the least recently used idle one (default 1000)',
+    },
+    'allow-origin': {
+      type: 'string',
+      value: 'ORIGIN',
+      multiple: true,
+      description:
+        'also accept browser requests from this origin (* for any); loopback origins are always accepted, others get 403 (DNS rebinding)',
+    },
+  },
+  async run(args) {
+    const failAt = args.integer('fail-at-step');
+    if (args.boolean('stdio')) {
+      if (args.string('port') !== undefined) {
+        throw new GoldenError('E_USAGE', 'Conflicting options: --stdio and --port. Use one transport.');
+      }
+      const server = await serveReferenceStdio({
+        checkTools: args.boolean('check-tools'),
+        ...(failAt !== undefined && { failAtStep: failAt }),
+      });
+      await server.closed;
+      return 0;
     }
-    const server = await serveReferenceStdio({
-      checkTools: values['check-tools'],
-      ...(failAt !== undefined && { failAtStep: failAt }),
+    const port = args.integer('port') ?? 0;
+    const keepAliveMs = args.integer('keep-alive') ?? 0;
+    const retryMs = args.integer('retry') ?? 200;
+    const sessionTtlMs = args.integer('session-ttl');
+    const maxSessions = args.integer('max-sessions');
+    let server: Awaited<ReturnType<typeof startReferenceServer>>;
+    try {
+      server = await startReferenceServer({
+        port,
+        jsonResponse: args.boolean('json-response'),
+        accelHeader: !args.boolean('no-accel-header'),
+        keepAliveMs,
+        retryMs,
+        ...(failAt !== undefined && { failAtStep: failAt }),
+        checkTools: args.boolean('check-tools'),
+        ...(sessionTtlMs !== undefined && { sessionTtlMs }),
+        ...(maxSessions !== undefined && { maxSessions }),
+        allowedOrigins: args.strings('allow-origin'),
+      });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') {
+        throw new GoldenError(
+          'E_USAGE',
+          `Cannot listen on 127.0.0.1:${port}: the port is in use. Pick another with --port, or --port 0 for a free one.`,
+        );
+      }
+      throw error;
+    }
+    process.stdout.write(`${server.url}\n`);
+    process.stderr.write(`[mcp-golden] reference server listening on ${server.url} (Ctrl-C to stop)\n`);
+    await new Promise<void>((resolve) => {
+      const stop = (): void => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
     });
-    await server.closed;
+    await server.close();
     return 0;
-  }
-  const port = parseIntegerOption('port', values.port, 0, 65535) ?? 0;
-  const keepAliveMs = parseIntegerOption('keep-alive', values['keep-alive'], 0, 3_600_000) ?? 0;
-  const retryMs = parseIntegerOption('retry', values.retry, 0, 3_600_000) ?? 200;
-  const sessionTtlMs = parseIntegerOption('session-ttl', values['session-ttl'], 100, 86_400_000);
-  const maxSessions = parseIntegerOption('max-sessions', values['max-sessions'], 1, 1_000_000);
-  let server: Awaited<ReturnType<typeof startReferenceServer>>;
-  try {
-    server = await startReferenceServer({
-      port,
-      jsonResponse: values['json-response'],
-      accelHeader: !values['no-accel-header'],
-      keepAliveMs,
-      retryMs,
-      ...(failAt !== undefined && { failAtStep: failAt }),
-      checkTools: values['check-tools'],
-      ...(sessionTtlMs !== undefined && { sessionTtlMs }),
-      ...(maxSessions !== undefined && { maxSessions }),
-      allowedOrigins: values['allow-origin'] ?? [],
-    });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') {
-      throw new GoldenError(
-        'E_USAGE',
-        `Cannot listen on 127.0.0.1:${port}: the port is in use. Pick another with --port, or --port 0 for a free one.`,
-      );
-    }
-    throw error;
-  }
-  process.stdout.write(`${server.url}\n`);
-  process.stderr.write(`[mcp-golden] reference server listening on ${server.url} (Ctrl-C to stop)\n`);
-  await new Promise<void>((resolve) => {
-    const stop = (): void => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  await server.close();
-  return 0;
-}
+  },
+});

@@ -69,6 +69,15 @@ describe('parseTargetOptions', () => {
     );
   });
 
+  test('errors send the user to the help of the command that was run', () => {
+    expect(usageError(() => parseTargetOptions({ stdio: 'x', target: 'http://h/mcp' }, 'verify')).message).toMatch(
+      /Run `mcp-golden verify --help`/,
+    );
+    expect(usageError(() => parseTargetOptions({ target: 'http://h/mcp', header: ['x'] }, 'verify')).message).toMatch(
+      /Run `mcp-golden verify --help`/,
+    );
+  });
+
   test('a malformed header is refused without echoing its value', () => {
     const error = usageError(() => parseTargetOptions({ target: 'http://h/mcp', header: ['Bearer sk-secret-1'] }));
     expect(error.message).toContain(`expected 'Name: value', got no ":"`);

@@ -92,7 +92,7 @@ describe('mcp-golden verify', () => {
     const unknown = await runCli(['verify', '--stdio', stdio('v1'), '--frobnicate', goldens]);
     expect([unknown.code, unknown.stderr]).toEqual([
       2,
-      expect.stringContaining("[mcp-golden] Unknown option '--frobnicate'"),
+      expect.stringContaining('[mcp-golden] Unknown option "--frobnicate" for `verify`.'),
     ]);
     const none = await runCli(['verify', '--stdio', stdio('v1'), join(dir, 'empty-dir-that-does-not-exist')]);
     expect([none.code, none.stderr]).toEqual([2, expect.stringContaining('[mcp-golden] No golden at')]);

@@ -157,7 +157,9 @@ describe('mcp-golden lint on small SDK servers', () => {
     expect(perProject.stdout).toContain('rate off: switched off');
     const unknown = await runCli(['lint', goldenOf('rate'), '--off', 'rates']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('[mcp-golden] Unknown rule "rates" in --off. Expected one of: token-echo,');
+    expect(unknown.stderr).toContain(
+      '[mcp-golden] Unknown rule "rates" in --off. Did you mean rate? Expected one of: token-echo,',
+    );
     const missing = await runCli(['lint']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('Missing golden path');
