@@ -20,7 +20,7 @@ export type GoldenErrorCode =
  * what failed, what happened, what was expected, and how to fix it.
  *
  * @example
- * throw new GoldenError('E_USAGE', 'Unknown command "recrod". Expected one of: serve, record. Run `mcp-golden --help`.')
+ * throw new GoldenError('E_USAGE', 'Unknown command "recrod". Did you mean record? Run `mcp-golden --help`.')
  */
 export class GoldenError extends Error {
   /** Stable machine-readable code. */
