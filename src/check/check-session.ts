@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { GoldenError } from '../errors.js';
 import { FrameSink } from '../record/frame-sink.js';
 import { openHttpSession } from '../record/http-wire-session.js';
@@ -61,7 +62,6 @@ export interface CheckSession {
 const AFTER_CANCEL_MS = 400;
 
 const isResponse = (m: JsonRpcMessage): boolean => !('method' in m) && 'id' in m;
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Opens one session on `target` (an HTTP endpoint, or a stdio command: one gateway process) and
@@ -141,7 +141,7 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
       stream =
         plan.cancelAfterMs === undefined
           ? await requested
-          : await Promise.race([requested, pause(plan.cancelAfterMs + AFTER_CANCEL_MS + 200).then(() => undefined)]);
+          : await Promise.race([requested, sleep(plan.cancelAfterMs + AFTER_CANCEL_MS + 200).then(() => undefined)]);
     } catch (e) {
       if (timer) clearTimeout(timer);
       const error = (e as Error).message.split('\n')[0] as string;
@@ -166,7 +166,7 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
         ...(cancelledAtMs !== undefined && { cancelledAtMs }),
       };
     }
-    if (plan.readDelayMs) await pause(plan.readDelayMs);
+    if (plan.readDelayMs) await sleep(plan.readDelayMs);
     try {
       for (;;) {
         // After a cancel, wait a while only to catch what must not come.

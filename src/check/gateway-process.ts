@@ -1,4 +1,5 @@
 import { connect, createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { GoldenError } from '../errors.js';
 import { spawnGroup } from '../process/child-group.js';
 
@@ -84,7 +85,7 @@ export async function startGateway(
         );
       }
       if (await canConnect(port)) return gateway;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
     }
     throw new GoldenError(
       'E_TIMEOUT',

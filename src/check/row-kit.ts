@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isGoldenError } from '../errors.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import type { BatteryContext, PropertyResult, TimelineCall } from './battery.js';
@@ -53,7 +54,7 @@ export async function auditRow(
         ? `the upstream's audit log could not be read through the gateway (${context.upstreamTransport} upstream, read with the audit_log tool)`
         : `the upstream's audit log (${entries.length} rows) has no call with arguments.tag ${JSON.stringify(tag)}: the gateway did not forward the call's arguments verbatim`;
     }
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await sleep(25);
   }
 }
 

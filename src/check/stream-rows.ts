@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MULTIBYTE_FILLER, multibyteBlock } from '../server/check-tools.js';
 import type { BatteryContext, BatteryProperty, PropertyResult } from './battery.js';
 import type { CallSeen, CheckSession } from './check-session.js';
@@ -181,7 +182,7 @@ const getStream = row('progress on the call stream (GET stream open)', (context,
     return Promise.resolve(result(name, 'n/a', 'stdio has one stream; there is no standalone GET stream'));
   return withSession(context, async (session) => {
     const get = session.openGetStream();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     const tag = newTag('get');
     // The result follows the last step by 30 ms: losing a notification next to the result is another row's concern.
     const seen = await session.call({
@@ -190,7 +191,7 @@ const getStream = row('progress on the call stream (GET stream open)', (context,
       id: 'check-get',
       token: tag,
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     const onGet = get.messages.filter((m) => m.message.method === 'notifications/progress').length;
     const onCall = seen.progress.length;
     const where = onGet > 0 ? (onCall > 0 ? 'split' : 'GET only') : onCall > 0 ? 'call stream' : 'nowhere';

@@ -1,5 +1,6 @@
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How long a group gets between SIGTERM and SIGKILL. */
 export const DEFAULT_GRACE_MS = 2000;
@@ -25,7 +26,6 @@ export interface ChildGroup {
 }
 
 const live = new Set<ChildGroup>();
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** True while `kill(-pgid, 0)` finds the group: cheap, but a zombie counts as a member. */
 function groupExists(pgid: number): boolean {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { GoldenError } from '../errors.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { SseParser } from '../transcript/sse.js';
@@ -70,7 +71,7 @@ class ResponseStream implements CallStream {
     this.done = true;
     // Some in-process fetch stacks settle a cancel only once the source reacts; never wait long for it.
     const cancelled = this.reader?.cancel().catch(() => undefined);
-    await Promise.race([cancelled, new Promise((resolve) => setTimeout(resolve, 250))]);
+    await Promise.race([cancelled, sleep(250)]);
   }
 
   private async readOnce(timeoutMs: number): Promise<void> {
@@ -199,7 +200,7 @@ export function openHttpSession(endpoint: string, options: HttpSessionOptions): 
       // 409: the server has not yet noticed that the dropped stream is gone; retry briefly, as the SDK client would.
       for (let attempt = 1; response.status === 409 && attempt <= 40; attempt++) {
         await drainBody(response, `Reading a 409 answer at ${url}`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
+        await sleep(25);
         response = await get();
       }
       if (response.status !== 200) {

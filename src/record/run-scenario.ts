@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { GoldenError } from '../errors.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import {
@@ -30,8 +31,6 @@ const isProgress = (message: JsonRpcMessage): boolean => message.method === 'not
 
 /** How many times in a row the recorder reconnects to a call's stream before it gives up. */
 const MAX_RECONNECTS = 10;
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 function describeScenario(scenario: Scenario): string {
   return scenario.name ? `"${scenario.name}"` : `tool "${scenario.tool}"`;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 /**
  * Adversarial ways to cut replayed SSE bytes, to prove a gateway or client reassembles streams
  * correctly. All off by default: the replay is then byte-exact.
@@ -102,7 +103,7 @@ export function chunkingSink<S extends ByteSink>(sink: S, options: ChunkingOptio
       first = false;
       chain = chain.then(async () => {
         for (const [i, piece] of pieces.entries()) {
-          if (i > 0) await new Promise((resolve) => setTimeout(resolve, gap));
+          if (i > 0) await sleep(gap);
           sink.write(piece);
         }
       });
