@@ -9,6 +9,7 @@ import type { CallStream, WireSession } from '../record/wire-session.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import type { Frame } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
+import { isResponse } from '../transcript/json-rpc.js';
 import { SseParser } from '../transcript/sse.js';
 import { DEFAULT_PROTOCOL_VERSION, VERSION } from '../version.js';
 
@@ -60,8 +61,6 @@ export interface CheckSession {
 
 /** How long to keep reading after a cancel, to catch what must not come. */
 const AFTER_CANCEL_MS = 400;
-
-const isResponse = (m: JsonRpcMessage): boolean => !('method' in m) && 'id' in m;
 
 /**
  * Opens one session on `target` (an HTTP endpoint, or a stdio command: one gateway process) and

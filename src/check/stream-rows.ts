@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MULTIBYTE_FILLER, multibyteBlock } from '../server/check-tools.js';
+import { paramsOf } from '../transcript/json-rpc.js';
 import type { BatteryContext, BatteryProperty, PropertyResult } from './battery.js';
 import type { CallSeen, CheckSession } from './check-session.js';
 import { auditRow, frameWith, LEG, lane, newTag, quote, result, seenNumbers, thrown, withSession } from './row-kit.js';
@@ -287,7 +288,7 @@ const concurrency = row('concurrent calls without cross-talk', (context, name) =
     const problems: string[] = [];
     runs.forEach((run, i) => {
       const foreign = run.progress
-        .map((p) => (p.message.params as { progressToken?: unknown }).progressToken)
+        .map((p) => paramsOf(p.message).progressToken)
         .filter((t) => t !== tags[i] && tags.includes(t as string));
       if (foreign.length > 0) problems.push(`call ${i} received ${foreign.length} notifications of other calls`);
       if (run.response?.message.id !== ids[i])

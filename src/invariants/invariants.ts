@@ -1,5 +1,6 @@
 import { describeBlocks } from '../transcript/compare.js';
 import type { Transcript } from '../transcript/frame.js';
+import { paramsOf } from '../transcript/json-rpc.js';
 import { type CallView, callView, resultTexts } from './call-view.js';
 
 /** The verdict on one property, with its evidence in numbers. */
@@ -24,8 +25,7 @@ export interface StreamingTolerance {
 
 const typeOf = (value: unknown): string => (value === null ? 'null' : typeof value);
 const show = (value: unknown): string => `${JSON.stringify(value)} (${typeOf(value)})`;
-const tokenOf = (a: { message: { params?: unknown } }): unknown =>
-  (a.message.params as { progressToken?: unknown } | undefined)?.progressToken;
+const tokenOf = (a: { message: { params?: unknown } }): unknown => paramsOf(a.message).progressToken;
 const progressOf = (a: { message: { params?: unknown } }): unknown =>
   (a.message.params as { progress?: unknown } | undefined)?.progress;
 

@@ -1,5 +1,6 @@
 import type { Transcript } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage, sseBlock } from '../transcript/frame-content.js';
+import { paramsOf } from '../transcript/json-rpc.js';
 
 /** One server->client SSE event or message, located in the transcript. */
 export interface LintEvent {
@@ -58,7 +59,7 @@ export interface LintView {
 const REPLAY_WINDOW_US = 50_000;
 
 const sameToken = (a: unknown, b: unknown): boolean => a === b && typeof a === typeof b;
-const tokenOf = (m: JsonRpcMessage): unknown => (m.params as { progressToken?: unknown } | undefined)?.progressToken;
+const tokenOf = (m: JsonRpcMessage): unknown => paramsOf(m).progressToken;
 
 /** Reads requests, responses, progress, SSE ids and reconnects out of a transcript. */
 export function lintView(transcript: Transcript): LintView {

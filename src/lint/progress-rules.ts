@@ -1,3 +1,4 @@
+import { paramsOf } from '../transcript/json-rpc.js';
 import { type LintView, progressValue, totalValue } from './lint-view.js';
 import type { LintViolation } from './lint-violation.js';
 import { violation } from './lint-violation.js';
@@ -9,7 +10,7 @@ const show = (value: unknown): string =>
 export function checkTokens(view: LintView): LintViolation[] {
   const out: LintViolation[] = [];
   for (const { event, call } of view.stray) {
-    const token = (event.message?.params as { progressToken?: unknown } | undefined)?.progressToken;
+    const token = event.message && paramsOf(event.message).progressToken;
     const tokenCall = view.calls.filter((c) => c.hasToken && c.t <= event.t).at(-1);
     if (tokenCall && (!call || call.hasToken || call === tokenCall)) {
       out.push(

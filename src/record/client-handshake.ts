@@ -1,11 +1,11 @@
 import { GoldenError } from '../errors.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
+import { isResponse } from '../transcript/json-rpc.js';
 import { DEFAULT_PROTOCOL_VERSION, VERSION } from '../version.js';
 import type { Scenario } from './scenario.js';
 import type { CallStream, WireSession } from './wire-session.js';
 
 /** True for a JSON-RPC result or error. */
-export const isResponse = (message: JsonRpcMessage): boolean => !('method' in message) && 'id' in message;
 /** True for a request the server sends to the client (sampling, elicitation, roots, ping). */
 export const isServerRequest = (message: JsonRpcMessage): boolean => 'method' in message && 'id' in message;
 

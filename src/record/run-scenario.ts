@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GoldenError } from '../errors.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
+import { isResponse, progressOf } from '../transcript/json-rpc.js';
 import {
   answerServerRequest,
   drain,
   handshakeIds,
   initialize,
-  isResponse,
   isServerRequest,
   listTools,
 } from './client-handshake.js';
@@ -27,7 +27,7 @@ export interface ScenarioOutcome {
   readonly protocolVersion: string;
 }
 
-const isProgress = (message: JsonRpcMessage): boolean => message.method === 'notifications/progress';
+const isProgress = (message: JsonRpcMessage): boolean => progressOf(message) !== undefined;
 
 /** How many times in a row the recorder reconnects to a call's stream before it gives up. */
 const MAX_RECONNECTS = 10;

@@ -4,6 +4,7 @@ import { describeError, GoldenError } from '../errors.js';
 import { spawnGroup } from '../process/child-group.js';
 import type { Frame } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage } from '../transcript/frame-content.js';
+import { requestProgressToken } from '../transcript/json-rpc.js';
 import type { FrameSink } from './frame-sink.js';
 import { withTimeout } from './http-wire-session.js';
 import type { CallStream, StreamedMessage, WireSession } from './wire-session.js';
@@ -146,8 +147,8 @@ export function openStdioSession(target: StdioCommand, sink: FrameSink): WireSes
       const stream = new LineStream(`Waiting for the answer to ${String(message.method)} from "${describe}"`);
       byId.set(keyOf(message.id), stream);
       latest = stream;
-      const meta = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
-      if (meta && 'progressToken' in meta) byToken.set(keyOf(meta.progressToken), stream);
+      const token = requestProgressToken(message);
+      if (token.present) byToken.set(keyOf(token.token), stream);
       write(message);
       return stream;
     },

@@ -1,5 +1,6 @@
 import { atomizeChangeset, diff } from 'json-diff-ts';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
+import { requestProgressToken } from '../transcript/json-rpc.js';
 import { hasProgressToken, type ReplayExchange, requestKey } from './replay-plan.js';
 
 /** The recorded request closest to an unmatched one, with how they differ. */
@@ -25,8 +26,7 @@ function describeValue(value: unknown): string {
   return value === undefined ? 'nothing' : clip(JSON.stringify(value));
 }
 
-const tokenOf = (message: JsonRpcMessage | undefined): unknown =>
-  (message?.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
+const tokenOf = (message: JsonRpcMessage | undefined): unknown => message && requestProgressToken(message).token;
 
 /** Differences between two requests' methods and params (ids, tokens and `_meta` ignored). */
 export function requestDifferences(recorded: JsonRpcMessage | undefined, live: JsonRpcMessage | undefined): string[] {

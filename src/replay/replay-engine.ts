@@ -1,4 +1,5 @@
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
+import { isResponse as isJsonRpcResponse, requestProgressToken } from '../transcript/json-rpc.js';
 import { jsonRpcError } from './json-rpc-error.js';
 import { chooseExchange, explainUnmatched, type UnmatchedError } from './matching.js';
 import { paceInOrder } from './pacing.js';
@@ -7,7 +8,6 @@ import { reportUnmatched } from './replay-options.js';
 import {
   buildReplayPlan,
   type GoldenInput,
-  hasProgressToken,
   type ReplayEvent,
   type ReplayExchange,
   type ReplayPlan,
@@ -52,7 +52,7 @@ export type ReplayAnswer =
   | { readonly kind: 'accepted'; readonly exchange: ReplayExchange | undefined };
 
 const isResponse = (message: JsonRpcMessage | undefined): boolean =>
-  message !== undefined && typeof message.method !== 'string' && ('result' in message || 'error' in message);
+  message !== undefined && isJsonRpcResponse(message);
 
 /**
  * The one replay engine, shared by every transport: matches live JSON-RPC messages to recorded
@@ -212,15 +212,14 @@ export class ReplayEngine {
   }
 
   private startCall(session: ReplaySession, exchange: ReplayExchange, message: JsonRpcMessage): ReplayCall {
-    const hasToken = hasProgressToken(message);
-    const meta = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
+    const token = requestProgressToken(message);
     const stamp: LiveStamp = {
       idJson: JSON.stringify(message.id),
-      ...(hasToken && { tokenJson: JSON.stringify(meta?.progressToken) }),
+      ...(token.present && { tokenJson: JSON.stringify(token.token) }),
     };
     // The live server sends no progress for a request without a token.
     const events = exchange.events
-      .filter((e) => hasToken || e.message?.method !== 'notifications/progress')
+      .filter((e) => token.present || e.message?.method !== 'notifications/progress')
       .map((e) => {
         // Only the answer carries the client's id; a server request in the stream keeps its own.
         const own: LiveStamp = isResponse(e.message)

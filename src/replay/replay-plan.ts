@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import { canonicalJson } from '../transcript/canonical-json.js';
 import type { EndReason, Frame, Transcript } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage, sseBlock } from '../transcript/frame-content.js';
+import { requestProgressToken } from '../transcript/json-rpc.js';
 
 /** One body frame to replay, at its offset from the start of the request it answers. */
 export interface ReplayEvent {
@@ -74,8 +75,7 @@ export interface ReplayPlan {
 
 /** True when the request carries `params._meta.progressToken`. */
 export function hasProgressToken(message: JsonRpcMessage | undefined): boolean {
-  const meta = (message?.params as { _meta?: unknown } | undefined)?._meta;
-  return meta !== null && typeof meta === 'object' && 'progressToken' in meta;
+  return message !== undefined && requestProgressToken(message).present;
 }
 
 /** The matching key of a request: what must be equal for a recorded answer to fit. */
