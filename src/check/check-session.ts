@@ -134,6 +134,14 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
         ? setTimeout(() => void cancel().catch(() => {}), plan.cancelAfterMs)
         : undefined;
     const requested = session.request({ jsonrpc: '2.0', id: plan.id, method: 'tools/call', params });
+    const failed = (why: string): CallSeen => ({
+      plan,
+      startedEpochMs,
+      progress,
+      afterCancel,
+      error: why,
+      ...(cancelledAtMs !== undefined && { cancelledAtMs }),
+    });
     let stream: CallStream | undefined;
     try {
       // A timed cancel stops the wait too: a gateway may hold back even the headers of a cancelled call.
@@ -143,27 +151,11 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
           : await Promise.race([requested, sleep(plan.cancelAfterMs + AFTER_CANCEL_MS + 200).then(() => undefined)]);
     } catch (e) {
       if (timer) clearTimeout(timer);
-      const error = (e as Error).message.split('\n')[0] as string;
-      return {
-        plan,
-        startedEpochMs,
-        progress,
-        afterCancel,
-        error,
-        ...(cancelledAtMs !== undefined && { cancelledAtMs }),
-      };
+      return failed((e as Error).message.split('\n')[0] as string);
     }
     if (!stream) {
       requested.then((late) => late.drop()).catch(() => undefined);
-      const error = 'no response headers arrived for the call, before or after the cancel';
-      return {
-        plan,
-        startedEpochMs,
-        progress,
-        afterCancel,
-        error,
-        ...(cancelledAtMs !== undefined && { cancelledAtMs }),
-      };
+      return failed('no response headers arrived for the call, before or after the cancel');
     }
     if (plan.readDelayMs) await sleep(plan.readDelayMs);
     try {

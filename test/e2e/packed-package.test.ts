@@ -1,10 +1,11 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type ProjectRun, runInProject } from '../support/run-in-project.js';
 
 // A new user's project: the packed tarball installed into a fresh folder outside this repository
 // (so nothing resolves to the repo's own node_modules), with its own package.json and strict
@@ -77,30 +78,8 @@ const tsconfig = (moduleResolution: 'nodenext' | 'bundler', skipLibCheck: boolea
     include,
   });
 
-function run(
-  command: string,
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; output: string }> {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'CI' && k !== 'MCP_GOLDEN_UPDATE'),
-  );
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(project, 'node_modules', command), ...args], {
-      cwd: project,
-      env: { ...clean, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 170_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
+function run(command: string, args: string[], env: Record<string, string> = {}): Promise<ProjectRun> {
+  return runInProject(project, join(project, 'node_modules', command), args, env, 170_000);
 }
 
 const vitest = (env: Record<string, string> = {}, ...args: string[]) => run('vitest/vitest.mjs', ['run', ...args], env);

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type ProjectRun, runInProject } from '../support/run-in-project.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const vitestBin = join(root, 'node_modules/vitest/vitest.mjs');
@@ -24,26 +24,8 @@ test('long output stream', async () => {
 });
 `;
 
-function run(env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; output: string }> {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'CI' && k !== 'MCP_GOLDEN_UPDATE'),
-  );
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [vitestBin, 'run', ...args], {
-      cwd: project,
-      env: { ...clean, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
+function run(env: Record<string, string>, ...args: string[]): Promise<ProjectRun> {
+  return runInProject(project, vitestBin, ['run', ...args], env, 60_000);
 }
 
 const golden = (): string => join(project, '__goldens__', 'golden', 'long-output-stream-1.jsonl');
