@@ -7,6 +7,7 @@ import { createReplayServer } from '../replay/replay-server.js';
 import { serveReplayStdio } from '../replay/stdio-replay.js';
 import { GOLDEN_EXTENSION, readGolden } from '../store/golden-file.js';
 import { defineCommand } from './command-spec.js';
+import { LISTEN_OPTIONS } from './listen-options.js';
 
 async function loadGoldens(paths: readonly string[]): Promise<NamedGolden[]> {
   const files: string[] = [];
@@ -48,12 +49,7 @@ request id and progress token stamped in. A directory means every golden in it; 
 over either transport serve over both (re-framed when the transports differ).`,
   options: {
     stdio: { type: 'boolean', description: 'serve on stdin/stdout (for gateways that spawn their upstream)' },
-    port: {
-      type: 'string',
-      value: 'N',
-      integer: { min: 0, max: 65535 },
-      description: 'listen on 127.0.0.1:N (default 0: a free port); prints the URL on stdout',
-    },
+    ...LISTEN_OPTIONS,
     pace: {
       type: 'string',
       value: 'P',
@@ -80,13 +76,6 @@ over either transport serve over both (re-framed when the transports differ).`,
     priming: {
       type: 'boolean',
       description: "write a priming event (id, empty data) before each stream's first event",
-    },
-    'allow-origin': {
-      type: 'string',
-      value: 'ORIGIN',
-      multiple: true,
-      description:
-        'also accept requests from this browser Origin (* for any); loopback origins are always accepted, any other gets 403',
     },
     'max-body-bytes': {
       type: 'string',

@@ -2,6 +2,7 @@ import { GoldenError } from '../errors.js';
 import { startReferenceServer } from '../server/http-server.js';
 import { serveReferenceStdio } from '../server/stdio-server.js';
 import { defineCommand } from './command-spec.js';
+import { LISTEN_OPTIONS } from './listen-options.js';
 
 const MS = 3_600_000;
 
@@ -12,12 +13,7 @@ export const serveCommand = defineCommand({
   description: 'Runs the reference streaming server (tools: progress, long_output, chatty, audit_log).',
   options: {
     stdio: { type: 'boolean', description: 'serve newline-delimited JSON-RPC on stdin/stdout' },
-    port: {
-      type: 'string',
-      value: 'N',
-      integer: { min: 0, max: 65535 },
-      description: 'listen on 127.0.0.1:N (default 0: a free port); prints the URL on stdout',
-    },
+    ...LISTEN_OPTIONS,
     'json-response': {
       type: 'boolean',
       description: 'answer with one JSON body instead of SSE (progress is then dropped)',
@@ -58,13 +54,6 @@ export const serveCommand = defineCommand({
       value: 'N',
       integer: { min: 1, max: 1_000_000 },
       description: 'keep at most N sessions; a new one closes the least recently used idle one (default 1000)',
-    },
-    'allow-origin': {
-      type: 'string',
-      value: 'ORIGIN',
-      multiple: true,
-      description:
-        'also accept browser requests from this origin (* for any); loopback origins are always accepted, others get 403 (DNS rebinding)',
     },
   },
   async run(args) {

@@ -1,0 +1,18 @@
+import type { OptionSpec } from './command-spec.js';
+
+/** The declarations of `--port` and `--allow-origin` for a command that serves on loopback HTTP. */
+export const LISTEN_OPTIONS = {
+  port: {
+    type: 'string',
+    value: 'N',
+    integer: { min: 0, max: 65535 },
+    description: 'listen on 127.0.0.1:N (default 0: a free port); prints the URL on stdout',
+  },
+  'allow-origin': {
+    type: 'string',
+    value: 'ORIGIN',
+    multiple: true,
+    description:
+      'also accept browser requests from this origin (* for any); loopback origins are always accepted, others get 403 (DNS rebinding)',
+  },
+} as const satisfies Record<string, OptionSpec>;
