@@ -23,7 +23,7 @@ const AREAS = [
 ];
 
 const argv = process.argv.slice(2);
-const valueOf = (flag) => {
+const flagValue = (flag) => {
   const at = argv.indexOf(flag);
   if (at < 0) return undefined;
   const value = argv[at + 1];
@@ -35,8 +35,8 @@ const valueOf = (flag) => {
   }
   return value;
 };
-const only = valueOf('--only')?.split(',');
-const jsonFile = valueOf('--json');
+const only = flagValue('--only')?.split(',');
+const jsonFile = flagValue('--json');
 const unknown = only?.filter((name) => !AREAS.some((a) => a.name === name)) ?? [];
 if (unknown.length > 0) {
   console.error(
