@@ -24,20 +24,16 @@ export type { StdioCommand } from './record/stdio-wire-session.js';
 export type { RecordReferenceGoldensOptions } from './reference-goldens.js';
 export { recordReferenceGoldens } from './reference-goldens.js';
 export type { ChunkingOptions } from './replay/chunking.js';
-export type {
-  Pace,
-  ReplayOptions,
-  ReplayReport,
-  ReplayReportEntry,
-  UnmatchedRequest,
-} from './replay/replay-options.js';
+export type { Pace } from './replay/pacing.js';
+export type { ReplayOptions } from './replay/replay-engine.js';
 export type { GoldenInput, NamedGolden } from './replay/replay-plan.js';
+export type { ReplayReport, ReplayReportEntry, UnmatchedRequest } from './replay/replay-report.js';
 export type { ReplayServer, ReplayServerOptions } from './replay/replay-server.js';
 export { createReplayServer } from './replay/replay-server.js';
 export type { StdioReplay, StdioReplayOptions } from './replay/stdio-replay.js';
 export { serveReplayStdio } from './replay/stdio-replay.js';
 export { readGolden, writeGolden } from './store/golden-file.js';
-export type { CompareOptions, Comparison, TimingTolerance } from './transcript/compare.js';
+export type { CompareOptions, Comparison } from './transcript/compare.js';
 export { compareTranscripts } from './transcript/compare.js';
 export type { Channel, Direction, EndReason, Frame, Transcript, TranscriptHeader } from './transcript/frame.js';
 export { GOLDEN_FORMAT } from './transcript/frame.js';
@@ -49,6 +45,7 @@ export type { RedactOptions } from './transcript/redact.js';
 export { redactTranscript } from './transcript/redact.js';
 export { serializeTranscript } from './transcript/serialize.js';
 export { formatTimeline } from './transcript/timeline.js';
+export type { TimingTolerance } from './transcript/timing-tolerance.js';
 export type { VolatileOptions } from './transcript/volatile.js';
 export type { Difference, DifferenceKind } from './verify/json-difference.js';
 export type { ChangeClass, SchemaChange } from './verify/schema-drift.js';

@@ -1,11 +1,11 @@
 import { describeError, isGoldenError } from '../errors.js';
 import { callView } from '../invariants/call-view.js';
 import {
-  checkBlocks,
-  checkProgressTokens,
-  checkStreaming,
-  checkUnicode,
   type InvariantResult,
+  preservesBlocks,
+  preservesProgressTokens,
+  preservesUnicode,
+  streamsProgressively,
 } from '../invariants/invariants.js';
 import { type Recording, type RecordTarget, recordCall } from '../record/record-call.js';
 import type { Scenario } from '../record/scenario.js';
@@ -75,8 +75,8 @@ function fromInvariant(property: string, result: InvariantResult, calls: Timelin
   return {
     property,
     verdict: result.pass ? 'pass' : 'fail',
-    evidence: result.message,
-    numbers: result.evidence,
+    evidence: result.evidence,
+    numbers: result.numbers,
     calls,
   };
 }
@@ -123,13 +123,13 @@ const tokenProperty = (name: string, tokens: readonly (string | number)[]): Batt
       });
       const upstream = await auditFor(context, token);
       calls.push(timeline(`token ${JSON.stringify(token)}`, received, upstream));
-      last = checkProgressTokens(received, reference);
+      last = preservesProgressTokens(received, reference);
       if (!last.pass) {
         // Say which leg broke: did the token reach the upstream, and did the upstream send progress?
         const seen = upstream
           ? `; the upstream received token ${JSON.stringify(upstream.progressToken)} (${upstream.progressTokenType}) and sent ${upstream.notifications.length} notifications`
           : '';
-        return fromInvariant(name, { ...last, message: `${last.message}${seen}` }, calls);
+        return fromInvariant(name, { ...last, evidence: `${last.evidence}${seen}` }, calls);
       }
     }
     return fromInvariant(name, last as InvariantResult, calls);
@@ -158,7 +158,7 @@ const spacingProperty = (name: string, steps: number, stepMs: number): BatteryPr
     let lane: TimelineCall | undefined;
     for (let attempt = 1; attempt <= 2; attempt++) {
       const { received, reference } = await pair(context, scenario);
-      verdict = checkStreaming(received, reference);
+      verdict = streamsProgressively(received, reference);
       lane = timeline(`${steps} x ${stepMs} ms`, received, await auditFor(context, token));
       if (verdict.pass) break;
       const spread = latencySpread(lane);
@@ -166,13 +166,13 @@ const spacingProperty = (name: string, steps: number, stepMs: number): BatteryPr
         verdict = {
           ...verdict,
           pass: true,
-          message: `gaps differ from the direct recording (${verdict.message}), but gateway→upstream: every notification reached the client within ${spread.toFixed(0)} ms of the same delay after the upstream sent it (allowed ${allowed.toFixed(0)} ms): the upstream itself was late, not the gateway`,
-          evidence: { ...verdict.evidence, latencySpreadMs: Math.round(spread) },
+          evidence: `gaps differ from the direct recording (${verdict.evidence}), but gateway→upstream: every notification reached the client within ${spread.toFixed(0)} ms of the same delay after the upstream sent it (allowed ${allowed.toFixed(0)} ms): the upstream itself was late, not the gateway`,
+          numbers: { ...verdict.numbers, latencySpreadMs: Math.round(spread) },
         };
         break;
       }
       // Buffering bunches most notifications at the result; anything else may be a stall: look twice.
-      if (Number(verdict.evidence.bunchedAtResult ?? 0) * 2 >= steps) break;
+      if (Number(verdict.numbers.bunchedAtResult ?? 0) * 2 >= steps) break;
     }
     return fromInvariant(name, verdict as InvariantResult, lane ? [lane] : []);
   });
@@ -221,7 +221,7 @@ const resume = property('Last-Event-ID resume', async (context) => {
   };
 });
 
-const blocksProperty = (name: string, scenario: Scenario, judge: typeof checkBlocks): BatteryProperty =>
+const blocksProperty = (name: string, scenario: Scenario, judge: typeof preservesBlocks): BatteryProperty =>
   property(name, async (context) => {
     const { received, reference } = await pair(context, scenario);
     return fromInvariant(name, judge(received, reference), []);
@@ -233,16 +233,16 @@ export const BATTERY: readonly BatteryProperty[] = [
   tokenProperty('progress tokens (number)', [0, 9007199254740991]),
   property('no progress without a token', async (context) => {
     const { received, reference } = await pair(context, { tool: 'progress', arguments: { steps: 3, step_ms: 20 } });
-    return fromInvariant('no progress without a token', checkProgressTokens(received, reference), []);
+    return fromInvariant('no progress without a token', preservesProgressTokens(received, reference), []);
   }),
   spacingProperty('progress streams live (50 ms steps)', 10, 50),
   spacingProperty('progress streams live (500 ms steps)', 3, 500),
-  blocksProperty('blocks: count and order', { tool: 'chatty' }, checkBlocks),
-  blocksProperty('unicode', { tool: 'chatty' }, checkUnicode),
+  blocksProperty('blocks: count and order', { tool: 'chatty' }, preservesBlocks),
+  blocksProperty('unicode', { tool: 'chatty' }, preservesUnicode),
   blocksProperty(
     'large output (50 x 64 KiB)',
     { tool: 'long_output', arguments: { blocks: 50, chars: 65536 } },
-    checkBlocks,
+    preservesBlocks,
   ),
   resume,
   ...STREAM_ROWS,

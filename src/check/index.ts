@@ -4,14 +4,15 @@
  */
 export type { CallView } from '../invariants/call-view.js';
 export { callView } from '../invariants/call-view.js';
-export type { InvariantResult, StreamingTolerance } from '../invariants/invariants.js';
+export type { InvariantResult } from '../invariants/invariants.js';
 export {
-  checkBlocks,
-  checkForwarding,
-  checkProgressTokens,
-  checkStreaming,
-  checkUnicode,
+  forwardsFaithfully,
+  preservesBlocks,
+  preservesProgressTokens,
+  preservesUnicode,
+  streamsProgressively,
 } from '../invariants/invariants.js';
+export type { TimingTolerance } from '../transcript/timing-tolerance.js';
 export type { PropertyResult, TimelineCall, Verdict } from './battery.js';
 export { formatReport, timelineSvg } from './report.js';
 export type { CheckOptions, CheckReport } from './run-check.js';

@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GoldenError } from '../errors.js';
-import type { Pace } from '../replay/replay-options.js';
+import type { Pace } from '../replay/pacing.js';
 import type { NamedGolden } from '../replay/replay-plan.js';
 import { createReplayServer } from '../replay/replay-server.js';
 import { serveReplayStdio } from '../replay/stdio-replay.js';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { checkForwarding, type StreamingTolerance } from '../invariants/invariants.js';
+import { forwardsFaithfully } from '../invariants/invariants.js';
 import { type Recording, recordCall } from '../record/record-call.js';
 import type { Scenario } from '../record/scenario.js';
 import type { ChunkingOptions } from '../replay/chunking.js';
@@ -7,6 +7,7 @@ import { createReplayServer } from '../replay/replay-server.js';
 import { type ReferenceServer, startReferenceServer } from '../server/http-server.js';
 import { writeGolden } from '../store/golden-file.js';
 import type { Transcript } from '../transcript/frame.js';
+import type { TimingTolerance } from '../transcript/timing-tolerance.js';
 import { type ArgumentBounds, chunking as chunkingArbitrary, scenario as scenarioArbitrary } from './arbitraries.js';
 
 /** A gateway the property starts in front of an upstream URL, and stops after each run. */
@@ -23,7 +24,7 @@ export interface GatewayPropertyOptions {
   /** Re-chunk the upstream's SSE adversarially (generated). @default true */
   readonly chunking?: boolean;
   /** Timing tolerance of the streaming check. @default relGap 1, absMs 100: lenient, property runs are many */
-  readonly tolerance?: StreamingTolerance;
+  readonly tolerance?: TimingTolerance;
   /** Write the received transcript of every failing run here; the last one written is the shrunk counterexample. */
   readonly saveCounterexampleTo?: string;
   /** Longest wait for any message. @default 10000 */
@@ -69,10 +70,10 @@ export function gatewayProperty(
       } finally {
         await upstream.close();
       }
-      const failures = checkForwarding(received, golden, tolerance).filter((r) => !r.pass);
+      const failures = forwardsFaithfully(received, golden, tolerance).filter((r) => !r.pass);
       if (failures.length > 0) {
         if (options.saveCounterexampleTo) await saveCounterexample(options.saveCounterexampleTo, received);
-        throw new Error(failures.map((f) => `${f.property}: ${f.message}`).join('\n'));
+        throw new Error(failures.map((f) => `${f.property}: ${f.evidence}`).join('\n'));
       }
     })
     .afterEach(async () => {

@@ -1,6 +1,7 @@
 import { describeBlocks } from '../transcript/compare.js';
 import type { Transcript } from '../transcript/frame.js';
 import { paramsOf } from '../transcript/json-rpc.js';
+import { allowedDrift, resolveTolerance, type TimingTolerance } from '../transcript/timing-tolerance.js';
 import { type CallView, callView, resultTexts } from './call-view.js';
 
 /** The verdict on one property, with its evidence in numbers. */
@@ -8,19 +9,10 @@ export interface InvariantResult {
   /** Property name, e.g. `progress tokens`. */
   readonly property: string;
   readonly pass: boolean;
-  /** Why, in numbers: what passed, or the first thing that broke. */
-  readonly message: string;
-  readonly evidence: Readonly<Record<string, number | string | boolean>>;
-}
-
-/** Tolerances of {@link checkStreaming}. */
-export interface StreamingTolerance {
-  /** A gap may differ from the reference gap by this fraction of it. @default 0.5 */
-  readonly relGap?: number;
-  /** ...or by this many ms, whichever is larger. @default 20 */
-  readonly absMs?: number;
-  /** Reference gaps shorter than this are not judged (too short to tell from jitter). @default 20 */
-  readonly minGapMs?: number;
+  /** Why, in one line with numbers: what passed, or the first thing that broke. */
+  readonly evidence: string;
+  /** The figures behind the evidence, by name. */
+  readonly numbers: Readonly<Record<string, number | string | boolean>>;
 }
 
 const typeOf = (value: unknown): string => (value === null ? 'null' : typeof value);
@@ -32,29 +24,29 @@ const progressOf = (a: { message: { params?: unknown } }): unknown =>
 function result(
   property: string,
   pass: boolean,
-  message: string,
-  evidence: InvariantResult['evidence'],
+  evidence: string,
+  numbers: InvariantResult['numbers'],
 ): InvariantResult {
-  return { property, pass, message, evidence };
+  return { property, pass, evidence, numbers };
 }
 
 /**
  * Progress tokens echoed verbatim (value and JSON type), no progress without a token, progress
  * increasing, none after the result or the cancellation, and (with a reference) none missing.
  */
-export function checkProgressTokens(received: Transcript, reference?: Transcript): InvariantResult {
+export function preservesProgressTokens(received: Transcript, reference?: Transcript): InvariantResult {
   const name = 'progress tokens';
   const view = callView(received);
   const count = view.progress.length;
-  const evidence = { notifications: count, tokenSent: view.hasToken ? JSON.stringify(view.token) : 'none' };
+  const numbers = { notifications: count, tokenSent: view.hasToken ? JSON.stringify(view.token) : 'none' };
   if (!view.hasToken) {
     return count === 0
-      ? result(name, true, 'no token sent and no progress received', evidence)
+      ? result(name, true, 'no token sent and no progress received', numbers)
       : result(
           name,
           false,
           `received ${count} progress notifications, but the request carried no progress token`,
-          evidence,
+          numbers,
         );
   }
   const wrong = view.progress.filter((p) => tokenOf(p) !== view.token);
@@ -65,7 +57,7 @@ export function checkProgressTokens(received: Transcript, reference?: Transcript
       false,
       `${wrong.length} of ${count} progress notifications carried token ${show(first)}; the request sent ${show(view.token)}`,
       {
-        ...evidence,
+        ...numbers,
         wrongTokens: wrong.length,
       },
     );
@@ -78,14 +70,14 @@ export function checkProgressTokens(received: Transcript, reference?: Transcript
         name,
         false,
         `progress went ${before} → ${now} at notification ${i + 1} of ${count}; it must increase`,
-        evidence,
+        numbers,
       );
   }
   const responseAt = view.response?.atMs;
   const late = responseAt === undefined ? [] : view.progress.filter((p) => p.atMs > responseAt);
   if (late.length > 0)
     return result(name, false, `${late.length} progress notifications arrived after the result`, {
-      ...evidence,
+      ...numbers,
       afterResult: late.length,
     });
   const cancelAt = view.cancelAtMs;
@@ -96,7 +88,7 @@ export function checkProgressTokens(received: Transcript, reference?: Transcript
       false,
       `${afterCancel.length} progress notifications arrived after the cancellation (first ${((afterCancel[0]?.atMs ?? 0) - (cancelAt ?? 0)).toFixed(0)} ms after it)`,
       {
-        ...evidence,
+        ...numbers,
         afterCancel: afterCancel.length,
       },
     );
@@ -106,7 +98,7 @@ export function checkProgressTokens(received: Transcript, reference?: Transcript
     if (count !== expected) {
       const missing = count < expected ? ` (the last ${expected - count} missing)` : '';
       return result(name, false, `received ${count} of ${expected} progress notifications${missing}`, {
-        ...evidence,
+        ...numbers,
         expected,
       });
     }
@@ -115,29 +107,29 @@ export function checkProgressTokens(received: Transcript, reference?: Transcript
     name,
     true,
     `${count} progress notifications, all with token ${show(view.token)}, increasing, none after the result`,
-    evidence,
+    numbers,
   );
 }
 
 /** Result blocks: same count, same order, byte-identical text, nothing truncated. */
-export function checkBlocks(received: Transcript, reference: Transcript): InvariantResult {
+export function preservesBlocks(received: Transcript, reference: Transcript): InvariantResult {
   const name = 'blocks';
   const got = resultTexts(callView(received));
   const want = resultTexts(callView(reference));
   const chars = (texts: string[]): number => texts.reduce((n, t) => n + t.length, 0);
-  const evidence = { blocks: got.length, expectedBlocks: want.length, chars: chars(got), expectedChars: chars(want) };
+  const numbers = { blocks: got.length, expectedBlocks: want.length, chars: chars(got), expectedChars: chars(want) };
   // How non-ASCII text was encoded is the unicode property's verdict: blocks compares the rest.
   const ascii = (text: string): string => [...text].filter((ch) => (ch.codePointAt(0) ?? 0) <= 0x7f).join('');
   const problem = describeBlocks(
     want.map((text) => ({ text: ascii(text) })),
     got.map((text) => ({ text: ascii(text) })),
   );
-  if (problem) return result(name, false, problem, evidence);
-  return result(name, true, `${got.length} blocks, ${chars(got)} characters, in order and identical`, evidence);
+  if (problem) return result(name, false, problem, numbers);
+  return result(name, true, `${got.length} blocks, ${chars(got)} characters, in order and identical`, numbers);
 }
 
 /** Text with non-ASCII characters arrives byte-identical (no latin-1 or replacement-character mangling). */
-export function checkUnicode(received: Transcript, reference: Transcript): InvariantResult {
+export function preservesUnicode(received: Transcript, reference: Transcript): InvariantResult {
   const name = 'unicode';
   const got = resultTexts(callView(received));
   const want = resultTexts(callView(reference));
@@ -176,15 +168,14 @@ export function checkUnicode(received: Transcript, reference: Transcript): Invar
  * Progress streams live: gaps between notifications match the reference's within tolerance, they
  * do not bunch up at the result, and they do not all arrive in one read.
  */
-export function checkStreaming(
+export function streamsProgressively(
   received: Transcript,
   reference: Transcript,
-  tolerance: StreamingTolerance = {},
+  timing: TimingTolerance = {},
 ): InvariantResult {
   const name = 'streams progressively';
-  const relGap = tolerance.relGap ?? 0.5;
-  const absMs = tolerance.absMs ?? 20;
-  const minGapMs = tolerance.minGapMs ?? 20;
+  const tolerance = resolveTolerance(timing);
+  const { relGap, minGapMs } = tolerance;
   const got = callView(received);
   const want = callView(reference);
   // Gaps between consecutive progress values that arrived before the result, matched by value, so a
@@ -203,7 +194,7 @@ export function checkStreaming(
   const pairs = [...wantByValue].filter(([key]) => gotByValue.has(key));
   const wantGaps = pairs.map(([, gap]) => gap);
   const gotGaps = pairs.map(([key]) => gotByValue.get(key) as number);
-  const evidence = {
+  const numbers = {
     notifications: got.progress.length,
     reads: got.reads,
     maxMessagesPerRead: got.maxMessagesPerRead,
@@ -211,18 +202,18 @@ export function checkStreaming(
     resultMs: Math.round(got.response?.atMs ?? -1),
   };
   if (want.progress.length === 0)
-    return result(name, true, 'the reference streams no progress: nothing to judge', evidence);
+    return result(name, true, 'the reference streams no progress: nothing to judge', numbers);
   if (got.progress.length === 0)
     return result(
       name,
       false,
       `no progress notifications arrived; the reference streams ${want.progress.length}`,
-      evidence,
+      numbers,
     );
   const judged = wantGaps
     .map((gap, i) => ({ gap, i }))
     .filter(({ gap, i }) => gap >= minGapMs && gotGaps[i] !== undefined);
-  const off = judged.filter(({ gap, i }) => Math.abs((gotGaps[i] as number) - gap) > Math.max(absMs, relGap * gap));
+  const off = judged.filter(({ gap, i }) => Math.abs((gotGaps[i] as number) - gap) > allowedDrift(tolerance, gap));
   const resultAt = got.response?.atMs;
   const bunched = resultAt === undefined ? 0 : got.progress.filter((p) => resultAt - p.atMs <= 5).length;
   if (off.length > 0) {
@@ -233,8 +224,8 @@ export function checkStreaming(
     return result(
       name,
       false,
-      `${bunchText}${off.length} of ${judged.length} gaps outside tolerance (gap ${first.i + 1} was ${(gotGaps[first.i] as number).toFixed(0)} ms); expected gaps of ${typical.toFixed(0)} ms ± ${Math.max(absMs, relGap * typical).toFixed(0)} ms`,
-      { ...evidence, gapsOutside: off.length, bunchedAtResult: bunched },
+      `${bunchText}${off.length} of ${judged.length} gaps outside tolerance (gap ${first.i + 1} was ${(gotGaps[first.i] as number).toFixed(0)} ms); expected gaps of ${typical.toFixed(0)} ms ± ${allowedDrift(tolerance, typical).toFixed(0)} ms`,
+      { ...numbers, gapsOutside: off.length, bunchedAtResult: bunched },
     );
   }
   if (
@@ -246,27 +237,27 @@ export function checkStreaming(
       name,
       false,
       `all ${got.progress.length} notifications and the result arrived in one read: the stream is buffered`,
-      evidence,
+      numbers,
     );
   }
   return result(
     name,
     true,
-    `${judged.length} gaps within ${Math.round(relGap * 100)}% of the reference; first progress at ${evidence.firstProgressMs} ms, result at ${evidence.resultMs} ms; at most ${got.maxMessagesPerRead} messages per read`,
-    evidence,
+    `${judged.length} gaps within ${Math.round(relGap * 100)}% of the reference; first progress at ${numbers.firstProgressMs} ms, result at ${numbers.resultMs} ms; at most ${got.maxMessagesPerRead} messages per read`,
+    numbers,
   );
 }
 
 /** Every invariant at once: tokens, blocks, unicode, streaming. */
-export function checkForwarding(
+export function forwardsFaithfully(
   received: Transcript,
   reference: Transcript,
-  tolerance?: StreamingTolerance,
+  tolerance?: TimingTolerance,
 ): InvariantResult[] {
   return [
-    checkProgressTokens(received, reference),
-    checkBlocks(received, reference),
-    checkUnicode(received, reference),
-    checkStreaming(received, reference, tolerance),
+    preservesProgressTokens(received, reference),
+    preservesBlocks(received, reference),
+    preservesUnicode(received, reference),
+    streamsProgressively(received, reference, tolerance),
   ];
 }

@@ -1,9 +1,11 @@
 import { type HttpHandler, http } from 'msw';
+import type { ResponseSink } from '../replay/http-exchange.js';
 import { DEFAULT_MAX_BODY_BYTES, type HttpRuleOptions, refuseLargeBody } from '../replay/http-guards.js';
 import { HttpReplay } from '../replay/http-replay.js';
+import type { ReplayOptions } from '../replay/replay-engine.js';
 import { ReplayEngine } from '../replay/replay-engine.js';
-import type { ReplayOptions, ReplayReport, ResponseSink } from '../replay/replay-options.js';
 import type { GoldenInput } from '../replay/replay-plan.js';
+import type { ReplayReport } from '../replay/replay-report.js';
 import type { Transcript } from '../transcript/frame.js';
 
 /** Options of {@link createReplayHandlers}. */

@@ -1,9 +1,9 @@
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
+import type { ResponseSink } from './http-exchange.js';
 import { sendError } from './http-guards.js';
 import { JSON_HEADERS, jsonRpcError } from './json-rpc-error.js';
 import { frameEvent } from './reframe.js';
 import type { ReplayEngine, ReplaySession } from './replay-engine.js';
-import type { ResponseSink } from './replay-options.js';
 
 /** Protocol versions whose Streamable HTTP accepts JSON-RPC batches (2025-06-18 removed them). */
 const BATCH_VERSIONS: ReadonlySet<string> = new Set(['2025-03-26']);

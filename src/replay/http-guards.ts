@@ -1,6 +1,6 @@
 import { isAllowedOrigin } from '../http/origin-policy.js';
+import type { IncomingRequest, ResponseSink } from './http-exchange.js';
 import { JSON_HEADERS, jsonRpcError } from './json-rpc-error.js';
-import type { IncomingRequest, ResponseSink } from './replay-options.js';
 
 /** Default largest request body the HTTP replayer reads: 4 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;

@@ -3,11 +3,11 @@ import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { TRANSPORT_HEADERS } from '../transcript/normalize.js';
 import { chunkingSink, isAdversarial } from './chunking.js';
 import { answerBatch } from './http-batch.js';
+import type { IncomingRequest, ResponseSink } from './http-exchange.js';
 import { acceptsOf, type HttpRuleOptions, refuseRequest, sendError } from './http-guards.js';
 import { JSON_HEADERS } from './json-rpc-error.js';
 import { frameEvent } from './reframe.js';
 import { type ReplayCall, type ReplayEngine, type ReplaySession, SESSION_LIMIT } from './replay-engine.js';
-import type { IncomingRequest, ResponseSink } from './replay-options.js';
 import type { ReplayEvent, ReplayExchange } from './replay-plan.js';
 
 interface HttpStream {

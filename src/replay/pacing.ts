@@ -1,3 +1,6 @@
+/** How fast to replay: at the recorded offsets, all at once, or scaled (`{ scale: 2 }` = half speed). */
+export type Pace = 'recorded' | 'instant' | { readonly scale: number };
+
 /**
  * Runs `deliver(i)` for each offset in order, each at `start + delayMs(i)`, on one timer at a time.
  *

@@ -1,10 +1,9 @@
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isResponse as isJsonRpcResponse, requestProgressToken } from '../transcript/json-rpc.js';
+import type { ChunkingOptions } from './chunking.js';
 import { jsonRpcError } from './json-rpc-error.js';
 import { chooseExchange, explainUnmatched, type UnmatchedError } from './matching.js';
-import { paceInOrder } from './pacing.js';
-import type { ReplayOptions, ReplayReport, ReplayReportEntry } from './replay-options.js';
-import { reportUnmatched } from './replay-options.js';
+import { type Pace, paceInOrder } from './pacing.js';
 import {
   buildReplayPlan,
   type GoldenInput,
@@ -12,7 +11,22 @@ import {
   type ReplayExchange,
   type ReplayPlan,
 } from './replay-plan.js';
+import { type ReplayReport, type ReplayReportEntry, reportUnmatched, type UnmatchedMode } from './replay-report.js';
 import { type LiveStamp, stampFrame } from './stamp.js';
+
+/** Options shared by every replay transport. */
+export interface ReplayOptions {
+  /** @default 'recorded' */
+  readonly pace?: Pace;
+  /**
+   * What to do with a request no golden recorded. Every mode answers it with a JSON-RPC error
+   * naming the closest recorded request and lists it in `report()`; `'warn'` also prints it, and a
+   * function is called with it. @default 'error'
+   */
+  readonly onUnmatchedRequest?: UnmatchedMode;
+  /** Adversarial re-chunking of SSE events. @default none: byte-exact */
+  readonly chunking?: ChunkingOptions;
+}
 
 /** Most report entries kept: a flood of requests must not grow the replayer without bound. */
 const REPORT_LIMIT = 10_000;

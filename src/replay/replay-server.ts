@@ -1,11 +1,13 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Transcript } from '../transcript/frame.js';
+import type { ResponseSink } from './http-exchange.js';
 import { DEFAULT_MAX_BODY_BYTES, type HttpRuleOptions, refuseLargeBody } from './http-guards.js';
 import { HttpReplay } from './http-replay.js';
+import type { ReplayOptions } from './replay-engine.js';
 import { ReplayEngine } from './replay-engine.js';
-import type { ReplayOptions, ReplayReport, ResponseSink } from './replay-options.js';
 import type { GoldenInput } from './replay-plan.js';
+import type { ReplayReport } from './replay-report.js';
 
 /** How far past the body limit a refused body is read (and dropped) before the connection is cut. */
 const DISCARD_LIMIT_FACTOR = 32;

@@ -3,9 +3,10 @@ import { DEFAULT_MAX_BODY_BYTES } from './http-guards.js';
 import { isJsonRpcMessage } from './http-replay.js';
 import { jsonRpcError } from './json-rpc-error.js';
 import { frameEvent } from './reframe.js';
+import type { ReplayOptions } from './replay-engine.js';
 import { ReplayEngine } from './replay-engine.js';
-import type { ReplayOptions, ReplayReport } from './replay-options.js';
 import type { GoldenInput, ReplayEvent } from './replay-plan.js';
+import type { ReplayReport } from './replay-report.js';
 
 /** Options of {@link serveReplayStdio}. */
 export interface StdioReplayOptions extends Omit<ReplayOptions, 'chunking'> {

@@ -2,13 +2,8 @@ import { atomizeChangeset, diff } from 'json-diff-ts';
 import { type CanonicalFrame, type CanonicalStream, type CompareMode, canonicalStreams } from './canonical-view.js';
 import type { Transcript } from './frame.js';
 import { describeMessage, frameMessage, type JsonRpcMessage } from './frame-content.js';
+import { allowedDrift, resolveTolerance, type TimingTolerance } from './timing-tolerance.js';
 import { type CompiledVolatile, compileVolatile, type VolatileOptions } from './volatile.js';
-
-/** Timing tolerance: each frame within `absMs + relGap x its recorded offset` of the recorded offset. */
-export interface TimingTolerance {
-  readonly absMs: number;
-  readonly relGap: number;
-}
 
 /** Options of {@link compareTranscripts}. */
 export interface CompareOptions {
@@ -122,12 +117,13 @@ function streamText(stream: CanonicalStream | undefined): string {
 function timingProblems(
   actual: CanonicalStream[],
   expected: CanonicalStream[],
-  tolerance: TimingTolerance,
+  timing: TimingTolerance,
   a: Transcript,
   e: Transcript,
 ): string[] {
   const start = (t: Transcript, exchange: number): number =>
     t.frames.find((f) => f.exchange === exchange && f.dir === 'client->server')?.t ?? 0;
+  const tolerance = resolveTolerance(timing);
   const problems: string[] = [];
   for (const stream of expected) {
     const other = actual.find((s) => s.stream === stream.stream);
@@ -138,7 +134,7 @@ function timingProblems(
       if (!got || got.text !== frame.text || frame.frame.dir === 'client->server') return;
       const want = (frame.frame.t - start(e, exchange)) / 1000;
       const was = (got.frame.t - start(a, exchange)) / 1000;
-      const allowed = tolerance.absMs + tolerance.relGap * want;
+      const allowed = allowedDrift(tolerance, want);
       if (Math.abs(was - want) > allowed) {
         problems.push(
           `exchange ${exchange} ${describeFrame(frame)} arrived at ${was.toFixed(1)} ms, expected ${want.toFixed(1)} ms ± ${allowed.toFixed(1)} ms`,

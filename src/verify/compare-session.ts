@@ -1,7 +1,7 @@
 import type { Arrival } from '../invariants/call-view.js';
-import type { StreamingTolerance } from '../invariants/invariants.js';
 import type { Transcript } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
+import type { TimingTolerance } from '../transcript/timing-tolerance.js';
 import { type CompiledVolatile, compileVolatile } from '../transcript/volatile.js';
 import { type Difference, diffJson } from './json-difference.js';
 import { classifyListChanges, type SchemaChange } from './schema-drift.js';
@@ -13,7 +13,7 @@ export interface CompareSessionOptions {
   /** Values not compared (ignored paths, masked patterns). @default nothing */
   readonly volatile?: CompiledVolatile;
   /** Tolerances of the streaming-shape check. @default the check's defaults */
-  readonly streaming?: StreamingTolerance;
+  readonly streaming?: TimingTolerance;
   /** `breaking`: compatible schema changes are reported but do not fail. @default 'any' */
   readonly failOn?: 'any' | 'breaking';
 }

@@ -1,5 +1,5 @@
 import type { CallView } from '../invariants/call-view.js';
-import type { StreamingTolerance } from '../invariants/invariants.js';
+import { resolveTolerance, type TimingTolerance } from '../transcript/timing-tolerance.js';
 
 /**
  * Whether progress still streams over the call as it did in the golden. Only one shape is a
@@ -18,10 +18,9 @@ import type { StreamingTolerance } from '../invariants/invariants.js';
 export function progressShapeChange(
   golden: CallView,
   live: CallView,
-  tolerance: StreamingTolerance = {},
+  tolerance: TimingTolerance = {},
 ): string | undefined {
-  const absMs = tolerance.absMs ?? 20;
-  const minGapMs = tolerance.minGapMs ?? 20;
+  const { absMs, minGapMs } = resolveTolerance(tolerance);
   const goldenAt = golden.response?.atMs;
   const liveAt = live.response?.atMs;
   if (goldenAt === undefined || liveAt === undefined || live.progress.length < 2) return undefined;

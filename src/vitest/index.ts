@@ -3,9 +3,9 @@
 // and merges it, instead of reading `declare module 'vitest'` as the whole module.
 import 'vitest';
 import { afterAll, beforeEach, expect } from 'vitest';
-import type { StreamingTolerance } from '../invariants/invariants.js';
 import type { LintOptions } from '../lint/lint-transcript.js';
 import type { Transcript } from '../transcript/frame.js';
+import type { TimingTolerance } from '../transcript/timing-tolerance.js';
 import { resetTestClaims } from './golden-claims.js';
 import {
   toForwardFaithfully,
@@ -53,9 +53,9 @@ export interface GoldenMatchers<R = unknown> {
   /** Non-ASCII text byte-identical. */
   toPreserveUnicode(reference: Transcript): R;
   /** Progress arrives live: gaps within tolerance of the reference's, not bunched, not one read. */
-  toStreamProgressively(reference: Transcript, tolerance?: StreamingTolerance): R;
+  toStreamProgressively(reference: Transcript, tolerance?: TimingTolerance): R;
   /** Every invariant above. */
-  toForwardFaithfully(reference: Transcript, tolerance?: StreamingTolerance): R;
+  toForwardFaithfully(reference: Transcript, tolerance?: TimingTolerance): R;
   /** A recorded server follows the progress contract (the `mcp-golden lint` rules); one message per violation. */
   toFollowProgressContract(options?: LintOptions): R;
 }
@@ -65,8 +65,8 @@ declare module 'vitest' {
   interface Assertion<T = any> extends GoldenMatchers<void> {}
 }
 
-export type { StreamingTolerance } from '../invariants/invariants.js';
 export type { LintOptions } from '../lint/lint-transcript.js';
 export { fileGoldenStore, type GoldenStore } from '../store/golden-store.js';
+export type { TimingTolerance } from '../transcript/timing-tolerance.js';
 export { getGoldenStore, setGoldenStore } from './active-golden-store.js';
 export type { MatchGoldenOptions } from './to-match-golden.js';

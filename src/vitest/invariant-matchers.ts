@@ -1,13 +1,13 @@
 import {
-  checkBlocks,
-  checkForwarding,
-  checkProgressTokens,
-  checkStreaming,
-  checkUnicode,
+  forwardsFaithfully,
   type InvariantResult,
-  type StreamingTolerance,
+  preservesBlocks,
+  preservesProgressTokens,
+  preservesUnicode,
+  streamsProgressively,
 } from '../invariants/invariants.js';
 import type { Transcript } from '../transcript/frame.js';
+import type { TimingTolerance } from '../transcript/timing-tolerance.js';
 import { isTranscript, type MatcherResult } from './to-match-golden.js';
 
 function verdict(results: readonly InvariantResult[], isNot: boolean): MatcherResult {
@@ -17,8 +17,8 @@ function verdict(results: readonly InvariantResult[], isNot: boolean): MatcherRe
     pass,
     message: () => {
       if (pass && isNot)
-        return `[mcp-golden] expected a failure, but every property held: ${results.map((r) => `${r.property}: ${r.message}`).join('; ')}`;
-      return failed.map((r) => `[mcp-golden] ${r.property}: ${r.message}`).join('\n');
+        return `[mcp-golden] expected a failure, but every property held: ${results.map((r) => `${r.property}: ${r.evidence}`).join('; ')}`;
+      return failed.map((r) => `[mcp-golden] ${r.property}: ${r.evidence}`).join('\n');
     },
   };
 }
@@ -54,7 +54,7 @@ export function toPreserveProgressTokens(
 ): MatcherResult {
   return (
     needTranscripts('toPreserveProgressTokens', received, reference, false) ??
-    verdict([checkProgressTokens(received as Transcript, reference as Transcript | undefined)], this.isNot)
+    verdict([preservesProgressTokens(received as Transcript, reference as Transcript | undefined)], this.isNot)
   );
 }
 
@@ -62,7 +62,7 @@ export function toPreserveProgressTokens(
 export function toPreserveBlocks(this: { isNot: boolean }, received: unknown, reference: unknown): MatcherResult {
   return (
     needTranscripts('toPreserveBlocks', received, reference, true) ??
-    verdict([checkBlocks(received as Transcript, reference as Transcript)], this.isNot)
+    verdict([preservesBlocks(received as Transcript, reference as Transcript)], this.isNot)
   );
 }
 
@@ -70,7 +70,7 @@ export function toPreserveBlocks(this: { isNot: boolean }, received: unknown, re
 export function toPreserveUnicode(this: { isNot: boolean }, received: unknown, reference: unknown): MatcherResult {
   return (
     needTranscripts('toPreserveUnicode', received, reference, true) ??
-    verdict([checkUnicode(received as Transcript, reference as Transcript)], this.isNot)
+    verdict([preservesUnicode(received as Transcript, reference as Transcript)], this.isNot)
   );
 }
 
@@ -79,11 +79,11 @@ export function toStreamProgressively(
   this: { isNot: boolean },
   received: unknown,
   reference: unknown,
-  tolerance?: StreamingTolerance,
+  tolerance?: TimingTolerance,
 ): MatcherResult {
   return (
     needTranscripts('toStreamProgressively', received, reference, true) ??
-    verdict([checkStreaming(received as Transcript, reference as Transcript, tolerance)], this.isNot)
+    verdict([streamsProgressively(received as Transcript, reference as Transcript, tolerance)], this.isNot)
   );
 }
 
@@ -92,10 +92,10 @@ export function toForwardFaithfully(
   this: { isNot: boolean },
   received: unknown,
   reference: unknown,
-  tolerance?: StreamingTolerance,
+  tolerance?: TimingTolerance,
 ): MatcherResult {
   return (
     needTranscripts('toForwardFaithfully', received, reference, true) ??
-    verdict(checkForwarding(received as Transcript, reference as Transcript, tolerance), this.isNot)
+    verdict(forwardsFaithfully(received as Transcript, reference as Transcript, tolerance), this.isNot)
   );
 }
