@@ -49,9 +49,17 @@ export function connectionError(error: unknown, where: string): GoldenError {
   );
 }
 
-/** The hint for an HTTP status that refuses the recorder, or '' for others. */
-export function statusHint(status: number): string {
+/**
+ * The hint for an HTTP status that refuses the recorder, or '' for others. `sentHeaders` are the
+ * user's own headers (`--header`): a refusal despite them says the credentials, not their absence,
+ * are the problem. Only header names are shown, never values.
+ */
+export function statusHint(status: number, sentHeaders: Readonly<Record<string, string>> = {}): string {
   if (status === 401 || status === 403) {
+    const names = Object.keys(sentHeaders);
+    if (names.length > 0) {
+      return ` The server refused the credentials sent (header${names.length === 1 ? '' : 's'} ${names.join(', ')}): check the value (an expired or wrong token?) and that this is the header your server expects.`;
+    }
     return ` The server wants credentials: pass them with --header 'Authorization: Bearer $TOKEN' (or the header your server expects).`;
   }
   if (status === 404) return ' Expected the MCP endpoint: check the path in --target (often /mcp).';

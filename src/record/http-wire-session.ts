@@ -172,7 +172,7 @@ export function openHttpSession(endpoint: string, options: HttpSessionOptions): 
       if (response.status !== 200) {
         throw new GoldenError(
           'E_TARGET',
-          `${what} failed: ${await describeFailure(response)}. Expected HTTP 200.${statusHint(response.status)}`,
+          `${what} failed: ${await describeFailure(response)}. Expected HTTP 200.${statusHint(response.status, options.headers)}`,
         );
       }
       const returned = response.headers.get('mcp-session-id');
@@ -185,7 +185,7 @@ export function openHttpSession(endpoint: string, options: HttpSessionOptions): 
       if (response.status !== 202 && response.status !== 200) {
         throw new GoldenError(
           'E_TARGET',
-          `Sending ${String(message.method)} to ${url} failed: ${await describeFailure(response)}. Expected 202 Accepted.${statusHint(response.status)}`,
+          `Sending ${String(message.method)} to ${url} failed: ${await describeFailure(response)}. Expected 202 Accepted.${statusHint(response.status, options.headers)}`,
         );
       }
       await drainBody(response, `Reading the answer to ${String(message.method)} at ${url}`);

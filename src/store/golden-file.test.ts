@@ -30,7 +30,14 @@ describe('golden files', () => {
   test('a missing golden says how to record it', async () => {
     const error = await readGolden(join(dir, 'progress-10x100.jsonl')).catch((e: unknown) => e);
     expect(isGoldenError(error, 'E_GOLDEN_MISSING')).toBe(true);
-    expect((error as Error).message).toContain('Record it with `npx mcp-golden record progress-10x100`');
+    const message = (error as Error).message;
+    // A user's own server first (a bare scenario name only works for the reference goldens)...
+    expect(message).toContain(
+      `Record it with \`npx mcp-golden record --target <url> --scenarios <scenarios.json> --out ${dir}\``,
+    );
+    expect(message).toContain('a scenario named "progress-10x100" writes it');
+    // ...and the reference golden's own command.
+    expect(message).toContain('`npx mcp-golden record progress-10x100`');
   });
 
   test('a corrupt golden names the file and line', async () => {

@@ -11,9 +11,13 @@ import { temporaryNameOf } from './interrupted-writes.js';
 /** File extension of goldens. */
 export const GOLDEN_EXTENSION = '.jsonl';
 
-/** The command that regenerates the golden at `path` (its scenario is its file name). */
+/**
+ * How to record the golden at `path`: from the user's own server (its scenario named after the file),
+ * or, for one of the reference goldens, by its scenario name alone.
+ */
 export function regenerateCommand(path: string): string {
-  return `npx mcp-golden record ${basename(path, GOLDEN_EXTENSION)}`;
+  const name = basename(path, GOLDEN_EXTENSION);
+  return `npx mcp-golden record --target <url> --scenarios <scenarios.json> --out ${dirname(path)}\` (or --stdio '<server command>' for a stdio server; a scenario named "${name}" writes it), or, if it is a reference golden, \`npx mcp-golden record ${name}`;
 }
 
 /** Largest golden {@link readGolden} reads unless told otherwise: 256 MiB. */

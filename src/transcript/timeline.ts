@@ -58,7 +58,7 @@ export interface TimelineStats {
   readonly progress: number;
   /** Gaps between consecutive progress notifications, in ms. */
   readonly progressGapsMs: readonly number[];
-  /** Largest number of SSE events completed by one read. */
+  /** Largest number of server messages (SSE events or stdio lines) completed by one read. */
   readonly maxEventsPerRead: number;
 }
 
@@ -70,8 +70,11 @@ export function timelineStats(transcript: Transcript): TimelineStats {
   let maxEventsPerRead = 0;
   let sinceRead = 0;
   for (const frame of transcript.frames) {
+    if (frame.dir !== 'server->client') continue;
     if (frame.channel === 'read') sinceRead = 0;
-    else if (frame.channel === 'sse' && frameMessage(frame)) maxEventsPerRead = Math.max(maxEventsPerRead, ++sinceRead);
+    else if ((frame.channel === 'sse' || frame.channel === 'stdio') && frameMessage(frame)) {
+      maxEventsPerRead = Math.max(maxEventsPerRead, ++sinceRead);
+    }
   }
   return {
     frames: transcript.frames.length,
@@ -126,7 +129,7 @@ export function formatTimeline(transcript: Transcript): string[] {
       : '';
   lines.push(
     '',
-    `${stats.frames} frames, ${stats.exchanges} exchanges, ${stats.progress} progress notifications${gapText}; at most ${stats.maxEventsPerRead} events in one read`,
+    `${stats.frames} frames, ${stats.exchanges} exchanges, ${stats.progress} progress notifications${gapText}; at most ${stats.maxEventsPerRead} server messages in one read`,
   );
   return lines;
 }

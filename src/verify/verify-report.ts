@@ -115,8 +115,12 @@ export function formatReportTail(report: VerifyReport, maxDifferences = 20): str
     '',
     `${report.pass ? 'PASS' : 'FAIL'}: ${s.goldens} golden${s.goldens === 1 ? '' : 's'}, ${s.passed} passed, ${s.failed} failed${rewritten} in ${(s.ms / 1000).toFixed(1)} s`,
   );
-  if (!report.pass && !report.update) {
+  const failed = report.goldens.filter((g) => !g.pass);
+  if (!report.pass && !report.update && failed.some((g) => g.error === undefined)) {
     lines.push('If the changes are intended, rewrite the goldens that differ with the same command and --update.');
+  } else if (failed.length > 0 && failed.every((g) => g.error !== undefined)) {
+    // --update rewrites from a live session: with none to be had, it would rewrite nothing.
+    lines.push('No session could be run, so nothing was compared: fix the error above and run the same command again.');
   }
   return lines;
 }

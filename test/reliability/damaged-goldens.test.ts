@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,12 +82,14 @@ describe('damaged goldens: each gets its message, never a crash', () => {
   test('inspect reports a leftover temporary file of an interrupted write', async () => {
     const sub = await mkdtemp(join(dir, 'tmp-'));
     await writeFile(join(sub, 'chatty.jsonl'), `${lines.join('\n')}\n`);
-    await writeFile(join(sub, '.chatty.jsonl.4242.0badc0de.tmp'), lines[0] as string);
+    // The pid of a process that has exited: a live one's write would still be under way, not left over.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    await writeFile(join(sub, `.chatty.jsonl.${dead}.0badc0de.tmp`), lines[0] as string);
     const { code, stdout, stderr } = await runCli(['inspect', join(sub, 'chatty.jsonl')]);
     expect(code).toBe(0);
     expect(stdout).toContain('chatty.jsonl');
     expect(stderr).toContain(
-      `leftover temporary file "${join(sub, '.chatty.jsonl.4242.0badc0de.tmp')}": a write of "${join(sub, 'chatty.jsonl')}" by process 4242 never finished`,
+      `leftover temporary file "${join(sub, `.chatty.jsonl.${dead}.0badc0de.tmp`)}": a write of "${join(sub, 'chatty.jsonl')}" by process ${dead} never finished`,
     );
   });
 });

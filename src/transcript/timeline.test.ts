@@ -1,0 +1,37 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, test } from 'vitest';
+import { parseTranscript } from './parse.js';
+import { formatTimeline, timelineStats } from './timeline.js';
+
+const golden = async (name: string) =>
+  parseTranscript(await readFile(new URL(`../../goldens/${name}.jsonl`, import.meta.url), 'utf8'));
+
+describe('timelineStats: server messages per read', () => {
+  test('counts SSE events of an HTTP golden', async () => {
+    const stats = timelineStats(await golden('progress-10x100'));
+    expect(stats.progress).toBe(10);
+    expect(stats.maxEventsPerRead).toBeGreaterThanOrEqual(1);
+  });
+
+  test('counts stdio lines of a stdio golden, so its summary is not "at most 0"', async () => {
+    const transcript = await golden('progress-stdio');
+    const stats = timelineStats(transcript);
+    expect(stats.progress).toBe(5);
+    expect(stats.maxEventsPerRead).toBeGreaterThanOrEqual(1);
+    expect(formatTimeline(transcript).at(-1)).toMatch(/at most [1-9]\d* server messages in one read$/);
+  });
+
+  test('client reads do not reset the count of what one server read carried', () => {
+    const transcript = parseTranscript(
+      [
+        '{"format":"mcp-golden/1","transport":"stdio","target":"t","protocolVersion":"2025-11-25","recorder":"r","frames":4}',
+        '{"channel":"read","dir":"server->client","exchange":1,"size":10,"t":1}',
+        '{"channel":"stdio","dir":"server->client","exchange":1,"raw":"{\\"jsonrpc\\":\\"2.0\\",\\"method\\":\\"a\\"}\\n","t":2}',
+        '{"channel":"read","dir":"client->server","exchange":1,"size":10,"t":3}',
+        '{"channel":"stdio","dir":"server->client","exchange":1,"raw":"{\\"jsonrpc\\":\\"2.0\\",\\"method\\":\\"b\\"}\\n","t":4}',
+        '',
+      ].join('\n'),
+    );
+    expect(timelineStats(transcript).maxEventsPerRead).toBe(2);
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, test } from 'vitest';
+import { formatReportTail, type VerifyReport } from './verify-report.js';
+
+type ReportedGolden = VerifyReport['goldens'][number];
+
+const golden = (file: string, extra: Partial<ReportedGolden>): ReportedGolden => ({
+  file,
+  pass: false,
+  ms: 5,
+  rewritten: false,
+  volatile: {},
+  differences: [],
+  ...extra,
+});
+
+const report = (goldens: ReportedGolden[], update = false): VerifyReport => ({
+  format: 'mcp-golden-verify/1',
+  pass: goldens.every((g) => g.pass),
+  failOn: 'any',
+  update,
+  summary: {
+    goldens: goldens.length,
+    passed: goldens.filter((g) => g.pass).length,
+    failed: goldens.filter((g) => !g.pass).length,
+    rewritten: 0,
+    ms: 10,
+  },
+  goldens,
+  schemaChanges: [],
+});
+
+const changed = golden('a.jsonl', {
+  differences: [{ where: 'result', path: '$.content[0].text', kind: 'changed', message: 'text changed' }],
+});
+const unstartable = golden('b.jsonl', {
+  error: 'the server exited before answering initialize',
+  differences: [{ where: 'session', path: '', kind: 'error', message: 'the server exited' }],
+});
+
+describe('formatReportTail: what to do next', () => {
+  test('a changed golden gets the --update hint', () => {
+    expect(formatReportTail(report([changed])).join('\n')).toContain('--update');
+  });
+
+  test('a server that could not be run gets no --update hint (it would rewrite nothing), but the fix', () => {
+    const tail = formatReportTail(report([unstartable])).join('\n');
+    expect(tail).not.toContain('--update');
+    expect(tail).toContain('No session could be run');
+  });
+
+  test('a mix of both keeps the --update hint for the golden that differs', () => {
+    expect(formatReportTail(report([changed, unstartable])).join('\n')).toContain('--update');
+  });
+});
