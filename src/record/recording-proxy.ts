@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { setOwn } from '../transcript/canonical-json.js';
 import { type Frame, GOLDEN_FORMAT, type Transcript, type TranscriptHeader } from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
+import { paramsOf } from '../transcript/json-rpc.js';
 import { type RedactOptions, redactTranscript } from '../transcript/redact.js';
 import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
 import { bodyKindOf, FrameSink } from './frame-sink.js';
@@ -117,7 +118,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
   url.port = String(port);
   const headerFor = (frames: readonly Frame[]): TranscriptHeader => {
     const init = frames.map(frameMessage).find((m) => m?.method === 'initialize');
-    const asked = (init?.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    const asked = init && paramsOf(init).protocolVersion;
     return {
       format: GOLDEN_FORMAT,
       protocolVersion: typeof asked === 'string' ? asked : DEFAULT_PROTOCOL_VERSION,

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { canonicalJson } from '../transcript/canonical-json.js';
 import type { EndReason, Frame, Transcript } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage, sseBlock } from '../transcript/frame-content.js';
-import { requestProgressToken } from '../transcript/json-rpc.js';
+import { paramsWithoutMeta, requestProgressToken } from '../transcript/json-rpc.js';
 
 /** One body frame to replay, at its offset from the start of the request it answers. */
 export interface ReplayEvent {
@@ -83,8 +83,7 @@ export function requestKey(httpMethod: string, message: JsonRpcMessage | undefin
   if (!message || typeof message.method !== 'string') return httpMethod;
   // Notifications carry live ids; initialize carries the client's own name and capabilities.
   if (!('id' in message) || message.method === 'initialize') return `${httpMethod} ${message.method}`;
-  const { _meta: _, ...params } = (message.params ?? {}) as Record<string, unknown>;
-  return `${httpMethod} ${message.method} ${canonicalJson(params)}`;
+  return `${httpMethod} ${message.method} ${canonicalJson(paramsWithoutMeta(message))}`;
 }
 
 function bodyEvent(frame: Frame, startT: number): ReplayEvent | undefined {
