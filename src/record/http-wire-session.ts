@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GoldenError } from '../errors.js';
+import { bodyKindOf } from '../transcript/body-kind.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { parseJsonRpc } from '../transcript/json-rpc.js';
 import { SseParser } from '../transcript/sse.js';
@@ -57,8 +58,7 @@ class ResponseStream implements CallStream {
     private readonly what: string,
   ) {
     this.reader = response.body?.getReader();
-    const type = response.headers.get('content-type') ?? '';
-    if (!type.includes('text/event-stream')) this.json = [];
+    if (bodyKindOf(response.headers.get('content-type')) !== 'sse') this.json = [];
     if (!this.reader) this.done = true;
   }
 

@@ -1,12 +1,13 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { bodyKindOf } from '../transcript/body-kind.js';
 import { setOwn } from '../transcript/canonical-json.js';
 import { type Frame, GOLDEN_FORMAT, type Transcript, type TranscriptHeader } from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
 import { paramsOf } from '../transcript/json-rpc.js';
 import { type RedactOptions, redactTranscript } from '../transcript/redact.js';
 import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
-import { bodyKindOf, FrameSink } from './frame-sink.js';
+import { FrameSink } from './frame-sink.js';
 
 /** Options of {@link startRecordingProxy}. */
 export interface RecordingProxyOptions {
