@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MULTIBYTE_FILLER, multibyteBlock } from '../server/check-tools.js';
+import { firstDifference } from '../transcript/first-difference.js';
 import { paramsOf, progressOf as progressParams, resultContent, resultTexts } from '../transcript/json-rpc.js';
 import type { BatteryContext, BatteryProperty, PropertyResult } from './battery.js';
 import type { CallSeen, CheckSession } from './check-session.js';
@@ -35,8 +36,7 @@ const multibyte = (blocks: number, chars: number): BatteryProperty =>
         const got = texts[n] ?? '';
         const want = multibyteBlock(n, chars);
         if (got === want) continue;
-        let at = 0;
-        while (at < got.length && got[at] === want[at]) at++;
+        const at = firstDifference(got, want);
         const bad = (got.match(/\uFFFD/g) ?? []).length;
         return result(
           name,

@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLoopback } from '../http/listen-loopback.js';
 import { bodyKindOf } from '../transcript/body-kind.js';
 import { setOwn } from '../transcript/canonical-json.js';
 import { type Frame, GOLDEN_FORMAT, type Transcript, type TranscriptHeader } from '../transcript/frame.js';
@@ -109,11 +109,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     });
     req.on('error', () => forward.destroy());
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenLoopback(server, options.port);
   const url = new URL(upstream.href);
   url.hostname = '127.0.0.1';
   url.port = String(port);

@@ -1,5 +1,6 @@
 import { atomizeChangeset, diff } from 'json-diff-ts';
 import { type CanonicalFrame, type CanonicalStream, type CompareMode, canonicalStreams } from './canonical-view.js';
+import { firstDifference } from './first-difference.js';
 import type { Transcript } from './frame.js';
 import { describeMessage, frameMessage, type JsonRpcMessage } from './frame-content.js';
 import { resultContent, textOf } from './json-rpc.js';
@@ -39,12 +40,6 @@ interface ContentBlock {
 
 const short = (text: string, at: number, width = 24): string =>
   `${at > width ? '…' : ''}${text.slice(Math.max(0, at - width), at + width)}${at + width < text.length ? '…' : ''}`;
-
-function firstDifference(a: string, b: string): number {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return i;
-}
 
 /** The result's content blocks, each read for the text {@link describeBlocks} compares. */
 function contentOf(message: JsonRpcMessage | undefined): ContentBlock[] | undefined {
