@@ -13,3 +13,11 @@ export function listenLoopback(server: Server, port = 0): Promise<number> {
     });
   });
 }
+
+/** Stops `server` now: no new connections, open ones (idle keep-alive and streams alike) cut. */
+export function closeNow(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

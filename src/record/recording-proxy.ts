@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import { listenLoopback } from '../http/listen-loopback.js';
+import { closeNow, listenLoopback } from '../http/listen-loopback.js';
 import { bodyKindOf } from '../transcript/body-kind.js';
 import { setOwn } from '../transcript/canonical-json.js';
 import { type Frame, GOLDEN_FORMAT, type Transcript, type TranscriptHeader } from '../transcript/frame.js';
@@ -135,10 +135,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     originEpochMs: sink.originEpochMs,
     transcript,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await closeNow(server);
       const finished = sink.finish(headerFor(sink.snapshot()));
       return redactTranscript(finished, options.redact);
     },

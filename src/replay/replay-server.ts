@@ -1,5 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http';
-import { listenLoopback } from '../http/listen-loopback.js';
+import { closeNow, listenLoopback } from '../http/listen-loopback.js';
 import type { Transcript } from '../transcript/frame.js';
 import type { ResponseSink } from './http-exchange.js';
 import { DEFAULT_MAX_BODY_BYTES, type HttpRuleOptions, refuseLargeBody } from './http-guards.js';
@@ -125,10 +125,7 @@ export async function createReplayServer(
     report: () => engine.report(),
     async close() {
       replay.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await closeNow(server);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { listenLoopback } from '../http/listen-loopback.js';
+import { closeNow, listenLoopback } from '../http/listen-loopback.js';
 import { isAllowedOrigin } from '../http/origin-policy.js';
 import { AuditLog } from './audit-log.js';
 import { CountingEventStore } from './counting-event-store.js';
@@ -226,10 +226,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       const all = [...sessions.values(), ...pending];
       sessions.clear();
       await Promise.allSettled(all.map((s) => s.server.close()));
-      await new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeAllConnections();
-      });
+      await closeNow(http);
     },
   };
 }
