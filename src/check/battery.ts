@@ -11,6 +11,7 @@ import { type Recording, type RecordTarget, recordCall } from '../record/record-
 import type { Scenario } from '../record/scenario.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import { frameMessage, sseBlock } from '../transcript/frame-content.js';
+import { progressOf } from '../transcript/json-rpc.js';
 import { STREAM_ROWS } from './stream-rows.js';
 
 /** pass, fail, or not applicable to this gateway or transport. */
@@ -204,7 +205,7 @@ const resume = property('Last-Event-ID resume', async (context) => {
     dropAfter: 2,
     timeoutMs: context.timeoutMs,
   });
-  const progress = received.outcome.progress.map((m) => (m.params as { progress?: unknown }).progress);
+  const progress = received.outcome.progress.map((m) => progressOf(m)?.progress);
   const numbers = { notifications: progress.length, result: received.outcome.response !== undefined };
   const calls = [timeline('drop after 2, resume', received, await auditFor(context, 'check-resume'))];
   // Every event exactly once: progress 1, 2, 3... with no repeat and no hole, then the result. How

@@ -9,7 +9,8 @@ import type { CallStream, WireSession } from '../record/wire-session.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import type { Frame } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
-import { isResponse } from '../transcript/json-rpc.js';
+import { memberOf } from '../transcript/json-object.js';
+import { isResponse, parseJsonRpc, resultOf } from '../transcript/json-rpc.js';
 import { SseParser } from '../transcript/sse.js';
 import { DEFAULT_PROTOCOL_VERSION, VERSION } from '../version.js';
 
@@ -61,6 +62,13 @@ export interface CheckSession {
 
 /** How long to keep reading after a cancel, to catch what must not come. */
 const AFTER_CANCEL_MS = 400;
+
+/** The rows an `audit_log` tool result carries (`structuredContent.entries`); `[]` when it carries none. */
+export function auditEntriesOf(response: JsonRpcMessage | undefined): AuditEntry[] {
+  const entries = memberOf(memberOf(resultOf(response), 'structuredContent'), 'entries');
+  // The rows come from the reference server's own audit_log tool, which writes AuditEntry objects.
+  return Array.isArray(entries) ? (entries as AuditEntry[]) : [];
+}
 
 /**
  * Opens one session on `target` (an HTTP endpoint, or a stdio command: one gateway process) and
@@ -227,9 +235,8 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
           if (done) return;
           for (const block of parser.push(value)) {
             if (!block.data) continue;
-            try {
-              opened.messages.push({ message: JSON.parse(block.data) as JsonRpcMessage, atMs: performance.now() - t0 });
-            } catch {}
+            const message = parseJsonRpc(block.data);
+            if (message) opened.messages.push({ message, atMs: performance.now() - t0 });
           }
         }
       })().catch(() => undefined);
@@ -237,9 +244,7 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
     },
     async auditThrough() {
       const seen = await call({ tool: 'audit_log', arguments: {}, id: `check-audit-${Date.now()}` });
-      const entries = (seen.response?.message.result as { structuredContent?: { entries?: AuditEntry[] } } | undefined)
-        ?.structuredContent?.entries;
-      return Array.isArray(entries) ? entries : [];
+      return auditEntriesOf(seen.response?.message);
     },
     frames: () => sink.snapshot(),
     async close() {

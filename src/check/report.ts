@@ -3,7 +3,8 @@ import type { CheckReport } from './run-check.js';
 
 const MARK = { pass: 'pass', fail: 'FAIL', 'n/a': 'n/a ' } as const;
 
-function wrap(text: string, width: number): string[] {
+/** Splits `text` into lines of at most `width` characters, at spaces (a longer word keeps its own line). */
+export function wrap(text: string, width: number): string[] {
   const words = text.split(' ');
   const lines: string[] = [];
   let line = '';

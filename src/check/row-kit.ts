@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isGoldenError } from '../errors.js';
 import type { AuditEntry } from '../server/audit-log.js';
+import { memberOf } from '../transcript/json-object.js';
 import type { BatteryContext, PropertyResult, TimelineCall } from './battery.js';
 import type { CallSeen, CheckSession } from './check-session.js';
 import { openCheckSession } from './check-session.js';
@@ -47,7 +48,7 @@ export async function auditRow(
   const deadline = Date.now() + waitMs;
   for (;;) {
     const entries = await readAudit(context, session);
-    const row = entries.find((e) => (e.arguments as { tag?: unknown } | null)?.tag === tag);
+    const row = entries.find((e) => memberOf(e.arguments, 'tag') === tag);
     if (row && (row.outcome !== 'running' || Date.now() > deadline)) return row;
     if (!row && Date.now() > deadline) {
       return entries.length === 0

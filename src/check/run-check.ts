@@ -4,6 +4,7 @@ import type { AuditEntry } from '../server/audit-log.js';
 import { type ReferenceServer, startReferenceServer } from '../server/http-server.js';
 import { referenceStdioCommand } from '../server/reference-stdio-command.js';
 import { BATTERY, type BatteryContext, type BatteryProperty, type PropertyResult } from './battery.js';
+import { auditEntriesOf } from './check-session.js';
 import { fillTemplate, freePort, type GatewayProcess, startGateway } from './gateway-process.js';
 import { longCall } from './stream-rows.js';
 
@@ -67,9 +68,7 @@ async function probe(target: RecordTarget, timeoutMs: number): Promise<string | 
 /** Reads the upstream's audit log through the gateway, with the `audit_log` tool. */
 async function auditThrough(target: RecordTarget, timeoutMs: number): Promise<AuditEntry[]> {
   const recording = await recordCall(target, { tool: 'audit_log', timeoutMs });
-  const entries = (recording.outcome.response?.result as { structuredContent?: { entries?: AuditEntry[] } } | undefined)
-    ?.structuredContent?.entries;
-  return Array.isArray(entries) ? entries : [];
+  return auditEntriesOf(recording.outcome.response);
 }
 
 function quote(arg: string): string {

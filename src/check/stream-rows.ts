@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MULTIBYTE_FILLER, multibyteBlock } from '../server/check-tools.js';
-import { paramsOf } from '../transcript/json-rpc.js';
+import { firstDifference } from '../transcript/first-difference.js';
+import { paramsOf, progressOf as progressParams, resultContent, resultTexts } from '../transcript/json-rpc.js';
 import type { BatteryContext, BatteryProperty, PropertyResult } from './battery.js';
 import type { CallSeen, CheckSession } from './check-session.js';
 import { auditRow, frameWith, LEG, lane, newTag, quote, result, seenNumbers, thrown, withSession } from './row-kit.js';
@@ -9,8 +10,7 @@ function row(name: string, run: (context: BatteryContext, name: string) => Promi
   return { name, run: (context) => run(context, name).catch((error: unknown) => thrown(name, error)) };
 }
 
-const progressOf = (seen: CallSeen): unknown[] =>
-  seen.progress.map((p) => (p.message.params as { progress?: unknown } | undefined)?.progress);
+const progressOf = (seen: CallSeen): unknown[] => seen.progress.map((p) => progressParams(p.message)?.progress);
 
 const upstreamSaid = (row: Awaited<ReturnType<typeof auditRow>>): string =>
   typeof row === 'string'
@@ -27,16 +27,16 @@ const multibyte = (blocks: number, chars: number): BatteryProperty =>
         arguments: { blocks, chars, tag },
         id: 'check-multibyte',
       });
-      const content = (seen.response?.message.result as { content?: { text?: string }[] } | undefined)?.content;
+      const content = resultContent(seen.response?.message);
       if (!content)
         return result(name, 'fail', `${LEG.client}: no result arrived${seen.error ? ` (${seen.error})` : ''}`);
-      const bytes = content.reduce((n, c) => n + Buffer.byteLength(c.text ?? ''), 0);
+      const texts = resultTexts(seen.response?.message);
+      const bytes = texts.reduce((n: number, text) => n + Buffer.byteLength(text ?? ''), 0);
       for (let n = 0; n < blocks; n++) {
-        const got = content[n]?.text ?? '';
+        const got = texts[n] ?? '';
         const want = multibyteBlock(n, chars);
         if (got === want) continue;
-        let at = 0;
-        while (at < got.length && got[at] === want[at]) at++;
+        const at = firstDifference(got, want);
         const bad = (got.match(/\uFFFD/g) ?? []).length;
         return result(
           name,

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { wrap } from '../check/report.js';
 import { GoldenError } from '../errors.js';
 
 /** One option of a command, declared once: parsing, `--help` and usage errors all come from it. */
@@ -102,21 +103,6 @@ export function suggest(word: string, candidates: readonly string[]): string | u
 }
 
 const HELP_WIDTH = 100;
-
-/** Splits `text` into lines of at most `width` characters, at spaces (a longer word keeps its own line). */
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line ? `${line} ${word}` : word;
-    }
-  }
-  return [...lines, line];
-}
 
 /** The `--help` text of a command. */
 export function formatUsage(spec: CommandSpec): string {

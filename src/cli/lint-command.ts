@@ -5,6 +5,7 @@ import { type LintOptions, type LintReport, lintTranscript } from '../lint/lint-
 import { formatViolation } from '../lint/lint-violation.js';
 import { readGolden } from '../store/golden-file.js';
 import type { Transcript } from '../transcript/frame.js';
+import { memberOf } from '../transcript/json-object.js';
 import { defineCommand, suggest } from './command-spec.js';
 
 interface GoldenLint {
@@ -21,7 +22,7 @@ async function projectOptions(): Promise<LintOptions> {
   }
   let config: unknown;
   try {
-    config = (JSON.parse(text) as { 'mcp-golden'?: { lint?: unknown } })['mcp-golden']?.lint;
+    config = memberOf(memberOf(JSON.parse(text), 'mcp-golden'), 'lint');
   } catch {
     return {};
   }

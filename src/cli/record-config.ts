@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { GoldenError } from '../errors.js';
+import { memberOf } from '../transcript/json-object.js';
 
 /** The config file `mcp-golden record` reads from the working directory. */
 export const CONFIG_FILE = 'mcp-golden.config.json';
@@ -106,12 +107,11 @@ export async function loadRecordConfig(cwd: string, path?: string): Promise<Reco
     throw new GoldenError('E_USAGE', `Cannot read config "${path}": no such file. Expected a JSON file; fix --config.`);
   }
   if (value !== undefined) {
-    const section = (value as { record?: unknown } | null)?.record;
+    const section = memberOf(value, 'record');
     if (section === undefined) throw invalid(file, 'no "record" section');
     return parseRecordConfig(section, file, dirname(file));
   }
   const pkgPath = resolve(cwd, 'package.json');
-  const pkg = (await readJson(pkgPath)) as { 'mcp-golden'?: { record?: unknown } } | undefined;
-  const section = pkg?.['mcp-golden']?.record;
+  const section = memberOf(memberOf(await readJson(pkgPath), 'mcp-golden'), 'record');
   return section === undefined ? undefined : parseRecordConfig(section, `${pkgPath} ("mcp-golden")`, cwd);
 }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { GoldenError } from '../errors.js';
+import { memberOf } from '../transcript/json-object.js';
 import { checkCommand } from './check-command.js';
 import { type CommandSpec, formatUsage, parseCommandArgs, suggest } from './command-spec.js';
 import { demoCommand } from './demo-command.js';
@@ -34,7 +35,7 @@ Run \`mcp-golden <command> --help\` (or \`mcp-golden help <command>\`) for a com
 /** The version in the package.json that ships beside dist/ (two folders up from this file). */
 async function packageVersion(): Promise<string> {
   const text = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
-  return (JSON.parse(text) as { version: string }).version;
+  return String(memberOf(JSON.parse(text), 'version'));
 }
 
 /** The declared command called `name`, or a usage error that suggests the nearest one. */

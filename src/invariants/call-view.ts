@@ -1,5 +1,6 @@
 import type { Frame, Transcript } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage } from '../transcript/frame-content.js';
+import { cancelledRequestId, requestProgressToken, resultContent, textOf } from '../transcript/json-rpc.js';
 
 /** One message the client received for the call, with its arrival time. */
 export interface Arrival {
@@ -35,8 +36,7 @@ export function callView(transcript: Transcript): CallView {
   const frames = transcript.frames;
   const callFrame = frames.find((f) => f.dir === 'client->server' && frameMessage(f)?.method === 'tools/call');
   const request = callFrame ? frameMessage(callFrame) : undefined;
-  const meta = (request?.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
-  const hasToken = meta !== undefined && 'progressToken' in meta;
+  const asked = request ? requestProgressToken(request) : { present: false, token: undefined };
   const start = callFrame ? (frames.find((f) => f.exchange === callFrame.exchange)?.t ?? callFrame.t) : 0;
   const ms = (frame: Frame): number => (frame.t - start) / 1000;
   const progress: Arrival[] = [];
@@ -50,8 +50,9 @@ export function callView(transcript: Transcript): CallView {
     const message = frameMessage(frame);
     if (!message) continue;
     if (frame.dir === 'client->server') {
-      const params = message.params as { requestId?: unknown } | undefined;
-      if (message.method === 'notifications/cancelled' && params?.requestId === request?.id) cancelAtMs ??= ms(frame);
+      if (message.method === 'notifications/cancelled' && cancelledRequestId(message) === request?.id) {
+        cancelAtMs ??= ms(frame);
+      }
       continue;
     }
     const arrival: Arrival = { message, atMs: ms(frame), read: Math.max(0, reads) };
@@ -62,8 +63,8 @@ export function callView(transcript: Transcript): CallView {
   }
   return {
     request,
-    hasToken,
-    token: hasToken ? meta?.progressToken : undefined,
+    hasToken: asked.present,
+    token: asked.token,
     progress,
     response,
     cancelAtMs,
@@ -74,6 +75,5 @@ export function callView(transcript: Transcript): CallView {
 
 /** Text blocks of the call's result (`[]` when the result has none or the call failed). */
 export function resultTexts(view: CallView): string[] {
-  const content = (view.response?.message.result as { content?: { text?: unknown }[] } | undefined)?.content;
-  return Array.isArray(content) ? content.map((c) => (typeof c.text === 'string' ? c.text : JSON.stringify(c))) : [];
+  return (resultContent(view.response?.message) ?? []).map((block) => textOf(block) ?? JSON.stringify(block));
 }

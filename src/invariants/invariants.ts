@@ -1,8 +1,8 @@
 import { describeBlocks } from '../transcript/compare.js';
 import type { Transcript } from '../transcript/frame.js';
-import { paramsOf } from '../transcript/json-rpc.js';
+import { progressOf as progressParams } from '../transcript/json-rpc.js';
 import { allowedDrift, resolveTolerance, type TimingTolerance } from '../transcript/timing-tolerance.js';
-import { type CallView, callView, resultTexts } from './call-view.js';
+import { type Arrival, type CallView, callView, resultTexts } from './call-view.js';
 
 /** The verdict on one property, with its evidence in numbers. */
 export interface InvariantResult {
@@ -17,9 +17,8 @@ export interface InvariantResult {
 
 const typeOf = (value: unknown): string => (value === null ? 'null' : typeof value);
 const show = (value: unknown): string => `${JSON.stringify(value)} (${typeOf(value)})`;
-const tokenOf = (a: { message: { params?: unknown } }): unknown => paramsOf(a.message).progressToken;
-const progressOf = (a: { message: { params?: unknown } }): unknown =>
-  (a.message.params as { progress?: unknown } | undefined)?.progress;
+const tokenOf = (a: Arrival): unknown => progressParams(a.message)?.progressToken;
+const progressOf = (a: Arrival): unknown => progressParams(a.message)?.progress;
 
 function result(
   property: string,
@@ -216,11 +215,11 @@ export function streamsProgressively(
   const off = judged.filter(({ gap, i }) => Math.abs((gotGaps[i] as number) - gap) > allowedDrift(tolerance, gap));
   const resultAt = got.response?.atMs;
   const bunched = resultAt === undefined ? 0 : got.progress.filter((p) => resultAt - p.atMs <= 5).length;
-  if (off.length > 0) {
+  const first = off[0];
+  if (first) {
     const typical = [...judged.map((j) => j.gap)].sort((x, y) => x - y)[Math.floor(judged.length / 2)] ?? 0;
     const bunchText =
       bunched > 0 ? `${bunched} of ${got.progress.length} notifications arrived within 5 ms of the result; ` : '';
-    const first = off[0] as { gap: number; i: number };
     return result(
       name,
       false,

@@ -1,6 +1,6 @@
 import type { Transcript } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage, sseBlock } from '../transcript/frame-content.js';
-import { paramsOf } from '../transcript/json-rpc.js';
+import { cancelledRequestId, progressOf, requestProgressToken } from '../transcript/json-rpc.js';
 
 /** One server->client SSE event or message, located in the transcript. */
 export interface LintEvent {
@@ -59,7 +59,7 @@ export interface LintView {
 const REPLAY_WINDOW_US = 50_000;
 
 const sameToken = (a: unknown, b: unknown): boolean => a === b && typeof a === typeof b;
-const tokenOf = (m: JsonRpcMessage): unknown => paramsOf(m).progressToken;
+const tokenOf = (m: JsonRpcMessage): unknown => progressOf(m)?.progressToken;
 
 /** Reads requests, responses, progress, SSE ids and reconnects out of a transcript. */
 export function lintView(transcript: Transcript): LintView {
@@ -88,20 +88,19 @@ export function lintView(transcript: Transcript): LintView {
     if (frame.dir === 'client->server') {
       if (!message) return;
       if (typeof message.method === 'string' && 'id' in message && message.method !== 'initialize') {
-        const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
-        const hasToken = meta !== undefined && meta !== null && 'progressToken' in meta;
+        const { present, token } = requestProgressToken(message);
         calls.push({
           index,
           t: frame.t,
           request: message,
-          hasToken,
-          token: hasToken ? meta?.progressToken : undefined,
+          hasToken: present,
+          token,
           progress: [],
           response: undefined,
           cancelT: undefined,
         });
       } else if (message.method === 'notifications/cancelled') {
-        const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+        const requestId = cancelledRequestId(message);
         const call = calls.find((c) => sameToken(c.request.id, requestId));
         if (call) call.cancelT ??= frame.t;
       }
@@ -143,9 +142,7 @@ function openCallAt(calls: readonly LintCall[], t: number): LintCall | undefined
 }
 
 /** The `progress` field of a notification. */
-export const progressValue = (event: LintEvent): unknown =>
-  (event.message?.params as { progress?: unknown } | undefined)?.progress;
+export const progressValue = (event: LintEvent): unknown => progressOf(event.message)?.progress;
 
 /** The `total` field of a notification. */
-export const totalValue = (event: LintEvent): unknown =>
-  (event.message?.params as { total?: unknown } | undefined)?.total;
+export const totalValue = (event: LintEvent): unknown => progressOf(event.message)?.total;

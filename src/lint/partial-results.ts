@@ -1,21 +1,8 @@
 import { canonicalJson } from '../transcript/canonical-json.js';
+import { contentOf, partialResultOf } from '../transcript/json-rpc.js';
 import type { LintEvent, LintView } from './lint-view.js';
 import type { LintViolation } from './lint-violation.js';
 import { violation } from './lint-violation.js';
-
-/**
- * Experimental: the `partialResult` a progress notification carries under the closed proposal
- * (modelcontextprotocol PR #383), or `undefined`. Some servers ship it anyway.
- */
-export function partialResultOf(message: Readonly<Record<string, unknown>> | undefined): unknown {
-  if (message?.method !== 'notifications/progress') return undefined;
-  return (message.params as { partialResult?: unknown } | undefined)?.partialResult;
-}
-
-const contentOf = (value: unknown): unknown[] | undefined => {
-  const content = (value as { content?: unknown } | undefined)?.content;
-  return Array.isArray(content) ? content : undefined;
-};
 
 /**
  * `partial-results` (experimental): when a call streamed partial results and its final result has

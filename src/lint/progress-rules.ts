@@ -1,4 +1,4 @@
-import { paramsOf } from '../transcript/json-rpc.js';
+import { isErrorResult, progressOf } from '../transcript/json-rpc.js';
 import { type LintView, progressValue, totalValue } from './lint-view.js';
 import type { LintViolation } from './lint-violation.js';
 import { violation } from './lint-violation.js';
@@ -10,7 +10,7 @@ const show = (value: unknown): string =>
 export function checkTokens(view: LintView): LintViolation[] {
   const out: LintViolation[] = [];
   for (const { event, call } of view.stray) {
-    const token = event.message && paramsOf(event.message).progressToken;
+    const token = progressOf(event.message)?.progressToken;
     const tokenCall = view.calls.filter((c) => c.hasToken && c.t <= event.t).at(-1);
     if (tokenCall && (!call || call.hasToken || call === tokenCall)) {
       out.push(
@@ -107,9 +107,12 @@ export function checkFinalProgress(view: LintView): LintViolation[] {
     if (!last || !call.progress.some((p) => totalValue(p) !== undefined)) continue;
     const total = totalValue(last) ?? call.progress.map(totalValue).findLast((t) => t !== undefined);
     if (progressValue(last) === total) continue;
-    const result = response.message?.result as { isError?: unknown } | undefined;
     const kind =
-      'error' in (response.message ?? {}) ? 'an error' : result?.isError === true ? 'an isError result' : 'the result';
+      'error' in (response.message ?? {})
+        ? 'an error'
+        : isErrorResult(response.message)
+          ? 'an isError result'
+          : 'the result';
     out.push(
       violation(
         view,

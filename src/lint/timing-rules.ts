@@ -60,8 +60,9 @@ export function checkRate(view: LintView, options: TimingOptions = {}): LintViol
 
 function countFast(live: readonly { t: number }[], minIntervalMs: number): number {
   let fast = 0;
-  for (let i = 1; i < live.length; i++) {
-    if (((live[i] as { t: number }).t - (live[i - 1] as { t: number }).t) / 1000 < minIntervalMs) fast++;
+  for (const [i, { t }] of live.entries()) {
+    const before = live[i - 1];
+    if (before && (t - before.t) / 1000 < minIntervalMs) fast++;
   }
   return fast;
 }

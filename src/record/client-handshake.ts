@@ -1,6 +1,7 @@
 import { GoldenError } from '../errors.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
-import { isResponse } from '../transcript/json-rpc.js';
+import { isJsonObject } from '../transcript/json-object.js';
+import { isResponse, resultOf } from '../transcript/json-rpc.js';
 import { DEFAULT_PROTOCOL_VERSION, VERSION } from '../version.js';
 import type { Scenario } from './scenario.js';
 import type { CallStream, WireSession } from './wire-session.js';
@@ -130,8 +131,8 @@ export async function initialize(
     );
   }
   await session.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  const result = response.result as { protocolVersion?: unknown };
-  return typeof result.protocolVersion === 'string' ? result.protocolVersion : 'unknown';
+  const version = resultOf(response)?.protocolVersion;
+  return typeof version === 'string' ? version : 'unknown';
 }
 
 /**
@@ -147,10 +148,11 @@ export async function listTools(
 ): Promise<void> {
   const response = await requestResponse(session, scenario, { jsonrpc: '2.0', id, method: 'tools/list' }, timeoutMs);
   if (scenario.expectError || !response || !('result' in response)) return;
-  const result = response.result as { tools?: { name?: unknown }[]; nextCursor?: unknown };
-  const names = (result.tools ?? []).map((tool) => String(tool.name));
+  const result = resultOf(response);
+  const tools = Array.isArray(result?.tools) ? result.tools : [];
+  const names = tools.map((tool: unknown) => String(isJsonObject(tool) ? tool.name : undefined));
   // A paged list may hold the tool on a later page: only a complete list proves it missing.
-  if (names.includes(scenario.tool) || result.nextCursor !== undefined) return;
+  if (names.includes(scenario.tool) || result?.nextCursor !== undefined) return;
   throw new GoldenError(
     'E_UNKNOWN_TOOL',
     `Cannot record ${scenario.name ? `"${scenario.name}"` : 'the call'}: the server has no tool "${scenario.tool}". Expected one of: ${names.join(', ') || '(no tools)'}. Fix the scenario's "tool", or add "expectError": true to record the server's error on purpose.`,

@@ -1,19 +1,20 @@
 import { GoldenError } from '../errors.js';
+import { memberOf } from '../transcript/json-object.js';
 
 const TLS_CODES =
   /^(CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_(GET|VERIFY)_|EPROTO$|ERR_CERT)/;
 
 function causeCode(error: unknown): string | undefined {
   for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code;
+    const code = 'code' in e ? e.code : undefined;
     if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
-    e = (e as { cause?: unknown }).cause;
+    e = 'cause' in e ? e.cause : undefined;
   }
   return undefined;
 }
 
 function causeMessage(error: unknown): string {
-  const cause = (error as { cause?: unknown }).cause;
+  const cause = memberOf(error, 'cause');
   return cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
 }
 

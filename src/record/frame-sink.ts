@@ -1,3 +1,4 @@
+import type { BodyKind } from '../transcript/body-kind.js';
 import type { Channel, Direction, EndReason, Frame, Transcript, TranscriptHeader } from '../transcript/frame.js';
 import { encodeRaw } from '../transcript/serialize.js';
 import { SseParser } from '../transcript/sse.js';
@@ -9,17 +10,6 @@ export type Clock = () => number;
 export function monotonicClock(): Clock {
   const origin = performance.now();
   return () => Math.round((performance.now() - origin) * 1000);
-}
-
-/** How a body's bytes are cut into frames. */
-export type BodyKind = 'sse' | 'json' | 'text' | 'stdio';
-
-/** Picks the body kind from a `content-type` header. */
-export function bodyKindOf(contentType: string | null | undefined): BodyKind {
-  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  if (type === 'text/event-stream') return 'sse';
-  if (type === 'application/json' || type.endsWith('+json')) return 'json';
-  return 'text';
 }
 
 /** Receives the bytes of one body, read by read. */

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GoldenError } from '../errors.js';
+import { bodyKindOf } from '../transcript/body-kind.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
+import { parseJsonRpc } from '../transcript/json-rpc.js';
 import { SseParser } from '../transcript/sse.js';
 import { connectionError, statusHint } from './connection-error.js';
 import type { FetchLike } from './recording-fetch.js';
@@ -56,8 +58,7 @@ class ResponseStream implements CallStream {
     private readonly what: string,
   ) {
     this.reader = response.body?.getReader();
-    const type = response.headers.get('content-type') ?? '';
-    if (!type.includes('text/event-stream')) this.json = [];
+    if (bodyKindOf(response.headers.get('content-type')) !== 'sse') this.json = [];
     if (!this.reader) this.done = true;
   }
 
@@ -93,23 +94,14 @@ class ResponseStream implements CallStream {
       if (block.id !== undefined) this.lastEventId = block.id;
       if (block.retry !== undefined) this.retryMs = block.retry;
       if (block.data === undefined || block.data === '') continue;
-      const message = parseMessage(block.data);
+      const message = parseJsonRpc(block.data);
       if (message) this.queue.push({ message, ...(block.id !== undefined && { eventId: block.id }) });
     }
   }
 
   private enqueueJson(bytes: Uint8Array): void {
-    const message = parseMessage(decoder.decode(bytes));
+    const message = parseJsonRpc(decoder.decode(bytes));
     if (message) this.queue.push({ message });
-  }
-}
-
-function parseMessage(text: string): JsonRpcMessage | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as JsonRpcMessage) : undefined;
-  } catch {
-    return undefined;
   }
 }
 

@@ -3,7 +3,8 @@
  * `fetch` for the SDK's client transport, a recording reverse proxy), the frame sink they write to,
  * and the scenario list helpers.
  */
-export type { BodyKind, BodyTap, Clock } from './frame-sink.js';
+export type { BodyKind } from '../transcript/body-kind.js';
+export type { BodyTap, Clock } from './frame-sink.js';
 export { FrameSink, monotonicClock } from './frame-sink.js';
 export { loadStandardScenarios } from './record-goldens.js';
 export type { FetchLike } from './recording-fetch.js';

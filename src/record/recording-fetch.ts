@@ -1,5 +1,6 @@
+import { type BodyKind, bodyKindOf } from '../transcript/body-kind.js';
 import { setOwn } from '../transcript/canonical-json.js';
-import { type BodyKind, bodyKindOf, type FrameSink } from './frame-sink.js';
+import type { FrameSink } from './frame-sink.js';
 
 /** The `fetch` signature the SDK's `StreamableHTTPClientTransport` accepts. */
 export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;

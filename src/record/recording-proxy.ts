@@ -1,11 +1,13 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeNow, listenLoopback } from '../http/listen-loopback.js';
+import { bodyKindOf } from '../transcript/body-kind.js';
 import { setOwn } from '../transcript/canonical-json.js';
 import { type Frame, GOLDEN_FORMAT, type Transcript, type TranscriptHeader } from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
+import { paramsOf } from '../transcript/json-rpc.js';
 import { type RedactOptions, redactTranscript } from '../transcript/redact.js';
 import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
-import { bodyKindOf, FrameSink } from './frame-sink.js';
+import { FrameSink } from './frame-sink.js';
 
 /** Options of {@link startRecordingProxy}. */
 export interface RecordingProxyOptions {
@@ -107,17 +109,13 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     });
     req.on('error', () => forward.destroy());
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenLoopback(server, options.port);
   const url = new URL(upstream.href);
   url.hostname = '127.0.0.1';
   url.port = String(port);
   const headerFor = (frames: readonly Frame[]): TranscriptHeader => {
     const init = frames.map(frameMessage).find((m) => m?.method === 'initialize');
-    const asked = (init?.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    const asked = init && paramsOf(init).protocolVersion;
     return {
       format: GOLDEN_FORMAT,
       protocolVersion: typeof asked === 'string' ? asked : DEFAULT_PROTOCOL_VERSION,
@@ -137,10 +135,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     originEpochMs: sink.originEpochMs,
     transcript,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await closeNow(server);
       const finished = sink.finish(headerFor(sink.snapshot()));
       return redactTranscript(finished, options.redact);
     },

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GoldenError } from '../errors.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
-import { isResponse, progressOf } from '../transcript/json-rpc.js';
+import { isErrorResult, isResponse, progressOf } from '../transcript/json-rpc.js';
 import {
   answerServerRequest,
   drain,
@@ -143,5 +143,5 @@ export async function runScenario(session: WireSession, scenario: Scenario): Pro
 }
 
 function isErrorResponse(response: JsonRpcMessage): boolean {
-  return 'error' in response || (response.result as { isError?: unknown } | undefined)?.isError === true;
+  return 'error' in response || isErrorResult(response);
 }

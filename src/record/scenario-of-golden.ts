@@ -1,6 +1,8 @@
 import { GoldenError } from '../errors.js';
 import type { Transcript } from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
+import { isJsonObject } from '../transcript/json-object.js';
+import { isIdLike, paramsOf, requestProgressToken } from '../transcript/json-rpc.js';
 import type { Scenario } from './scenario.js';
 
 /**
@@ -16,24 +18,23 @@ export function scenarioOfGolden(golden: Transcript): Scenario {
       `Golden "${golden.header.scenario ?? '?'}" has no tools/call request, so it names no scenario to run.`,
     );
   }
-  const params = (call.params ?? {}) as {
-    name?: unknown;
-    arguments?: Record<string, unknown>;
-    _meta?: { progressToken?: string | number };
-  };
+  const params = paramsOf(call);
+  const token = requestProgressToken(call).token;
   const notes = golden.header.notes ?? {};
-  const step = (key: 'cancelAfter' | 'dropAfter'): number | undefined =>
-    typeof notes[key] === 'number' ? (notes[key] as number) : undefined;
+  const step = (key: 'cancelAfter' | 'dropAfter'): number | undefined => {
+    const value = notes[key];
+    return typeof value === 'number' ? value : undefined;
+  };
   const cancelAfter = step('cancelAfter');
   const dropAfter = step('dropAfter');
   const answers = notes.answers;
-  const isAnswers = answers !== null && typeof answers === 'object' && !Array.isArray(answers);
+  const isAnswers = isJsonObject(answers);
   return {
     ...(golden.header.scenario !== undefined && { name: golden.header.scenario }),
     tool: String(params.name),
-    arguments: params.arguments ?? {},
-    ...(params._meta && 'progressToken' in params._meta && { progressToken: params._meta.progressToken }),
-    requestId: call.id as string | number,
+    arguments: isJsonObject(params.arguments) ? params.arguments : {},
+    ...(isIdLike(token) && { progressToken: token }),
+    ...(isIdLike(call.id) && { requestId: call.id }),
     ...(cancelAfter !== undefined && { cancelAfter }),
     ...(dropAfter !== undefined && { dropAfter }),
     ...(typeof notes.expectError === 'boolean' && { expectError: notes.expectError }),

@@ -1,4 +1,5 @@
 import { GoldenError } from '../errors.js';
+import { isJsonObject } from '../transcript/json-object.js';
 import { parseVolatile } from '../transcript/volatile.js';
 
 /** Switches of the live reference server a scenario is recorded against. */
@@ -83,10 +84,6 @@ const KEYS = new Set([
   'lint',
 ]);
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /**
  * Checks one scenario given as data, naming the source, the scenario and the field on error
  * (`E_SCENARIO`).
@@ -95,7 +92,7 @@ export function parseScenario(value: unknown, where: string): Scenario {
   const fail = (problem: string): never => {
     throw new GoldenError('E_SCENARIO', `Invalid scenario ${where}: ${problem}.`);
   };
-  if (!isRecord(value)) return fail('expected an object with at least "tool"');
+  if (!isJsonObject(value)) return fail('expected an object with at least "tool"');
   for (const key of Object.keys(value)) {
     if (!KEYS.has(key)) fail(`unknown field "${key}"; expected one of ${[...KEYS].join(', ')}`);
   }
@@ -103,7 +100,7 @@ export function parseScenario(value: unknown, where: string): Scenario {
   if (value.name !== undefined && (typeof value.name !== 'string' || !NAME.test(value.name))) {
     fail(`"name" ${JSON.stringify(value.name)} must use only letters, digits, ".", "-" and "_"`);
   }
-  if (value.arguments !== undefined && !isRecord(value.arguments)) fail('"arguments" must be an object');
+  if (value.arguments !== undefined && !isJsonObject(value.arguments)) fail('"arguments" must be an object');
   for (const key of ['progressToken', 'requestId'] as const) {
     const v = value[key];
     if (v !== undefined && typeof v !== 'string' && !(typeof v === 'number' && Number.isSafeInteger(v))) {
@@ -123,11 +120,11 @@ export function parseScenario(value: unknown, where: string): Scenario {
     fail(`"transport" must be "http" or "stdio", got ${JSON.stringify(value.transport)}`);
   }
   if (value.dropAfter !== undefined && value.transport === 'stdio') fail('"dropAfter" needs the http transport');
-  if (value.server !== undefined && !isRecord(value.server)) fail('"server" must be an object');
+  if (value.server !== undefined && !isJsonObject(value.server)) fail('"server" must be an object');
   if (value.answers !== undefined) {
-    if (!isRecord(value.answers)) fail('"answers" must be an object from a request method to its result');
+    if (!isJsonObject(value.answers)) fail('"answers" must be an object from a request method to its result');
     for (const [method, result] of Object.entries(value.answers as Record<string, unknown>)) {
-      if (!isRecord(result)) fail(`"answers"."${method}" must be the result object to answer with`);
+      if (!isJsonObject(result)) fail(`"answers"."${method}" must be the result object to answer with`);
     }
   }
   if (value.expectError !== undefined && typeof value.expectError !== 'boolean') {
@@ -136,7 +133,7 @@ export function parseScenario(value: unknown, where: string): Scenario {
   parseVolatile({ ignore: value.ignore, mask: value.mask }, where);
   if (
     value.lint !== undefined &&
-    !(isRecord(value.lint) && Object.values(value.lint).every((v) => typeof v === 'string'))
+    !(isJsonObject(value.lint) && Object.values(value.lint).every((v) => typeof v === 'string'))
   ) {
     fail('"lint" must be an object of rule id → reason (a string)');
   }

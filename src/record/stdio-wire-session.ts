@@ -4,7 +4,7 @@ import { describeError, GoldenError } from '../errors.js';
 import { spawnGroup } from '../process/child-group.js';
 import type { Frame } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage } from '../transcript/frame-content.js';
-import { requestProgressToken } from '../transcript/json-rpc.js';
+import { paramsOf, parseJsonRpc, requestProgressToken } from '../transcript/json-rpc.js';
 import type { FrameSink } from './frame-sink.js';
 import { withTimeout } from './http-wire-session.js';
 import type { CallStream, StreamedMessage, WireSession } from './wire-session.js';
@@ -121,15 +121,11 @@ export function openStdioSession(target: StdioCommand, sink: FrameSink): WireSes
   });
 
   function route(line: string): void {
-    let message: JsonRpcMessage;
-    try {
-      message = JSON.parse(line) as JsonRpcMessage;
-    } catch {
-      return;
-    }
-    const params = message.params as Record<string, unknown> | undefined;
+    const message = parseJsonRpc(line);
+    if (!message) return;
+    const params = paramsOf(message);
     if ('id' in message && !('method' in message)) byId.get(keyOf(message.id))?.deliver(message);
-    else if (params && 'progressToken' in params) byToken.get(keyOf(params.progressToken))?.deliver(message);
+    else if ('progressToken' in params) byToken.get(keyOf(params.progressToken))?.deliver(message);
     // A server request (sampling, elicitation, roots) is answered by whoever waits for a response now.
     else if ('id' in message) latest?.deliver(message);
   }
@@ -205,7 +201,7 @@ export function assignStdioExchanges(frames: readonly Frame[]): Frame[] {
     if (frame.channel !== 'stdio') return frame;
     const message = frameMessage(frame);
     if (!message) return frame;
-    const params = (message.params ?? {}) as Record<string, unknown>;
+    const params = paramsOf(message);
     let exchange = 0;
     if ('method' in message && 'id' in message && frame.dir === 'server->client') {
       exchange = open.at(-1) ?? 0;
@@ -213,8 +209,8 @@ export function assignStdioExchanges(frames: readonly Frame[]): Frame[] {
       exchange = ++next;
       open.push(exchange);
       byId.set(keyOf(message.id), exchange);
-      const meta = params._meta as Record<string, unknown> | undefined;
-      if (meta && 'progressToken' in meta) byToken.set(keyOf(meta.progressToken), exchange);
+      const token = requestProgressToken(message);
+      if (token.present) byToken.set(keyOf(token.token), exchange);
     } else if ('id' in message && frame.dir === 'client->server') {
       // The client's answer to a server request travels on its own, as an HTTP client's POST does.
       exchange = ++next;

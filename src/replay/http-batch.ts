@@ -1,4 +1,4 @@
-import type { JsonRpcMessage } from '../transcript/frame-content.js';
+import { isJsonObject } from '../transcript/json-object.js';
 import type { ResponseSink } from './http-exchange.js';
 import { sendError } from './http-guards.js';
 import { JSON_HEADERS, jsonRpcError } from './json-rpc-error.js';
@@ -7,9 +7,6 @@ import type { ReplayEngine, ReplaySession } from './replay-engine.js';
 
 /** Protocol versions whose Streamable HTTP accepts JSON-RPC batches (2025-06-18 removed them). */
 const BATCH_VERSIONS: ReadonlySet<string> = new Set(['2025-03-26']);
-
-const isObject = (value: unknown): value is JsonRpcMessage =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * Answers a JSON-RPC batch: with a clear `-32600` when the session's protocol version has no
@@ -36,7 +33,7 @@ export function answerBatch(
     return;
   }
   const answers: (string | Promise<string | undefined>)[] = batch.map((item) => {
-    if (!isObject(item) || item.jsonrpc !== '2.0') {
+    if (!isJsonObject(item) || item.jsonrpc !== '2.0') {
       return jsonRpcError(null, -32600, 'Invalid Request: a batch item is not a JSON-RPC 2.0 message object.');
     }
     const answer = engine.receive(session, item, 'POST');

@@ -1,4 +1,5 @@
 import { isAllowedOrigin } from '../http/origin-policy.js';
+import { mediaTypeOf } from '../transcript/body-kind.js';
 import type { IncomingRequest, ResponseSink } from './http-exchange.js';
 import { JSON_HEADERS, jsonRpcError } from './json-rpc-error.js';
 
@@ -21,7 +22,7 @@ export interface Accepts {
 
 /** Parses `Accept` into the two media types a Streamable HTTP answer can have. */
 export function acceptsOf(header: string | undefined): Accepts {
-  const types = (header ?? '').split(',').map((part) => part.split(';')[0]?.trim().toLowerCase() ?? '');
+  const types = (header ?? '').split(',').map(mediaTypeOf);
   const any = types.includes('*/*');
   return {
     json: any || types.includes('application/json') || types.includes('application/*'),
@@ -90,8 +91,7 @@ export function refuseRequest(request: IncomingRequest, sink: ResponseSink, opti
     );
     return true;
   }
-  const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json') {
+  if (mediaTypeOf(request.headers['content-type']) !== 'application/json') {
     sendError(
       sink,
       415,

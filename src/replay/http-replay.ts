@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
+import { isJsonRpcMessage } from '../transcript/json-rpc.js';
 import { TRANSPORT_HEADERS } from '../transcript/normalize.js';
 import { chunkingSink, isAdversarial } from './chunking.js';
 import { answerBatch } from './http-batch.js';
@@ -28,14 +29,6 @@ const SSE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache',
 };
-
-/** True for a JSON object that is a JSON-RPC 2.0 request, notification or response. */
-export function isJsonRpcMessage(value: unknown): value is JsonRpcMessage {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const message = value as Record<string, unknown>;
-  if (message.jsonrpc !== '2.0') return false;
-  return typeof message.method === 'string' || 'result' in message || 'error' in message;
-}
 
 /**
  * The Streamable HTTP adapter of the {@link ReplayEngine}, shared by the loopback server and the

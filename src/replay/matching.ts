@@ -1,6 +1,6 @@
 import { atomizeChangeset, diff } from 'json-diff-ts';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
-import { requestProgressToken } from '../transcript/json-rpc.js';
+import { paramsOf, paramsWithoutMeta, requestProgressToken, resultOf } from '../transcript/json-rpc.js';
 import { hasProgressToken, type ReplayExchange, requestKey } from './replay-plan.js';
 
 /** The recorded request closest to an unmatched one, with how they differ. */
@@ -8,11 +8,6 @@ export interface NearestRequest {
   readonly exchange: ReplayExchange;
   /** Readable differences, e.g. `params.arguments.steps: recorded 10, got 3`. */
   readonly differences: readonly string[];
-}
-
-function paramsOf(message: JsonRpcMessage | undefined): Record<string, unknown> {
-  const { _meta: _, ...params } = (message?.params ?? {}) as Record<string, unknown>;
-  return params;
 }
 
 /** Longest description of a value or request put in an error: the text never echoes a whole body. */
@@ -41,7 +36,7 @@ export function requestDifferences(recorded: JsonRpcMessage | undefined, live: J
         : `params._meta.progressToken: recorded ${describeValue(tokenOf(recorded))}, got nothing`,
     );
   }
-  const changes = atomizeChangeset(diff(paramsOf(recorded), paramsOf(live)));
+  const changes = atomizeChangeset(diff(paramsWithoutMeta(recorded), paramsWithoutMeta(live)));
   for (const change of changes) {
     const path = change.path.replace(/^\$\.?/, 'params.');
     if (change.type === 'UPDATE')
@@ -52,12 +47,10 @@ export function requestDifferences(recorded: JsonRpcMessage | undefined, live: J
   return out;
 }
 
-const requestedVersion = (message: JsonRpcMessage): unknown =>
-  (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+const requestedVersion = (message: JsonRpcMessage): unknown => paramsOf(message).protocolVersion;
 
 const answeredVersion = (exchange: ReplayExchange): unknown =>
-  (exchange.events.find((e) => e.message && 'result' in e.message)?.message?.result as { protocolVersion?: unknown })
-    ?.protocolVersion;
+  resultOf(exchange.events.find((e) => e.message && 'result' in e.message)?.message)?.protocolVersion;
 
 /**
  * The recorded exchange that answers a live message, knowing MCP:
@@ -120,7 +113,7 @@ export function findNearest(
 /** One line naming a recorded request: method and params. */
 export function describeRequest(message: JsonRpcMessage | undefined): string {
   if (!message) return '(no JSON-RPC message)';
-  return `${clip(String(message.method))} ${clip(JSON.stringify(paramsOf(message)))}`;
+  return `${clip(String(message.method))} ${clip(JSON.stringify(paramsWithoutMeta(message)))}`;
 }
 
 /** The JSON-RPC error answering a request no golden recorded: it names the closest recorded request. */

@@ -1,5 +1,10 @@
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
-import { isResponse as isJsonRpcResponse, requestProgressToken } from '../transcript/json-rpc.js';
+import {
+  cancelledRequestId,
+  isResponse as isJsonRpcResponse,
+  requestProgressToken,
+  resultOf,
+} from '../transcript/json-rpc.js';
 import type { ChunkingOptions } from './chunking.js';
 import { jsonRpcError } from './json-rpc-error.js';
 import { chooseExchange, explainUnmatched, type UnmatchedError } from './matching.js';
@@ -162,7 +167,7 @@ export class ReplayEngine {
       const exchange = chooseExchange(this.plan.exchanges, httpMethod, message, session.transport);
       this.note(session, label, message, exchange);
       if (message.method === 'notifications/cancelled') {
-        const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+        const requestId = cancelledRequestId(message);
         const call = session.calls.find((c) => c.liveId === requestId && !c.finished);
         if (call) this.cancel(call);
       }
@@ -261,7 +266,7 @@ export class ReplayEngine {
   /** After `initialize`: the negotiated version, and the golden's server-initiated messages. */
   private startSession(session: ReplaySession, call: ReplayCall): void {
     const answer = call.events.find((e) => isResponse(e.message))?.message;
-    const version = (answer?.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    const version = resultOf(answer)?.protocolVersion;
     session.version = typeof version === 'string' ? version : call.exchange.protocolVersion;
     const pushes = this.plan.pushes.get(call.exchange.source) ?? [];
     if (pushes.length === 0 || this.closed) return;

@@ -1,8 +1,9 @@
 import { basename } from 'node:path';
+import { type BodyKind, bodyKindOf } from '../transcript/body-kind.js';
 import { canonicalJson } from '../transcript/canonical-json.js';
 import type { EndReason, Frame, Transcript } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage, sseBlock } from '../transcript/frame-content.js';
-import { requestProgressToken } from '../transcript/json-rpc.js';
+import { paramsWithoutMeta, requestProgressToken } from '../transcript/json-rpc.js';
 
 /** One body frame to replay, at its offset from the start of the request it answers. */
 export interface ReplayEvent {
@@ -45,7 +46,7 @@ export interface ReplayExchange {
   /** How the (last segment of the) response ended in the recording. */
   readonly end: EndReason;
   /** Content type of the recorded response body; `stdio` for lines. */
-  readonly bodyKind: 'sse' | 'json' | 'text' | 'stdio' | 'none';
+  readonly bodyKind: BodyKind | 'none';
 }
 
 /** A golden with the file it was read from, so reports and errors can name the file. */
@@ -83,8 +84,7 @@ export function requestKey(httpMethod: string, message: JsonRpcMessage | undefin
   if (!message || typeof message.method !== 'string') return httpMethod;
   // Notifications carry live ids; initialize carries the client's own name and capabilities.
   if (!('id' in message) || message.method === 'initialize') return `${httpMethod} ${message.method}`;
-  const { _meta: _, ...params } = (message.params ?? {}) as Record<string, unknown>;
-  return `${httpMethod} ${message.method} ${canonicalJson(params)}`;
+  return `${httpMethod} ${message.method} ${canonicalJson(paramsWithoutMeta(message))}`;
 }
 
 function bodyEvent(frame: Frame, startT: number): ReplayEvent | undefined {
@@ -126,7 +126,7 @@ function httpExchanges(transcript: Transcript, golden: GoldenSource): ReplayExch
       .map((f) => bodyEvent(f, head.t))
       .filter((e): e is ReplayEvent => e !== undefined);
     const end = frames.find((f) => f.channel === 'end' && f.dir === 'server->client')?.reason ?? 'open';
-    const type = responseHead?.headers?.['content-type'] ?? '';
+    const kind = bodyKindOf(responseHead?.headers?.['content-type']);
     const httpMethod = head.method ?? 'POST';
     const lastEventId = head.headers?.['last-event-id'];
     built.push({
@@ -143,13 +143,7 @@ function httpExchanges(transcript: Transcript, golden: GoldenSource): ReplayExch
       headOffsetUs: responseHead ? Math.max(0, responseHead.t - head.t) : 0,
       events,
       end,
-      bodyKind: type.includes('text/event-stream')
-        ? 'sse'
-        : type.includes('json')
-          ? 'json'
-          : events.length > 0
-            ? 'text'
-            : 'none',
+      bodyKind: kind === 'text' && events.length === 0 ? 'none' : kind,
       ids: new Set(events.flatMap((e) => (e.eventId ? [e.eventId] : []))),
       startT: head.t,
       ...(lastEventId !== undefined && { resumeOf: lastEventId }),

@@ -1,5 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeNow, listenLoopback } from '../http/listen-loopback.js';
 import type { Transcript } from '../transcript/frame.js';
 import type { ResponseSink } from './http-exchange.js';
 import { DEFAULT_MAX_BODY_BYTES, type HttpRuleOptions, refuseLargeBody } from './http-guards.js';
@@ -118,21 +118,14 @@ export async function createReplayServer(
       );
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenLoopback(server, options.port);
   return {
     url: `http://127.0.0.1:${port}${path}`,
     port,
     report: () => engine.report(),
     async close() {
       replay.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await closeNow(server);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
+import { isJsonRpcMessage } from '../transcript/json-rpc.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http-guards.js';
-import { isJsonRpcMessage } from './http-replay.js';
 import { jsonRpcError } from './json-rpc-error.js';
 import { frameEvent } from './reframe.js';
 import type { ReplayOptions } from './replay-engine.js';

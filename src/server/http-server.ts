@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { closeNow, listenLoopback } from '../http/listen-loopback.js';
 import { isAllowedOrigin } from '../http/origin-policy.js';
 import { AuditLog } from './audit-log.js';
 import { CountingEventStore } from './counting-event-store.js';
@@ -214,14 +214,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 0, '127.0.0.1', () => {
-      http.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (http.address() as AddressInfo).port;
+  const port = await listenLoopback(http, options.port);
 
   return {
     url: `http://127.0.0.1:${port}${MCP_PATH}`,
@@ -233,10 +226,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       const all = [...sessions.values(), ...pending];
       sessions.clear();
       await Promise.allSettled(all.map((s) => s.server.close()));
-      await new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeAllConnections();
-      });
+      await closeNow(http);
     },
   };
 }

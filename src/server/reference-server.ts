@@ -193,9 +193,10 @@ function observeCancellations(
   const inner = transport.onmessage;
   transport.onmessage = (message: JSONRPCMessage, extra) => {
     if ('method' in message && message.method === 'notifications/cancelled' && !('id' in message)) {
-      const params = (message.params ?? {}) as { requestId?: unknown; reason?: unknown };
-      if (typeof params.requestId === 'string' || typeof params.requestId === 'number') {
-        onCancel(params.requestId, typeof params.reason === 'string' ? params.reason : null);
+      const requestId = message.params?.requestId;
+      const reason = message.params?.reason;
+      if (typeof requestId === 'string' || typeof requestId === 'number') {
+        onCancel(requestId, typeof reason === 'string' ? reason : null);
       }
     }
     inner?.(message, extra);

@@ -1,7 +1,9 @@
 import { atomizeChangeset, diff } from 'json-diff-ts';
 import { type CanonicalFrame, type CanonicalStream, type CompareMode, canonicalStreams } from './canonical-view.js';
+import { firstDifference } from './first-difference.js';
 import type { Transcript } from './frame.js';
 import { describeMessage, frameMessage, type JsonRpcMessage } from './frame-content.js';
+import { resultContent, textOf } from './json-rpc.js';
 import { allowedDrift, resolveTolerance, type TimingTolerance } from './timing-tolerance.js';
 import { type CompiledVolatile, compileVolatile, type VolatileOptions } from './volatile.js';
 
@@ -39,15 +41,12 @@ interface ContentBlock {
 const short = (text: string, at: number, width = 24): string =>
   `${at > width ? '…' : ''}${text.slice(Math.max(0, at - width), at + width)}${at + width < text.length ? '…' : ''}`;
 
-function firstDifference(a: string, b: string): number {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return i;
-}
-
+/** The result's content blocks, each read for the text {@link describeBlocks} compares. */
 function contentOf(message: JsonRpcMessage | undefined): ContentBlock[] | undefined {
-  const content = (message?.result as { content?: unknown } | undefined)?.content;
-  return Array.isArray(content) ? (content as ContentBlock[]) : undefined;
+  return resultContent(message)?.map((block): ContentBlock => {
+    const text = textOf(block);
+    return text === undefined ? {} : { text };
+  });
 }
 
 /** Describes how result content blocks differ: moved, merged, truncated or changed. */

@@ -126,7 +126,7 @@ export function goldenJsonSchema(): Record<string, unknown> {
     target: 'draft-2020-12',
     io: 'input',
     override: (ctx) => {
-      const properties = (ctx.jsonSchema as { properties?: Record<string, unknown> }).properties;
+      const properties = ctx.jsonSchema.properties;
       if (properties && 'rawBase64' in properties) ctx.jsonSchema.not = { required: ['raw', 'rawBase64'] };
     },
   }) as Record<string, unknown>;

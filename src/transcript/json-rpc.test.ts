@@ -1,13 +1,22 @@
 import { describe, expect, test } from 'vitest';
+import { isJsonObject, memberOf } from './json-object.js';
 import {
   cancelledRequestId,
+  contentOf,
   describeMessage,
   errorOf,
+  isErrorResult,
+  isJsonRpcMessage,
   kindOf,
+  paramsWithoutMeta,
   parseJsonRpc,
+  partialResultOf,
   progressOf,
   requestProgressToken,
+  resultContent,
+  resultOf,
   resultTexts,
+  textOf,
 } from './json-rpc.js';
 
 describe('the JSON-RPC reader', () => {
@@ -54,5 +63,53 @@ describe('the JSON-RPC reader', () => {
     ]);
     expect(describeMessage({ id: 3, result: {} })).toBe('result #3');
     expect(describeMessage({ id: 3, error: { code: 1, message: '' } })).toBe('error #3');
+  });
+
+  test('tells JSON-RPC 2.0 messages from other JSON', () => {
+    expect(isJsonRpcMessage({ jsonrpc: '2.0', method: 'ping', id: 1 })).toBe(true);
+    expect(isJsonRpcMessage({ jsonrpc: '2.0', id: 1, result: {} })).toBe(true);
+    expect(isJsonRpcMessage({ jsonrpc: '2.0', id: 1, error: { code: 1, message: '' } })).toBe(true);
+    for (const value of [null, [], 'x', { method: 'ping' }, { jsonrpc: '1.0', method: 'ping' }, { jsonrpc: '2.0' }])
+      expect(isJsonRpcMessage(value)).toBe(false);
+  });
+
+  test('reads params without _meta, results, isError and content blocks without trusting their shape', () => {
+    expect(paramsWithoutMeta({ method: 'tools/call', params: { name: 'x', _meta: { progressToken: 1 } } })).toEqual({
+      name: 'x',
+    });
+    expect(paramsWithoutMeta({ method: 'ping', params: [1, 2] })).toEqual({});
+    expect(paramsWithoutMeta(undefined)).toEqual({});
+    expect(resultOf({ id: 1, result: null })).toBeUndefined();
+    expect(resultOf(undefined)).toBeUndefined();
+    expect(isErrorResult({ id: 1, result: { isError: true, content: [] } })).toBe(true);
+    expect(isErrorResult({ id: 1, result: { isError: 'yes' } })).toBe(false);
+    expect(isErrorResult({ id: 1, error: { code: 1, message: '' } })).toBe(false);
+    const blocks = [{ type: 'text', text: 'a' }, { type: 'image', data: '' }, null, { type: 'text', text: 7 }];
+    expect(resultContent({ id: 1, result: { content: blocks } })).toBe(blocks);
+    expect(resultContent({ id: 1, result: { content: 'a' } })).toBeUndefined();
+    expect(contentOf({ content: blocks })).toBe(blocks);
+    expect(contentOf(null)).toBeUndefined();
+    expect(blocks.map(textOf)).toEqual(['a', undefined, undefined, undefined]);
+  });
+
+  test('reads an experimental partial result only from a progress notification', () => {
+    const partial = { content: [{ type: 'text', text: 'a' }] };
+    expect(
+      partialResultOf({
+        method: 'notifications/progress',
+        params: { progressToken: 1, progress: 1, partialResult: partial },
+      }),
+    ).toBe(partial);
+    expect(partialResultOf({ method: 'notifications/message', params: { partialResult: partial } })).toBeUndefined();
+    expect(partialResultOf(undefined)).toBeUndefined();
+    expect(progressOf(undefined)).toBeUndefined();
+  });
+
+  test('narrows JSON objects and their members without casting', () => {
+    expect(isJsonObject({})).toBe(true);
+    for (const value of [null, undefined, [], 'x', 3]) expect(isJsonObject(value)).toBe(false);
+    expect(memberOf({ a: { b: 2 } }, 'a')).toEqual({ b: 2 });
+    expect(memberOf(memberOf({ a: { b: 2 } }, 'a'), 'b')).toBe(2);
+    for (const value of [null, undefined, ['a'], 'a', 3]) expect(memberOf(value, 'a')).toBeUndefined();
   });
 });

@@ -4,6 +4,8 @@
  * wrong shape reads as `undefined`, never as a lie.
  */
 
+import { isJsonObject, memberOf } from './json-object.js';
+
 /** A JSON-RPC message as parsed from a frame (request, notification, result or error). */
 export type JsonRpcMessage = Readonly<Record<string, unknown>>;
 
@@ -28,9 +30,6 @@ export interface JsonRpcErrorObject {
   readonly data?: unknown;
 }
 
-const isObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /** True for a string or a number: the two shapes a JSON-RPC id or a progress token may take. */
 export const isIdLike = (value: unknown): value is JsonRpcId => typeof value === 'string' || typeof value === 'number';
 
@@ -40,10 +39,16 @@ export function parseJsonRpc(text: string): JsonRpcMessage | undefined {
   if (!trimmed.startsWith('{')) return undefined;
   try {
     const value: unknown = JSON.parse(trimmed);
-    return isObject(value) ? value : undefined;
+    return isJsonObject(value) ? value : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** True for a JSON object that is a JSON-RPC 2.0 request, notification or response. */
+export function isJsonRpcMessage(value: unknown): value is JsonRpcMessage {
+  if (!isJsonObject(value) || value.jsonrpc !== '2.0') return false;
+  return typeof value.method === 'string' || 'result' in value || 'error' in value;
 }
 
 /** Classifies a message by the members it carries. */
@@ -51,7 +56,7 @@ export function kindOf(message: JsonRpcMessage): JsonRpcKind {
   const hasId = 'id' in message;
   if (typeof message.method === 'string') return hasId ? 'request' : 'notification';
   if (hasId && 'result' in message) return 'result';
-  if (hasId && isObject(message.error)) return 'error';
+  if (hasId && isJsonObject(message.error)) return 'error';
   return 'invalid';
 }
 
@@ -67,29 +72,38 @@ export const methodOf = (message: JsonRpcMessage): string | undefined =>
 
 /** The message's `params` when it is an object, else an empty object. */
 export const paramsOf = (message: JsonRpcMessage): Readonly<Record<string, unknown>> =>
-  isObject(message.params) ? message.params : {};
+  isJsonObject(message.params) ? message.params : {};
+
+/** The message's `params` without `_meta` (progress token and other bookkeeping): what a request asks. */
+export function paramsWithoutMeta(message: JsonRpcMessage | undefined): Record<string, unknown> {
+  const { _meta: _, ...params } = message ? paramsOf(message) : {};
+  return params;
+}
 
 /** The `result` when it is an object. */
-export const resultOf = (message: JsonRpcMessage): Readonly<Record<string, unknown>> | undefined =>
-  isObject(message.result) ? message.result : undefined;
+export const resultOf = (message: JsonRpcMessage | undefined): Readonly<Record<string, unknown>> | undefined =>
+  message && isJsonObject(message.result) ? message.result : undefined;
+
+/** True for a tool result flagged `isError: true` (an error the tool reports, not a JSON-RPC error). */
+export const isErrorResult = (message: JsonRpcMessage | undefined): boolean => resultOf(message)?.isError === true;
 
 /** The `error` object when it has a numeric code and a string message. */
 export function errorOf(message: JsonRpcMessage): JsonRpcErrorObject | undefined {
   const error = message.error;
-  if (!isObject(error) || typeof error.code !== 'number') return undefined;
+  if (!isJsonObject(error) || typeof error.code !== 'number') return undefined;
   return { code: error.code, message: typeof error.message === 'string' ? error.message : '', data: error.data };
 }
 
 /** Whether a request carries `_meta.progressToken`, and its value verbatim. */
 export function requestProgressToken(message: JsonRpcMessage): { readonly present: boolean; readonly token: unknown } {
   const meta = paramsOf(message)._meta;
-  if (!isObject(meta) || !('progressToken' in meta)) return { present: false, token: undefined };
+  if (!isJsonObject(meta) || !('progressToken' in meta)) return { present: false, token: undefined };
   return { present: true, token: meta.progressToken };
 }
 
 /** The params of a `notifications/progress`; `undefined` for any other message. */
-export function progressOf(message: JsonRpcMessage): ProgressParams | undefined {
-  if (message.method !== 'notifications/progress') return undefined;
+export function progressOf(message: JsonRpcMessage | undefined): ProgressParams | undefined {
+  if (message?.method !== 'notifications/progress') return undefined;
   const params = paramsOf(message);
   return {
     progressToken: params.progressToken,
@@ -99,23 +113,38 @@ export function progressOf(message: JsonRpcMessage): ProgressParams | undefined 
   };
 }
 
+/**
+ * Experimental: the `partialResult` a progress notification carries under the closed proposal
+ * (modelcontextprotocol PR #383), or `undefined`. Some servers ship it anyway.
+ */
+export function partialResultOf(message: JsonRpcMessage | undefined): unknown {
+  return message?.method === 'notifications/progress' ? paramsOf(message).partialResult : undefined;
+}
+
 /** The `requestId` a `notifications/cancelled` names; `undefined` for any other message. */
 export function cancelledRequestId(message: JsonRpcMessage): unknown {
   return message.method === 'notifications/cancelled' ? paramsOf(message).requestId : undefined;
 }
 
-/** The `content` blocks of a tool result; `undefined` when the message has none. */
-export function resultContent(message: JsonRpcMessage | undefined): readonly unknown[] | undefined {
-  const content = message && resultOf(message)?.content;
+/** The `content` blocks of a tool result or a partial result; `undefined` when it has none. */
+export function contentOf(result: unknown): readonly unknown[] | undefined {
+  const content = memberOf(result, 'content');
   return Array.isArray(content) ? content : undefined;
 }
 
-/** The `text` of each text block of a tool result, in order (non-text blocks read as `undefined`). */
-export function resultTexts(message: JsonRpcMessage | undefined): (string | undefined)[] {
-  return (resultContent(message) ?? []).map((block) =>
-    isObject(block) && typeof block.text === 'string' ? block.text : undefined,
-  );
+/** The `content` blocks of a tool result; `undefined` when the message has none. */
+export const resultContent = (message: JsonRpcMessage | undefined): readonly unknown[] | undefined =>
+  contentOf(resultOf(message));
+
+/** The `text` of a content block; `undefined` for a block without text (image, audio, resource...). */
+export function textOf(block: unknown): string | undefined {
+  const text = memberOf(block, 'text');
+  return typeof text === 'string' ? text : undefined;
 }
+
+/** The `text` of each text block of a tool result, in order (non-text blocks read as `undefined`). */
+export const resultTexts = (message: JsonRpcMessage | undefined): (string | undefined)[] =>
+  (resultContent(message) ?? []).map(textOf);
 
 /** A one-line description of what a message is, e.g. `notifications/progress` or `result #3`. */
 export function describeMessage(message: JsonRpcMessage): string {

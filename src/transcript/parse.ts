@@ -2,6 +2,7 @@ import type * as z from 'zod';
 import { GoldenError } from '../errors.js';
 import { type Frame, GOLDEN_FORMAT, type Transcript } from './frame.js';
 import { FrameSchema, HeaderLineSchema } from './golden-schema.js';
+import { isJsonObject } from './json-object.js';
 
 /** Options of {@link parseTranscript}. */
 export interface ParseOptions {
@@ -12,10 +13,6 @@ export interface ParseOptions {
 }
 
 type Fail = (line: number, what: string) => never;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 const shown = (value: unknown): string => {
   const text = JSON.stringify(value) ?? String(value);
@@ -43,7 +40,7 @@ function describeIssue(issue: z.core.$ZodIssue, value: Record<string, unknown>):
 }
 
 function checkFrame(value: unknown, line: number, fail: Fail): Frame {
-  if (!isObject(value)) fail(line, 'is not a JSON object');
+  if (!isJsonObject(value)) fail(line, 'is not a JSON object');
   const result = FrameSchema.safeParse(value);
   if (!result.success) fail(line, describeIssue(result.error.issues[0] as z.core.$ZodIssue, value));
   // The value itself, not zod's copy: keys such as "__proto__" in header arguments survive as read.
@@ -56,7 +53,7 @@ function checkHeader(
   text: string,
   regenerate: string,
 ): { frames: number; header: Transcript['header'] } {
-  if (!isObject(value) || typeof value.format !== 'string') {
+  if (!isJsonObject(value) || typeof value.format !== 'string') {
     fail(1, `is not a transcript header: it needs "format": "${GOLDEN_FORMAT}"`);
   }
   const version = /^mcp-golden\/(\d+)$/.exec(value.format);
@@ -140,7 +137,7 @@ export class TranscriptReader {
     if (this.fixed) return;
     try {
       const value: unknown = JSON.parse(firstLine);
-      if (isObject(value) && typeof value.scenario === 'string')
+      if (isJsonObject(value) && typeof value.scenario === 'string')
         this.regenerate = `npx mcp-golden record ${value.scenario}`;
     } catch {
       // The header's own error says what is wrong with it.

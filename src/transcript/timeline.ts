@@ -1,5 +1,15 @@
 import type { Frame, Transcript } from './frame.js';
 import { describeMessage, frameMessage, sseBlock } from './frame-content.js';
+import { isJsonObject, memberOf } from './json-object.js';
+import {
+  contentOf,
+  isErrorResult,
+  paramsOf,
+  partialResultOf,
+  requestProgressToken,
+  resultContent,
+  textOf,
+} from './json-rpc.js';
 
 const ms = (us: number): string => `${(us / 1000).toFixed(1)} ms`;
 const pad = (text: string, width: number): string => text.padStart(width);
@@ -7,37 +17,38 @@ const pad = (text: string, width: number): string => text.padStart(width);
 /** Experimental partial results (closed proposal PR #383) carried by a progress notification. */
 function partialLabel(partial: unknown): string {
   if (partial === undefined) return '';
-  const content = (partial as { content?: unknown } | null)?.content;
-  if (!Array.isArray(content)) return ` · partial result (experimental): ${JSON.stringify(partial).slice(0, 80)}`;
-  const texts = content.map((c: { text?: unknown }) =>
-    typeof c?.text === 'string' ? JSON.stringify(c.text.slice(0, 40)) : '…',
-  );
+  const content = contentOf(partial);
+  if (!content) return ` · partial result (experimental): ${JSON.stringify(partial).slice(0, 80)}`;
+  const texts = content.map((c) => {
+    const text = textOf(c);
+    return text === undefined ? '…' : JSON.stringify(text.slice(0, 40));
+  });
   return ` · partial result (experimental): ${content.length} block${content.length === 1 ? '' : 's'} ${texts.join(' ')}`;
 }
 
 function frameLabel(frame: Frame): string {
   const message = frameMessage(frame);
   if (message) {
-    const params = (message.params ?? {}) as Record<string, unknown>;
+    const params = paramsOf(message);
     if (message.method === 'notifications/progress') {
-      return `progress ${String(params.progress)}/${String(params.total ?? '?')} token=${JSON.stringify(params.progressToken)}${partialLabel(params.partialResult)}`;
+      return `progress ${String(params.progress)}/${String(params.total ?? '?')} token=${JSON.stringify(params.progressToken)}${partialLabel(partialResultOf(message))}`;
     }
     if (message.method === 'tools/call') {
-      const meta = params._meta as Record<string, unknown> | undefined;
-      const token = meta && 'progressToken' in meta ? ` token=${JSON.stringify(meta.progressToken)}` : '';
+      const asked = requestProgressToken(message);
+      const token = asked.present ? ` token=${JSON.stringify(asked.token)}` : '';
       return `tools/call ${String(params.name)} ${JSON.stringify(params.arguments ?? {})} id=${JSON.stringify(message.id)}${token}`;
     }
     if ('result' in message) {
-      const content = (message.result as { content?: { text?: string }[] } | undefined)?.content;
-      const blocks = Array.isArray(content)
-        ? ` (${content.length} block${content.length === 1 ? '' : 's'}, ${content.reduce((n, c) => n + (c.text?.length ?? 0), 0)} chars)`
+      const content = resultContent(message);
+      const blocks = content
+        ? ` (${content.length} block${content.length === 1 ? '' : 's'}, ${content.reduce((n: number, c) => n + (textOf(c)?.length ?? 0), 0)} chars)`
         : '';
-      const isError = (message.result as { isError?: unknown } | undefined)?.isError === true ? ' isError' : '';
+      const isError = isErrorResult(message) ? ' isError' : '';
       return `${describeMessage(message)}${blocks}${isError}`;
     }
     if ('error' in message) {
-      const error = message.error as { code?: number; message?: string };
-      return `${describeMessage(message)} ${String(error.code)}: ${String(error.message).slice(0, 100)}`;
+      const { error } = message;
+      return `${describeMessage(message)} ${String(memberOf(error, 'code'))}: ${String(memberOf(error, 'message')).slice(0, 100)}`;
     }
     return describeMessage(message);
   }
@@ -99,8 +110,8 @@ export function formatTimeline(transcript: Transcript): string[] {
     `call: ${header.tool ?? '?'} ${JSON.stringify(header.arguments ?? {})}${header.notes && Object.keys(header.notes).length > 0 ? ` · ${JSON.stringify(header.notes)}` : ''}`,
   ];
   // The ignores and masks `verify` used for this golden, so a reader sees what is not compared.
-  const volatile = header.notes?.volatile as { ignore?: unknown; mask?: unknown } | undefined;
-  if (volatile) {
+  const volatile = header.notes?.volatile;
+  if (isJsonObject(volatile)) {
     lines.push(
       `verified with: ignore ${JSON.stringify(volatile.ignore ?? [])} · mask ${JSON.stringify(volatile.mask ?? [])}`,
     );

@@ -1,6 +1,7 @@
 import type { Arrival } from '../invariants/call-view.js';
 import type { Transcript } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
+import { progressOf } from '../transcript/json-rpc.js';
 import type { TimingTolerance } from '../transcript/timing-tolerance.js';
 import { type CompiledVolatile, compileVolatile } from '../transcript/volatile.js';
 import { type Difference, diffJson } from './json-difference.js';
@@ -25,7 +26,7 @@ export interface SessionComparison {
   readonly schemaChanges: readonly SchemaChange[];
 }
 
-const progressValue = (a: Arrival): unknown => (a.message.params as { progress?: unknown } | undefined)?.progress;
+const progressValue = (a: Arrival): unknown => progressOf(a.message)?.progress;
 
 function compareProgress(golden: SessionView, live: SessionView, volatile: CompiledVolatile): Difference[] {
   const want = golden.call.progress;

@@ -1,3 +1,5 @@
+import { firstDifference } from '../transcript/first-difference.js';
+
 /** What kind of difference `verify` found. */
 export type DifferenceKind =
   /** A value changed. */
@@ -76,12 +78,6 @@ export function diffJson(expected: unknown, actual: unknown, where: string, path
     return out;
   }
   return Object.is(expected, actual) ? [] : [{ where, path, expected, actual, kind: 'changed' }];
-}
-
-function firstDifference(a: string, b: string): number {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return i;
 }
 
 /** A value as JSON, cut to about `width` characters around `at` (the first character that differs). */

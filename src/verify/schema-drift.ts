@@ -1,3 +1,5 @@
+import { isJsonObject } from '../transcript/json-object.js';
+
 /** Whether a change to a listed tool (prompt, resource) breaks existing clients. */
 export type ChangeClass = 'breaking' | 'compatible';
 
@@ -16,8 +18,6 @@ export interface SchemaChange {
 
 type Schema = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Schema =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 const typesOf = (schema: Schema): string[] =>
   schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type.map(String) : [String(schema.type)];
 const show = (values: readonly unknown[]): string => values.map((v) => JSON.stringify(v)).join(', ');
@@ -66,7 +66,8 @@ function compareArgument(
     } else push('compatible', `${bound} relaxed: ${e} -> ${a ?? 'none'}`, name);
   }
   if (expected.description !== actual.description) push('compatible', 'description changed', name);
-  if (isObject(expected.properties) || isObject(actual.properties)) compareObject(expected, actual, `${name}.`, push);
+  if (isJsonObject(expected.properties) || isJsonObject(actual.properties))
+    compareObject(expected, actual, `${name}.`, push);
 }
 
 function compareObject(
@@ -75,8 +76,8 @@ function compareObject(
   prefix: string,
   push: (cls: ChangeClass, change: string, argument?: string) => void,
 ): void {
-  const pe = isObject(expected.properties) ? expected.properties : {};
-  const pa = isObject(actual.properties) ? actual.properties : {};
+  const pe = isJsonObject(expected.properties) ? expected.properties : {};
+  const pa = isJsonObject(actual.properties) ? actual.properties : {};
   const re = new Set(Array.isArray(expected.required) ? expected.required.map(String) : []);
   const ra = new Set(Array.isArray(actual.required) ? actual.required.map(String) : []);
   for (const [name, schema] of Object.entries(pe)) {
@@ -88,7 +89,7 @@ function compareObject(
     }
     if (!re.has(name) && ra.has(name)) push('breaking', 'argument became required', arg);
     if (re.has(name) && !ra.has(name)) push('compatible', 'argument became optional', arg);
-    compareArgument(isObject(schema) ? schema : {}, isObject(other) ? other : {}, arg, push);
+    compareArgument(isJsonObject(schema) ? schema : {}, isJsonObject(other) ? other : {}, arg, push);
   }
   for (const name of Object.keys(pa)) {
     if (name in pe) continue;
@@ -110,16 +111,17 @@ const itemsOf = (list: string, result: unknown): Map<string, Schema> => {
       : list === 'resources/templates/list'
         ? 'resourceTemplates'
         : list.split('/')[0];
-  const items = isObject(result) && Array.isArray(result[key as string]) ? (result[key as string] as unknown[]) : [];
+  const items =
+    isJsonObject(result) && Array.isArray(result[key as string]) ? (result[key as string] as unknown[]) : [];
   const id = list.startsWith('resources/')
     ? (i: Schema) => String(i.uri ?? i.uriTemplate ?? i.name)
     : (i: Schema) => String(i.name);
-  return new Map(items.filter(isObject).map((item) => [id(item), item]));
+  return new Map(items.filter(isJsonObject).map((item) => [id(item), item]));
 };
 
 /** Prompt arguments as a JSON Schema object, so they are judged by the same rules as tool arguments. */
 const promptSchema = (prompt: Schema): Schema => {
-  const args = Array.isArray(prompt.arguments) ? prompt.arguments.filter(isObject) : [];
+  const args = Array.isArray(prompt.arguments) ? prompt.arguments.filter(isJsonObject) : [];
   return {
     properties: Object.fromEntries(args.map((a) => [String(a.name), { description: a.description }])),
     required: args.filter((a) => a.required === true).map((a) => String(a.name)),
@@ -153,8 +155,8 @@ export function classifyListChanges(list: string, expected: unknown, actual: unk
     if (item.title !== other.title) push('compatible', 'title changed');
     if (list === 'tools/list') {
       compareObject(
-        isObject(item.inputSchema) ? item.inputSchema : {},
-        isObject(other.inputSchema) ? other.inputSchema : {},
+        isJsonObject(item.inputSchema) ? item.inputSchema : {},
+        isJsonObject(other.inputSchema) ? other.inputSchema : {},
         '',
         push,
       );

@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import { isGoldenError } from '../errors.js';
 import { type CompareOptions, compareTranscripts } from '../transcript/compare.js';
 import { GOLDEN_FORMAT, type Transcript } from '../transcript/frame.js';
+import { memberOf } from '../transcript/json-object.js';
 import { parseTranscript } from '../transcript/parse.js';
 import { serializeTranscript } from '../transcript/serialize.js';
 import type { VolatileOptions } from '../transcript/volatile.js';
@@ -34,11 +35,7 @@ export interface MatcherResult {
 /** True for a {@link Transcript}-shaped value. */
 export function isTranscript(value: unknown): value is Transcript {
   return (
-    typeof value === 'object' &&
-    value !== null &&
-    'header' in value &&
-    'frames' in value &&
-    Array.isArray((value as { frames: unknown }).frames)
+    typeof value === 'object' && value !== null && 'header' in value && 'frames' in value && Array.isArray(value.frames)
   );
 }
 
@@ -61,7 +58,7 @@ function formatOf(text: string): string {
   try {
     const end = text.indexOf('\n');
     const header: unknown = JSON.parse(end < 0 ? text : text.slice(0, end));
-    const format = (header as { format?: unknown } | null)?.format;
+    const format = memberOf(header, 'format');
     return typeof format === 'string' ? format : 'an unknown format';
   } catch {
     return 'an unknown format';

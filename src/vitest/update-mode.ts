@@ -1,3 +1,5 @@
+import { memberOf } from '../transcript/json-object.js';
+
 /** Whether goldens may be written: `all` (-u), `new` (local default) or `none` (CI). */
 export type UpdateMode = 'all' | 'new' | 'none';
 
@@ -16,8 +18,7 @@ export function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
 export function resolveUpdateMode(state: unknown, env: NodeJS.ProcessEnv = process.env): UpdateMode {
   const forced = env.MCP_GOLDEN_UPDATE;
   if (forced === 'all' || forced === 'new' || forced === 'none') return forced;
-  const fromVitest = (state as { snapshotState?: { snapshotUpdateState?: unknown } } | undefined)?.snapshotState
-    ?.snapshotUpdateState;
+  const fromVitest = memberOf(memberOf(state, 'snapshotState'), 'snapshotUpdateState');
   if (fromVitest === 'all' || fromVitest === 'new' || fromVitest === 'none') return fromVitest;
   return isCi(env) ? 'none' : 'new';
 }
