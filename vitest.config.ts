@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
  * group, alone, after everything else, so it measures the product and not the load of other test
  * files on a 2-core machine.
  */
-const TIMING = ['src/replay/replay-server.test.ts'];
+const TIMING = ['src/replay/replay-server-pacing.test.ts'];
 
 export default defineConfig({
   test: {
