@@ -17,10 +17,8 @@ const FAULTS: [Fault, string[]][] = [
   ['drop-cancel', ['cancellation (string id', 'cancellation (large numeric id', 'cancellation (no progress']],
 ];
 
-// Every row a fault runs is one it must fail or the untimed guard, so no verdict here hangs on timing:
-// the faults run at once, each through its own proxy and upstream.
 describe('mcp-golden check against in-repo fault-injecting proxies', () => {
-  test.concurrent.each(FAULTS)(
+  test.each(FAULTS)(
     '%s is caught by %j',
     async (fault, expected) => {
       const guard = fault === 'merge-blocks' || fault === 'reorder-blocks' ? 'no progress without a token' : 'blocks';
