@@ -21,18 +21,19 @@ for (const file of (await readdir(GOLDENS)).filter((f) => f.endsWith('.jsonl')).
   if (golden.header.transport === 'http') goldens.push(golden);
 }
 
-// One msw server for the file; each test swaps in the handlers of its own golden.
+// One msw server for the file. The goldens replay at once, each behind handlers for its own URL
+// (added, never swapped, so one replay cannot unplug another); the pacing test runs alone after them.
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 
 describe('createReplayHandlers (msw, in process)', () => {
-  test.each(goldens.map((g) => [g.header.scenario, g] as const))(
+  test.concurrent.each(goldens.map((g, i) => [g.header.scenario, g, i] as const))(
     '%s replays to a transcript equal to the golden after normalisation',
-    async (_, golden) => {
-      const url = 'http://upstream.test/mcp';
+    async (_, golden, i) => {
+      const url = `http://upstream-${i}.test/mcp`;
       const replay = createReplayHandlers(golden, { url });
-      server.resetHandlers(...replay.handlers);
+      server.use(...replay.handlers);
       try {
         const again = await recordCall(url, scenarioOfGolden(golden));
         expect(canonicalJson(semanticFrames({ ...again, header: golden.header }))).toBe(

@@ -42,7 +42,9 @@ async function failureOf(assertion: () => unknown): Promise<string> {
   throw new Error('expected the assertion to fail');
 }
 
-describe('toPreserveProgressTokens', () => {
+// Recordings that judge no timing run at once (each through its own proxy, as separate sessions of
+// the replayed upstream); the streaming ones below run one at a time, so their gaps are the path's.
+describe.concurrent('toPreserveProgressTokens', () => {
   test('passes on a faithful path', async () => {
     expect(await through('none', scenarioOfGolden(progress))).toPreserveProgressTokens(progress);
   });
@@ -72,7 +74,7 @@ describe('toPreserveProgressTokens', () => {
   });
 });
 
-describe('toPreserveBlocks', () => {
+describe.concurrent('toPreserveBlocks', () => {
   test('passes on a faithful path', async () => {
     expect(await through('none', scenarioOfGolden(chatty))).toPreserveBlocks(chatty);
   });
@@ -96,7 +98,7 @@ describe('toPreserveBlocks', () => {
   });
 });
 
-describe('toPreserveUnicode', () => {
+describe.concurrent('toPreserveUnicode', () => {
   test('passes on a faithful path', async () => {
     expect(await through('none', scenarioOfGolden(chatty))).toPreserveUnicode(chatty);
   });

@@ -1,0 +1,65 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type CheckReport, runGatewayCheck } from 'mcp-golden/check';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runCli } from '../../support/cli.js';
+import { NGINX_GATEWAY as nginx, nginxMissing, verdicts } from '../../support/third-party-gateways.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-check-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(nginxMissing)('nginx (Debian package) as the gateway', () => {
+  test('configured faithfully (proxy_buffering off), every property passes', async () => {
+    const report = await runGatewayCheck({ gateway: `bash ${nginx} {upstream} {port} faithful`, timeoutMs: 5000 });
+    expect(report.results.filter((r) => r.verdict !== 'pass')).toEqual([]);
+    expect(report.pass).toBe(true);
+  }, 120_000);
+
+  test('with gzip buffering, the check fails on live streaming and passes what still holds', async () => {
+    const json = join(dir, 'report.json');
+    const svg = join(dir, 'timeline.svg');
+    const result = await runCli([
+      'check',
+      '--gateway',
+      `bash ${nginx} {upstream} {port} buffering`,
+      '--timeout',
+      '3000',
+      '--json',
+      json,
+      '--svg',
+      svg,
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /progress streams live \(50 ms steps\)\s+\| FAIL \| 10 of 10 notifications arrived within 5 ms of the/,
+    );
+    expect(result.stdout).toContain('the gateway breaks MCP streaming');
+    expect(result.stderr).toContain('[mcp-golden] [1/18] progress tokens (string) ... pass');
+    const report = JSON.parse(await readFile(json, 'utf8')) as CheckReport;
+    expect(verdicts(report)).toMatchObject({
+      'progress tokens (string)': 'pass',
+      'progress tokens (number)': 'pass',
+      'progress streams live (50 ms steps)': 'fail',
+      'progress streams live (500 ms steps)': 'fail',
+      'blocks: count and order': 'pass',
+      unicode: 'pass',
+      'large output (50 x 64 KiB)': 'pass',
+      'large multibyte output (8 x 64 Ki chars)': 'pass',
+      'final progress back-to-back with the result': 'pass',
+      // Held-back progress comes too late to cancel after progress 2; a timed cancel still works.
+      'cancellation (string id, after progress 2)': 'fail',
+      'cancellation (no progress needed, after 300 ms)': 'pass',
+      'progress on the call stream (GET stream open)': 'pass',
+      'concurrent calls without cross-talk': 'pass',
+    });
+    const drawing = await readFile(svg, 'utf8');
+    expect(drawing.startsWith('<svg')).toBe(true);
+    expect(drawing.match(/<circle/g)?.length ?? 0).toBeGreaterThan(20);
+  }, 120_000);
+});

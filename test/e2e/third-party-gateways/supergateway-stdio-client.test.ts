@@ -1,0 +1,41 @@
+import { runGatewayCheck } from 'mcp-golden/check';
+import { describe, expect, test } from 'vitest';
+import { SUPERGATEWAY as supergateway, verdicts } from '../../support/third-party-gateways.js';
+
+describe('supergateway (npm) bridging a Streamable HTTP upstream to a stdio client', () => {
+  test('is caught dropping every progress notification and losing cancels, with evidence from both legs', async () => {
+    const report = await runGatewayCheck({
+      gateway: `${supergateway} --streamableHttp {upstream} --logLevel none`,
+      clientTransport: 'stdio',
+      timeoutMs: 10_000,
+    });
+    expect(report.pass).toBe(false);
+    expect(verdicts(report)).toEqual({
+      'progress tokens (string)': 'fail',
+      'progress tokens (number)': 'fail',
+      'no progress without a token': 'pass',
+      'progress streams live (50 ms steps)': 'fail',
+      'progress streams live (500 ms steps)': 'fail',
+      'blocks: count and order': 'pass',
+      unicode: 'pass',
+      'large output (50 x 64 KiB)': 'pass',
+      'Last-Event-ID resume': 'n/a',
+      'large multibyte output (8 x 64 Ki chars)': 'pass',
+      'final progress back-to-back with the result': 'fail',
+      'cancellation (string id, after progress 2)': 'fail',
+      'cancellation (large numeric id, after progress 2)': 'fail',
+      'cancellation (no progress needed, after 300 ms)': 'fail',
+      'progress on the call stream (GET stream open)': 'n/a',
+      'burst (200 notifications at once)': 'fail',
+      'slow reader (100 x 16 KiB notifications)': 'fail',
+      'concurrent calls without cross-talk': 'pass',
+    });
+    expect(report.results[0]?.evidence).toBe(
+      'received 0 of 5 progress notifications (the last 5 missing); the upstream received token "check-token-é-🚀" (string) and sent 5 notifications',
+    );
+    const timed = report.results.find((r) => r.property === 'cancellation (no progress needed, after 300 ms)');
+    expect(timed?.evidence).toMatch(
+      /^client→gateway: sent ".*notifications\/cancelled.*" \d+ ms into the call\. gateway→upstream: the upstream \(audit row \d+\) received request id/,
+    );
+  }, 180_000);
+});

@@ -1,0 +1,25 @@
+import { runGatewayCheck } from 'mcp-golden/check';
+import { describe, expect, test } from 'vitest';
+import { SUPERGATEWAY as supergateway, verdicts } from '../../support/third-party-gateways.js';
+
+describe('supergateway (npm) bridging a stdio upstream to Streamable HTTP', () => {
+  test('streams faithfully call by call, but mixes notifications between concurrent calls of one session', async () => {
+    const report = await runGatewayCheck({
+      gateway: `${supergateway} --stdio "{upstream}" --outputTransport streamableHttp --stateful --port {port} --logLevel none`,
+      upstreamTransport: 'stdio',
+      timeoutMs: 10_000,
+    });
+    expect(report.results.filter((r) => r.verdict === 'fail').map((r) => r.property)).toEqual([
+      'concurrent calls without cross-talk',
+    ]);
+    expect(report.results.at(-1)?.evidence).toMatch(
+      /^client→gateway \(on one session\): call \d received \d+ notifications of other calls/,
+    );
+    expect(verdicts(report)).toMatchObject({
+      'progress streams live (50 ms steps)': 'pass',
+      'large multibyte output (8 x 64 Ki chars)': 'pass',
+      'cancellation (string id, after progress 2)': 'pass',
+      'Last-Event-ID resume': 'n/a',
+    });
+  }, 180_000);
+});

@@ -1,0 +1,50 @@
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Seconds the slowest test files take on the 2-core machine, for a run without vitest's results cache
+ * (a fresh clone in CI). vitest's own order then is by file size, which starts the short files that
+ * run a whole `check` battery last, so they would form the tail of the run.
+ */
+const ESTIMATES: Readonly<Record<string, number>> = {
+  'test/e2e/packed-package.test.ts': 60,
+  'test/e2e/third-party-gateways/nginx.test.ts': 30,
+  'src/check/run-check-benign.test.ts': 29,
+  'src/check/run-check.test.ts': 29,
+  'test/e2e/third-party-gateways/supergateway-stdio-client.test.ts': 26,
+  'test/e2e/third-party-gateways/supergateway-stdio-upstream.test.ts': 23,
+  'src/check/run-check-faults.test.ts': 18,
+  'test/e2e/matchers.test.ts': 15,
+  'src/msw/create-replay-handlers.test.ts': 14,
+  'src/check/run-check-delivery-faults.test.ts': 13,
+  'src/check/run-check-stream-faults.test.ts': 12,
+  'test/e2e/update-workflow.test.ts': 11,
+  'test/api-report.test.ts': 10,
+  'src/cli/serve-command.test.ts': 9,
+  'src/replay/replay-server.test.ts': 8,
+  'test/reliability/serve-bounds.test.ts': 8,
+};
+/** A file neither cached nor estimated: after the known slow ones, before the known quick ones. */
+const UNKNOWN_SECONDS = 5;
+
+/**
+ * Starts the slowest files first, so the long ones overlap the many short ones instead of running
+ * at the end on too few workers: by the last run's durations (vitest's cache) where known, else by
+ * {@link ESTIMATES}. Groups (`sequence.groupOrder`) and projects keep vitest's order.
+ */
+export class SlowFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root;
+    const seconds = (spec: TestSpecification): number => {
+      const path = relative(root, spec.moduleId);
+      const cached = this.ctx.cache.getFileTestResults(`${spec.project.name}:${path}`);
+      return cached ? cached.duration / 1000 : (ESTIMATES[path] ?? UNKNOWN_SECONDS);
+    };
+    return [...files].sort(
+      (a, b) =>
+        a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder ||
+        (a.project.name === b.project.name ? 0 : a.project.name < b.project.name ? -1 : 1) ||
+        seconds(b) - seconds(a),
+    );
+  }
+}
