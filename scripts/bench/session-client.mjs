@@ -92,14 +92,22 @@ export async function callOnce(url, agent, headers, body, via = 'http') {
   return { arrivals, bytes, sent };
 }
 
+const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * Runs `n` sessions against `url`: all open their sessions, then (a barrier, so all `n` streams are
- * open together) all send the call at once. Resolves with each session's outcome or error.
+ * Runs `n` sessions against `url`: all open their sessions first, then (a barrier) send their calls
+ * spread evenly over `rampMs`, so that with a stream longer than the ramp all `n` streams are open
+ * together once the ramp is over, and neither side spends the first stream's gaps taking `n`
+ * requests in one burst. Resolves with each session's outcome or error.
  */
-export async function runSessions(url, n, body, { via = 'http', agent = sessionAgent(n) } = {}) {
+export async function runSessions(url, n, body, { via = 'http', agent = sessionAgent(n), rampMs = 0 } = {}) {
   const opened = await Promise.allSettled(Array.from({ length: n }, () => openSession(url, agent, via)));
   const calls = await Promise.allSettled(
-    opened.map((o) => (o.status === 'fulfilled' ? callOnce(url, agent, o.value, body, via) : Promise.reject(o.reason))),
+    opened.map(async (o, i) => {
+      if (o.status !== 'fulfilled') throw o.reason;
+      if (rampMs > 0) await delay((i * rampMs) / n);
+      return callOnce(url, agent, o.value, body, via);
+    }),
   );
   if (via === 'http') agent.destroy();
   return calls.map((c) => (c.status === 'fulfilled' ? c.value : { error: String(c.reason?.message ?? c.reason) }));

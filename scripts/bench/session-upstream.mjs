@@ -161,8 +161,8 @@ process.on('message', async (message) => {
       },
     });
   } else if (message?.run) {
-    const { n, body } = message.run;
-    process.send({ outcomes: await runSessions(url, n, body, { via: 'fetch', agent: sessionAgent(n) }) });
+    const { n, body, rampMs } = message.run;
+    process.send({ outcomes: await runSessions(url, n, body, { via: 'fetch', agent: sessionAgent(n), rampMs }) });
   } else if (message === 'close') {
     await close();
     process.exit(0);
