@@ -9,6 +9,8 @@ export interface IncomingRequest {
 export interface ResponseSink {
   head(status: number, headers: Record<string, string>): void;
   write(bytes: Uint8Array | string): void;
+  /** Writes the pieces of one event as one write, without joining them first, where the sink can. */
+  writeAll?(pieces: readonly Uint8Array[]): void;
   end(): void;
   /** Called once if the client goes away before `end()`. */
   onClose(listener: () => void): void;

@@ -6,13 +6,16 @@ import { answerBatch } from './http-batch.js';
 import type { IncomingRequest, ResponseSink } from './http-exchange.js';
 import { acceptsOf, type HttpRuleOptions, refuseRequest, sendError } from './http-guards.js';
 import { JSON_HEADERS } from './json-rpc-error.js';
+import type { LiveEvent } from './live-event.js';
+import { concatBytes } from './live-event.js';
 import { frameEvent } from './reframe.js';
 import { type ReplayCall, type ReplayEngine, type ReplaySession, SESSION_LIMIT } from './replay-engine.js';
 import type { ReplayEvent, ReplayExchange } from './replay-plan.js';
 
 interface HttpStream {
   readonly call: ReplayCall;
-  readonly delivered: { id?: string; text: string }[];
+  /** What went out, kept for resumption: recorded bytes are held by reference, never copied. */
+  readonly delivered: { id?: string; out: Outgoing }[];
   readonly primingId: string | undefined;
   sink: ResponseSink | undefined;
   finished: boolean;
@@ -28,6 +31,16 @@ const SSE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache',
 };
+
+/** An event as written: text, or the bytes of a stamped recorded event (shared slices and live values). */
+type Outgoing = string | readonly Uint8Array[];
+
+/** Writes one event as one write, whatever the sink can take. */
+function writeOut(sink: ResponseSink, out: Outgoing): void {
+  if (typeof out === 'string' || out.length === 1) sink.write(typeof out === 'string' ? out : (out[0] as Uint8Array));
+  else if (sink.writeAll) sink.writeAll(out);
+  else sink.write(concatBytes(out));
+}
 
 /** True for a JSON object that is a JSON-RPC 2.0 request, notification or response. */
 export function isJsonRpcMessage(value: unknown): value is JsonRpcMessage {
@@ -214,8 +227,8 @@ export class HttpReplay {
         () => {
           sink.head(status, headers);
           for (const event of events) {
-            const text = exact ? event.raw : frameEvent(event, 'json');
-            if (text !== undefined) sink.write(text);
+            const out = exact ? event.bytes() : frameEvent(event, 'json');
+            if (out !== undefined) writeOut(sink, out);
           }
           call.finished = true;
           sink.end();
@@ -238,22 +251,27 @@ export class HttpReplay {
     const oldest = state.streams.length > 64 ? state.streams.findIndex((s) => s.finished) : -1;
     if (oldest >= 0) state.streams.splice(oldest, 1);
     const out = this.sseSink(sink, live.primingId);
-    const offsets = [headUs, ...call.events.map((e) => Math.max(headUs, e.offsetUs))];
     this.engine.play(
       call,
-      offsets,
+      [headUs, ...readOffsets(call.events, headUs)],
       (i) => {
         if (i === 0) {
           out.head(status, headers);
           this.attach(live, out, undefined);
           return;
         }
-        const event = call.events[i - 1] as ReplayEvent;
-        const text = exact ? event.raw : frameEvent(event, 'sse');
+        const event = call.events[i - 1] as LiveEvent;
+        if (exact) {
+          const bytes = event.bytes();
+          live.delivered.push({ ...(event.eventId !== undefined && { id: event.eventId }), out: bytes });
+          if (live.sink) writeOut(live.sink, bytes);
+          return;
+        }
+        const text = frameEvent(event, 'sse');
         if (text === undefined) return;
-        const id = exact ? event.eventId : `${number}-${i}`;
-        const sent = exact ? text : `id: ${id}\n${text}`;
-        live.delivered.push({ ...(id !== undefined && { id }), text: sent });
+        const id = `${number}-${i}`;
+        const sent = `id: ${id}\n${text}`;
+        live.delivered.push({ id, out: sent });
         live.sink?.write(sent);
       },
       () => {
@@ -274,7 +292,7 @@ export class HttpReplay {
     });
     if (lastEventId !== undefined) {
       const from = stream.delivered.findIndex((d) => d.id === lastEventId);
-      for (const missed of stream.delivered.slice(from + 1)) sink.write(missed.text);
+      for (const missed of stream.delivered.slice(from + 1)) writeOut(sink, missed.out);
     }
     if (stream.finished) {
       sink.end();
@@ -362,4 +380,18 @@ export class HttpReplay {
     state.standalone?.end();
     state.standalone = undefined;
   }
+}
+
+/**
+ * The delivery offset of each event: events the recording received in one read share the offset of
+ * the first of them, so they are written together again (one read for the client), as recorded.
+ */
+function readOffsets(events: readonly LiveEvent[], headUs: number): number[] {
+  const offsets: number[] = [];
+  for (const [i, event] of events.entries()) {
+    const previous = events[i - 1];
+    const sameRead = previous !== undefined && event.read !== undefined && previous.read === event.read;
+    offsets.push(sameRead ? (offsets[i - 1] as number) : Math.max(headUs, event.offsetUs));
+  }
+  return offsets;
 }

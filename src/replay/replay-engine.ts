@@ -2,8 +2,9 @@ import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isResponse as isJsonRpcResponse, requestProgressToken } from '../transcript/json-rpc.js';
 import type { ChunkingOptions } from './chunking.js';
 import { jsonRpcError } from './json-rpc-error.js';
+import { LiveEvent, liveFill } from './live-event.js';
 import { chooseExchange, explainUnmatched, type UnmatchedError } from './matching.js';
-import { type Pace, paceInOrder } from './pacing.js';
+import { type Pace, paceInOrder, runLater } from './pacing.js';
 import {
   buildReplayPlan,
   type GoldenInput,
@@ -12,7 +13,7 @@ import {
   type ReplayPlan,
 } from './replay-plan.js';
 import { type ReplayReport, type ReplayReportEntry, reportUnmatched, type UnmatchedMode } from './replay-report.js';
-import { type LiveStamp, stampFrame } from './stamp.js';
+import type { LiveStamp } from './stamp.js';
 
 /** Options shared by every replay transport. */
 export interface ReplayOptions {
@@ -52,7 +53,7 @@ export interface ReplayCall {
   readonly exchange: ReplayExchange;
   readonly liveId: unknown;
   /** The recorded answer, stamped; progress left out when the live request had no token. */
-  readonly events: readonly ReplayEvent[];
+  readonly events: readonly LiveEvent[];
   /** Stops the remaining deliveries. */
   stop: (() => void) | undefined;
   finished: boolean;
@@ -193,11 +194,10 @@ export class ReplayEngine {
   /** Runs `run` after a recorded offset (µs) under the pace option, unless the session ends first. */
   later(session: ReplaySession | null, offsetUs: number, run: () => void): void {
     if (this.closed) return;
-    const timer = setTimeout(() => {
+    const stop = runLater(this.delayMs(offsetUs), () => {
       session?.timers.delete(stop);
       run();
-    }, this.delayMs(offsetUs));
-    const stop = (): void => clearTimeout(timer);
+    });
     session?.timers.add(stop);
   }
 
@@ -231,16 +231,12 @@ export class ReplayEngine {
       idJson: JSON.stringify(message.id),
       ...(token.present && { tokenJson: JSON.stringify(token.token) }),
     };
+    // The plan found where the id (answers only) and the token go in each frame: only they are new.
+    const fill = liveFill(stamp);
     // The live server sends no progress for a request without a token.
     const events = exchange.events
       .filter((e) => token.present || e.message?.method !== 'notifications/progress')
-      .map((e) => {
-        // Only the answer carries the client's id; a server request in the stream keeps its own.
-        const own: LiveStamp = isResponse(e.message)
-          ? stamp
-          : { ...(stamp.tokenJson && { tokenJson: stamp.tokenJson }) };
-        return { ...e, raw: stampFrame(e.raw, e.kind, own) };
-      });
+      .map((e) => new LiveEvent(e, fill));
     const call: ReplayCall = {
       exchange,
       liveId: message.id,

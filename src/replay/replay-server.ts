@@ -33,7 +33,22 @@ export interface ReplayServer {
 /** A {@link ResponseSink} over a node:http response that ignores writes once the client is gone. */
 export function nodeResponseSink(res: ServerResponse): ResponseSink {
   let done = false;
+  let corked = false;
   const listeners: (() => void)[] = [];
+  // Everything written to one response in one turn of the loop (the events due at one wake-up, the
+  // pieces of one event) leaves in one `writev` when the turn ends, not one system call each.
+  const uncork = (): void => {
+    corked = false;
+    res.uncork();
+  };
+  const write = (bytes: Uint8Array | string): void => {
+    if (!corked) {
+      corked = true;
+      res.cork();
+      process.nextTick(uncork);
+    }
+    res.write(bytes);
+  };
   res.on('close', () => {
     if (done) return;
     done = true;
@@ -46,7 +61,10 @@ export function nodeResponseSink(res: ServerResponse): ResponseSink {
       res.flushHeaders();
     },
     write(bytes) {
-      if (!done) res.write(bytes);
+      if (!done) write(bytes);
+    },
+    writeAll(pieces) {
+      if (!done) for (const piece of pieces) write(piece);
     },
     end() {
       if (done) return;

@@ -1,0 +1,107 @@
+import type { JsonRpcMessage } from '../transcript/frame-content.js';
+import type { ReplayEvent } from './replay-plan.js';
+import type { LiveStamp } from './stamp.js';
+import { fillTemplate, type StampTemplate, stampTemplate } from './stamp-template.js';
+
+const encoder = new TextEncoder();
+
+/** Events up to this size go out as one fresh buffer; larger ones as shared slices around the live values. */
+const COPY_LIMIT = 16 * 1024;
+
+/** A call's live values, as text and as the bytes written between recorded slices. */
+export interface LiveFill {
+  readonly stamp: LiveStamp;
+  readonly id: Uint8Array | undefined;
+  readonly token: Uint8Array | undefined;
+}
+
+/** The live values of one call, encoded once for all its events. */
+export function liveFill(stamp: LiveStamp): LiveFill {
+  return {
+    stamp,
+    id: stamp.idJson === undefined ? undefined : encoder.encode(stamp.idJson),
+    token: stamp.tokenJson === undefined ? undefined : encoder.encode(stamp.tokenJson),
+  };
+}
+
+const NO_FILL: LiveFill = { stamp: {}, id: undefined, token: undefined };
+
+/** The recorded bytes of a template's pieces, encoded once and shared by every session. */
+const templateBytes = new WeakMap<StampTemplate, { texts: Uint8Array[]; recorded: Uint8Array[] }>();
+
+function bytesOf(template: StampTemplate): { texts: Uint8Array[]; recorded: Uint8Array[] } {
+  let bytes = templateBytes.get(template);
+  if (!bytes) {
+    bytes = {
+      texts: template.texts.map((t) => encoder.encode(t)),
+      recorded: template.recorded.map((t) => encoder.encode(t)),
+    };
+    templateBytes.set(template, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * A recorded event as one call replays it: the live id and token in the holes its plan found.
+ * Its text and its bytes are made on first use, so a session pays only for what it sends, and
+ * a large event is sent as slices shared with every other session rather than a copy of its own.
+ */
+export class LiveEvent implements ReplayEvent {
+  readonly offsetUs: number;
+  readonly kind: ReplayEvent['kind'];
+  readonly eventId?: string;
+  readonly message?: JsonRpcMessage;
+  readonly read?: number;
+  private readonly cut: StampTemplate;
+  private text: string | undefined;
+  private pieces: readonly Uint8Array[] | undefined;
+
+  constructor(
+    recorded: ReplayEvent,
+    private readonly fill: LiveFill = NO_FILL,
+  ) {
+    this.offsetUs = recorded.offsetUs;
+    this.kind = recorded.kind;
+    if (recorded.eventId !== undefined) this.eventId = recorded.eventId;
+    if (recorded.message !== undefined) this.message = recorded.message;
+    if (recorded.read !== undefined) this.read = recorded.read;
+    // An event the engine made up (a `ping` answer) has no plan: it is found here, once.
+    this.cut = recorded.template ?? stampTemplate(recorded.raw, recorded.kind, false);
+  }
+
+  /** The stamped text. */
+  get raw(): string {
+    this.text ??= fillTemplate(this.cut, this.fill.stamp);
+    return this.text;
+  }
+
+  /** The stamped bytes, to be written as one write: recorded slices (shared) and the live values. */
+  bytes(): readonly Uint8Array[] {
+    if (this.pieces) return this.pieces;
+    const shared = bytesOf(this.cut);
+    const pieces: Uint8Array[] = [shared.texts[0] as Uint8Array];
+    let size = pieces[0]?.byteLength ?? 0;
+    for (let i = 0; i < this.cut.holes.length; i++) {
+      const live = this.cut.holes[i] === 'id' ? this.fill.id : this.fill.token;
+      const value = live ?? (shared.recorded[i] as Uint8Array);
+      const text = shared.texts[i + 1] as Uint8Array;
+      pieces.push(value, text);
+      size += value.byteLength + text.byteLength;
+    }
+    // An empty piece would read as the end of a chunked body to some writers: none is written.
+    const nonEmpty = pieces.filter((p) => p.byteLength > 0);
+    this.pieces = nonEmpty.length > 1 && size <= COPY_LIMIT ? [concatBytes(nonEmpty, size)] : nonEmpty;
+    return this.pieces;
+  }
+}
+
+/** One buffer holding `pieces` in order. */
+export function concatBytes(pieces: readonly Uint8Array[], size = pieces.reduce((n, p) => n + p.byteLength, 0)) {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.byteLength;
+  }
+  return out;
+}
