@@ -5,7 +5,7 @@
 // and its CPU and memory are its own; a fresh child per run. Variants interleaved, several runs each.
 //   BENCH_SESSIONS=100,500   only these session counts (default 100,500,1000)
 //   BENCH_RUNS=5             runs per variant (default 3)
-//   BENCH_CPU_PROF=DIR       write a CPU profile of every replay child into DIR (node --cpu-prof)
+//   BENCH_CPU_PROF=DIR       write a CPU profile of every measured replay run into DIR (see profile-top.mjs)
 //   BENCH_BASELINE=DIST      also run another build's replay server (a 'baseline' row), for A/B
 import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -36,11 +36,11 @@ process.once('exit', () => {
 
 /** Starts an upstream child of `kind` serving `golden`; resolves once it is listening. */
 async function startUpstream(kind, golden) {
-  const profile =
-    PROFILE_DIR && (kind === 'replay' || kind === 'baseline') ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
+  const profile = Boolean(PROFILE_DIR);
   const child = fork(UPSTREAM, [kind, golden], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: ['--expose-gc', ...profile],
+    execArgv: ['--expose-gc'],
+    env: { ...process.env, BENCH_CPU_PROF: profile ? PROFILE_DIR : '' },
   });
   children.add(child);
   const ask = (message, key) =>
