@@ -41,12 +41,14 @@ export function nodeResponseSink(res: ServerResponse): ResponseSink {
     corked = false;
     res.uncork();
   };
+  const cork = (): void => {
+    if (corked) return;
+    corked = true;
+    res.cork();
+    process.nextTick(uncork);
+  };
   const write = (bytes: Uint8Array | string): void => {
-    if (!corked) {
-      corked = true;
-      res.cork();
-      process.nextTick(uncork);
-    }
+    cork();
     res.write(bytes);
   };
   res.on('close', () => {
@@ -57,6 +59,8 @@ export function nodeResponseSink(res: ServerResponse): ResponseSink {
   return {
     head(status, headers) {
       if (done || res.headersSent) return;
+      // The head leaves with whatever follows it in the same turn (a 202's end, a stream's first event).
+      cork();
       res.writeHead(status, headers);
       res.flushHeaders();
     },
