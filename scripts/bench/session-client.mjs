@@ -9,11 +9,28 @@ const encoder = new TextEncoder();
 /** A keep-alive agent for `n` concurrent sessions (each holds one socket while its stream is open). */
 export const sessionAgent = (n) => new Agent({ keepAlive: true, maxSockets: n + 16, maxFreeSockets: n + 16 });
 
-function countProgress(bytes) {
-  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+const countIn = (buffer) => {
   let count = 0;
   for (let at = buffer.indexOf(PROGRESS); at >= 0; at = buffer.indexOf(PROGRESS, at + PROGRESS.length)) count++;
   return count;
+};
+
+/**
+ * Counts progress notifications in a stream's reads, those cut across two reads included (counted
+ * in the read that completes them): `count(bytes)` for each read in order.
+ */
+export function progressCounter() {
+  let carry = Buffer.alloc(0);
+  return (bytes) => {
+    const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    // Only a match that starts in the carried tail and ends in this read is found at the seam.
+    const seam = Buffer.concat([carry, buffer.subarray(0, PROGRESS.length - 1)]);
+    const count = (carry.length > 0 ? countIn(seam) : 0) + countIn(buffer);
+    carry = Buffer.from(seam.subarray(Math.max(0, seam.length - (PROGRESS.length - 1))));
+    if (buffer.length >= PROGRESS.length - 1)
+      carry = Buffer.from(buffer.subarray(buffer.length - (PROGRESS.length - 1)));
+    return count;
+  };
 }
 
 /** One POST over node:http; `onRead(bytes, t)` sees every read. Resolves with status and headers at the end. */
@@ -84,9 +101,10 @@ export async function callOnce(url, agent, headers, body, via = 'http') {
   const arrivals = [];
   let bytes = 0;
   const sent = performance.now();
+  const count = progressCounter();
   const res = await post(agent, url, body, headers, (chunk, t) => {
     bytes += chunk.byteLength;
-    for (let n = countProgress(chunk); n > 0; n--) arrivals.push(t);
+    for (let n = count(chunk); n > 0; n--) arrivals.push(t);
   });
   if (res.status !== 200) throw new Error(`tools/call answered ${res.status}`);
   return { arrivals, bytes, sent };

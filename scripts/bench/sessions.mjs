@@ -162,6 +162,15 @@ async function pacingRows(rows, goldenPath) {
         note: errorNote('baseline', runs.baseline),
       });
     }
+    const cpu = (runs) => runs.map((r) => r.usage.cpuMs);
+    rows.add({
+      figure: `${n} concurrent sessions: upstream CPU time`,
+      samples: cpu(runs.replay),
+      unit: 'ms',
+      target: { op: '<=', value: 1.5 * median(cpu(runs.plain)), extra: ' (plain node:http x1.5)' },
+      peer: { name: 'plain node:http', samples: cpu(runs.plain) },
+      note: `${runs.baseline ? `baseline ${fmt(median(cpu(runs.baseline)), 'ms')}; ` : ''}the whole run: ${n} handshakes and calls, ${n * recordedMs.length} notifications`,
+    });
     rows.add({
       figure: `${n} concurrent sessions: sessions with an error`,
       samples: runs.replay.map((r) => r.errors.length),
