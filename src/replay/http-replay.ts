@@ -3,11 +3,10 @@ import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { TRANSPORT_HEADERS } from '../transcript/normalize.js';
 import { chunkingSink, isAdversarial } from './chunking.js';
 import { answerBatch } from './http-batch.js';
-import type { IncomingRequest, ResponseSink } from './http-exchange.js';
+import { type IncomingRequest, type Outgoing, type ResponseSink, writeOut } from './http-exchange.js';
 import { acceptsOf, type HttpRuleOptions, refuseRequest, sendError } from './http-guards.js';
 import { JSON_HEADERS } from './json-rpc-error.js';
-import type { LiveEvent } from './live-event.js';
-import { concatBytes } from './live-event.js';
+import { type LiveEvent, readOffsets } from './live-event.js';
 import { frameEvent } from './reframe.js';
 import { type ReplayCall, type ReplayEngine, type ReplaySession, SESSION_LIMIT } from './replay-engine.js';
 import type { ReplayEvent, ReplayExchange } from './replay-plan.js';
@@ -31,16 +30,6 @@ const SSE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache',
 };
-
-/** An event as written: text, or the bytes of a stamped recorded event (shared slices and live values). */
-type Outgoing = string | readonly Uint8Array[];
-
-/** Writes one event as one write, whatever the sink can take. */
-function writeOut(sink: ResponseSink, out: Outgoing): void {
-  if (typeof out === 'string' || out.length === 1) sink.write(typeof out === 'string' ? out : (out[0] as Uint8Array));
-  else if (sink.writeAll) sink.writeAll(out);
-  else sink.write(concatBytes(out));
-}
 
 /** True for a JSON object that is a JSON-RPC 2.0 request, notification or response. */
 export function isJsonRpcMessage(value: unknown): value is JsonRpcMessage {
@@ -380,18 +369,4 @@ export class HttpReplay {
     state.standalone?.end();
     state.standalone = undefined;
   }
-}
-
-/**
- * The delivery offset of each event: events the recording received in one read share the offset of
- * the first of them, so they are written together again (one read for the client), as recorded.
- */
-function readOffsets(events: readonly LiveEvent[], headUs: number): number[] {
-  const offsets: number[] = [];
-  for (const [i, event] of events.entries()) {
-    const previous = events[i - 1];
-    const sameRead = previous !== undefined && event.read !== undefined && previous.read === event.read;
-    offsets.push(sameRead ? (offsets[i - 1] as number) : Math.max(headUs, event.offsetUs));
-  }
-  return offsets;
 }

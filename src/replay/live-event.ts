@@ -105,3 +105,17 @@ export function concatBytes(pieces: readonly Uint8Array[], size = pieces.reduce(
   }
   return out;
 }
+
+/**
+ * The delivery offset of each event: events the recording received in one read share the offset of
+ * the first of them, so they are written together again (one read for the client), as recorded.
+ */
+export function readOffsets(events: readonly LiveEvent[], headUs: number): number[] {
+  const offsets: number[] = [];
+  for (const [i, event] of events.entries()) {
+    const previous = events[i - 1];
+    const sameRead = previous !== undefined && event.read !== undefined && previous.read === event.read;
+    offsets.push(sameRead ? (offsets[i - 1] as number) : Math.max(headUs, event.offsetUs));
+  }
+  return offsets;
+}
