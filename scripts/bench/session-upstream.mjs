@@ -4,6 +4,7 @@
 //   replay       mcp-golden's createReplayServer (the product)
 //   baseline     the same from another build (BENCH_BASELINE=path/to/dist), for A/B runs of a change
 //   plain        a plain node:http SSE server writing the recorded bytes (pre-encoded) with setTimeout
+//   live         the reference server itself (the golden is not served, only read)
 //   msw-replay   mcp-golden/msw handlers; the clients run here too (msw intercepts in-process only)
 //   msw-naive    an msw http.post handler returning a ReadableStream fed by setTimeout
 // Messages: 'mark' (start measuring), {run: {n, body}} (msw kinds: run the sessions here), 'usage'.
@@ -105,6 +106,11 @@ if (kind === 'replay' || kind === 'baseline') {
   const replay = await createReplayServer(golden);
   url = replay.url;
   close = () => replay.close();
+} else if (kind === 'live') {
+  const { startReferenceServer } = await import('../../dist/server/index.js');
+  const server = await startReferenceServer();
+  url = server.url;
+  close = () => server.close();
 } else if (kind === 'plain') {
   const server = plainServer(recordedAnswers());
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -131,14 +137,15 @@ let rssAtMark = process.memoryUsage.rss();
 let heapAtMark = held();
 let peakRss = rssAtMark;
 let peakHeap = heapAtMark;
-// Reading the heap's figures costs CPU (~0.5 ms): that time is taken off the CPU figure.
+// Reading the heap's figures costs CPU (~0.5 ms): the sampler's own CPU time is taken off the figure.
 let samplerMs = 0;
 const sampler = setInterval(() => {
-  const started = performance.now();
+  const started = process.cpuUsage();
   const usage = process.memoryUsage();
   peakRss = Math.max(peakRss, usage.rss);
   peakHeap = Math.max(peakHeap, held(usage));
-  samplerMs += performance.now() - started;
+  const spent = process.cpuUsage(started);
+  samplerMs += (spent.user + spent.system) / 1000;
 }, 20);
 sampler.unref();
 
