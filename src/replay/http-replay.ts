@@ -252,7 +252,7 @@ export class HttpReplay {
         const event = call.events[i - 1] as LiveEvent;
         if (exact) {
           const bytes = event.bytes();
-          live.delivered.push({ ...(event.eventId !== undefined && { id: event.eventId }), out: bytes });
+          live.delivered.push(event.eventId !== undefined ? { id: event.eventId, out: bytes } : { out: bytes });
           if (live.sink) writeOut(live.sink, bytes);
           return;
         }

@@ -3,8 +3,6 @@ import type { ReplayEvent } from './replay-plan.js';
 import type { LiveStamp } from './stamp.js';
 import { fillTemplate, type StampTemplate, stampTemplate } from './stamp-template.js';
 
-const encoder = new TextEncoder();
-
 /** Events up to this size go out as one fresh buffer; larger ones as shared slices around the live values. */
 const COPY_LIMIT = 16 * 1024;
 
@@ -19,23 +17,30 @@ export interface LiveFill {
 export function liveFill(stamp: LiveStamp): LiveFill {
   return {
     stamp,
-    id: stamp.idJson === undefined ? undefined : encoder.encode(stamp.idJson),
-    token: stamp.tokenJson === undefined ? undefined : encoder.encode(stamp.tokenJson),
+    id: stamp.idJson === undefined ? undefined : Buffer.from(stamp.idJson),
+    token: stamp.tokenJson === undefined ? undefined : Buffer.from(stamp.tokenJson),
   };
 }
 
 const NO_FILL: LiveFill = { stamp: {}, id: undefined, token: undefined };
 
-/** The recorded bytes of a template's pieces, encoded once and shared by every session. */
-const templateBytes = new WeakMap<StampTemplate, { texts: Uint8Array[]; recorded: Uint8Array[] }>();
+/** A template's recorded bytes, encoded once and shared by every session. */
+interface SharedBytes {
+  readonly texts: readonly Uint8Array[];
+  readonly recorded: readonly Uint8Array[];
+  /** The whole frame, for a template without holes: sent as it is by every session. */
+  readonly whole: readonly Uint8Array[];
+}
 
-function bytesOf(template: StampTemplate): { texts: Uint8Array[]; recorded: Uint8Array[] } {
+const templateBytes = new WeakMap<StampTemplate, SharedBytes>();
+
+function bytesOf(template: StampTemplate): SharedBytes {
   let bytes = templateBytes.get(template);
   if (!bytes) {
-    bytes = {
-      texts: template.texts.map((t) => encoder.encode(t)),
-      recorded: template.recorded.map((t) => encoder.encode(t)),
-    };
+    // Buffers, not TextEncoder's arrays: small ones come from Node's pool instead of an allocation
+    // the garbage collector tracks one by one.
+    const texts = template.texts.map((t) => Buffer.from(t));
+    bytes = { texts, recorded: template.recorded.map((t) => Buffer.from(t)), whole: texts.slice(0, 1) };
     templateBytes.set(template, bytes);
   }
   return bytes;
@@ -79,6 +84,10 @@ export class LiveEvent implements ReplayEvent {
   bytes(): readonly Uint8Array[] {
     if (this.pieces) return this.pieces;
     const shared = bytesOf(this.cut);
+    if (this.cut.holes.length === 0) {
+      this.pieces = shared.whole;
+      return this.pieces;
+    }
     const pieces: Uint8Array[] = [shared.texts[0] as Uint8Array];
     let size = pieces[0]?.byteLength ?? 0;
     for (let i = 0; i < this.cut.holes.length; i++) {
@@ -96,14 +105,9 @@ export class LiveEvent implements ReplayEvent {
 }
 
 /** One buffer holding `pieces` in order. */
-export function concatBytes(pieces: readonly Uint8Array[], size = pieces.reduce((n, p) => n + p.byteLength, 0)) {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const piece of pieces) {
-    out.set(piece, at);
-    at += piece.byteLength;
-  }
-  return out;
+export function concatBytes(pieces: readonly Uint8Array[], size?: number): Uint8Array {
+  // Buffer.concat takes small buffers from Node's pool.
+  return Buffer.concat(pieces, size);
 }
 
 /**

@@ -24,19 +24,22 @@ class PaceScheduler {
   private timer: NodeJS.Timeout | undefined;
   private armedAt = Number.POSITIVE_INFINITY;
 
-  /** Runs `run` at `at` (performance.now ms), never synchronously; returns its canceller. */
-  schedule(at: number, run: () => void): () => void {
+  /** Runs `run` at `at` (performance.now ms), never synchronously; returns its handle for {@link cancel}. */
+  schedule(at: number, run: () => void): Due {
     const due: Due = { at, seq: this.seq++, run };
     this.push(due);
     this.live++;
     this.arm();
-    return () => {
-      if (!due.run) return;
-      due.run = undefined;
-      this.live--;
-      // Nothing left to run: no timer keeps the process alive (a stdio replay that ended exits).
-      if (this.live === 0) this.reset();
-    };
+    return due;
+  }
+
+  /** Drops a scheduled run that has not run yet. */
+  cancel(due: Due): void {
+    if (!due.run) return;
+    due.run = undefined;
+    this.live--;
+    // Nothing left to run: no timer keeps the process alive (a stdio replay that ended exits).
+    if (this.live === 0) this.reset();
   }
 
   private wake = (): void => {
@@ -106,7 +109,8 @@ const scheduler = new PaceScheduler();
 
 /** Runs `run` after `delayMs` on the shared pace timer, never synchronously; returns its canceller. */
 export function runLater(delayMs: number, run: () => void): () => void {
-  return scheduler.schedule(performance.now() + delayMs, run);
+  const due = scheduler.schedule(performance.now() + delayMs, run);
+  return () => scheduler.cancel(due);
 }
 
 /**
@@ -128,23 +132,23 @@ export function paceInOrder(
 ): () => void {
   const start = performance.now();
   let next = 0;
-  let cancel: (() => void) | undefined;
+  let pending: Due | undefined;
   let stopped = false;
   const run = (): void => {
-    cancel = undefined;
+    pending = undefined;
     while (!stopped && next < count && start + delayMs(next) <= performance.now()) deliver(next++);
     if (stopped) return;
     if (next >= count) {
       done();
       return;
     }
-    cancel = scheduler.schedule(start + delayMs(next), run);
+    pending = scheduler.schedule(start + delayMs(next), run);
   };
   // Never deliver synchronously: the caller gets the stopper before anything happens.
-  cancel = scheduler.schedule(count === 0 ? start : start + delayMs(0), run);
+  pending = scheduler.schedule(count === 0 ? start : start + delayMs(0), run);
   return () => {
     stopped = true;
-    cancel?.();
-    cancel = undefined;
+    if (pending) scheduler.cancel(pending);
+    pending = undefined;
   };
 }
