@@ -30,25 +30,33 @@ export interface ReplayServer {
   close(): Promise<void>;
 }
 
+/** Responses corked in this turn of the loop, uncorked together when it ends (one tick for all). */
+const corkedResponses = new Set<ServerResponse>();
+
+function uncorkAll(): void {
+  const corked = [...corkedResponses];
+  corkedResponses.clear();
+  for (const res of corked) res.uncork();
+}
+
+/**
+ * Everything written to one response in one turn of the loop (the events due at one wake-up, the
+ * pieces of one event, a head and what follows it) leaves in one `writev` when the turn ends, not
+ * one system call each.
+ */
+function cork(res: ServerResponse): void {
+  if (corkedResponses.has(res)) return;
+  if (corkedResponses.size === 0) process.nextTick(uncorkAll);
+  corkedResponses.add(res);
+  res.cork();
+}
+
 /** A {@link ResponseSink} over a node:http response that ignores writes once the client is gone. */
 export function nodeResponseSink(res: ServerResponse): ResponseSink {
   let done = false;
-  let corked = false;
   const listeners: (() => void)[] = [];
-  // Everything written to one response in one turn of the loop (the events due at one wake-up, the
-  // pieces of one event) leaves in one `writev` when the turn ends, not one system call each.
-  const uncork = (): void => {
-    corked = false;
-    res.uncork();
-  };
-  const cork = (): void => {
-    if (corked) return;
-    corked = true;
-    res.cork();
-    process.nextTick(uncork);
-  };
   const write = (bytes: Uint8Array | string): void => {
-    cork();
+    cork(res);
     res.write(bytes);
   };
   res.on('close', () => {
@@ -60,7 +68,7 @@ export function nodeResponseSink(res: ServerResponse): ResponseSink {
     head(status, headers) {
       if (done || res.headersSent) return;
       // The head leaves with whatever follows it in the same turn (a 202's end, a stream's first event).
-      cork();
+      cork(res);
       res.writeHead(status, headers);
       res.flushHeaders();
     },
