@@ -13,6 +13,8 @@ export interface ResponseSink {
   write(bytes: Uint8Array | string): void;
   /** Writes the pieces of one event as one write, without joining them first, where the sink can. */
   writeAll?(pieces: readonly Uint8Array[]): void;
+  /** Sends what was written so far now rather than at the end of this turn of the loop, where the sink batches. */
+  flush?(): void;
   end(): void;
   /** Called once if the client goes away before `end()`. */
   onClose(listener: () => void): void;

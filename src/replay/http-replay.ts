@@ -270,6 +270,7 @@ export class HttpReplay {
         live.sink?.end();
         live.sink = undefined;
       },
+      () => live.sink?.flush?.(),
     );
   }
 

@@ -120,7 +120,8 @@ export function runLater(delayMs: number, run: () => void): () => void {
  * when the event loop runs late (a busy machine, many sessions): frame 5 of a stream could go out
  * before frame 4. Chaining keeps the order, and measuring every delay from the same start keeps
  * lateness from accumulating. Frames already due when the loop wakes are delivered at once.
- * Every stream shares one timer (see {@link PaceScheduler}).
+ * Every stream shares one timer (see {@link PaceScheduler}); `flush` runs after each batch of
+ * deliveries, so a stream's writes leave before the next stream due at the same wake-up is served.
  *
  * @returns a function that stops the remaining deliveries
  */
@@ -129,6 +130,7 @@ export function paceInOrder(
   delayMs: (index: number) => number,
   deliver: (index: number) => void,
   done: () => void,
+  flush?: () => void,
 ): () => void {
   const start = performance.now();
   let next = 0;
@@ -136,12 +138,15 @@ export function paceInOrder(
   let stopped = false;
   const run = (): void => {
     pending = undefined;
+    const first = next;
     while (!stopped && next < count && start + delayMs(next) <= performance.now()) deliver(next++);
     if (stopped) return;
     if (next >= count) {
       done();
       return;
     }
+    // What this stream just delivered leaves now, before the other streams due at this wake-up.
+    if (next > first) flush?.();
     pending = scheduler.schedule(start + delayMs(next), run);
   };
   // Never deliver synchronously: the caller gets the stopper before anything happens.

@@ -177,8 +177,17 @@ export class ReplayEngine {
     return { kind: 'call', call };
   }
 
-  /** Schedules `deliver(i)` for each offset (µs) in order under the pace option, then `done`. */
-  play(call: ReplayCall, offsetsUs: readonly number[], deliver: (index: number) => void, done: () => void): void {
+  /**
+   * Schedules `deliver(i)` for each offset (µs) in order under the pace option, then `done`;
+   * `flush` after each batch of deliveries due together.
+   */
+  play(
+    call: ReplayCall,
+    offsetsUs: readonly number[],
+    deliver: (index: number) => void,
+    done: () => void,
+    flush?: () => void,
+  ): void {
     if (this.closed) return;
     call.stop = paceInOrder(
       offsetsUs.length,
@@ -188,6 +197,7 @@ export class ReplayEngine {
         call.stop = undefined;
         done();
       },
+      flush,
     );
   }
 

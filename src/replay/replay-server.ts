@@ -78,6 +78,9 @@ export function nodeResponseSink(res: ServerResponse): ResponseSink {
     writeAll(pieces) {
       if (!done) for (const piece of pieces) write(piece);
     },
+    flush() {
+      if (corkedResponses.delete(res)) res.uncork();
+    },
     end() {
       if (done) return;
       done = true;
