@@ -92,6 +92,24 @@ export function requestKey(httpMethod: string, message: JsonRpcMessage | undefin
   return `${httpMethod} ${message.method} ${canonicalJson(params)}`;
 }
 
+/** Templates by frame: a golden served by several engines (a test file's replays) is cut once. */
+const templates = new WeakMap<Frame, StampTemplate>();
+
+function templateOf(
+  frame: Frame,
+  raw: string,
+  kind: ReplayEvent['kind'],
+  message: JsonRpcMessage | undefined,
+): StampTemplate {
+  let template = templates.get(frame);
+  if (!template) {
+    // Only an answer carries the client's id; a server request in the stream keeps its own.
+    template = stampTemplate(raw, kind, message !== undefined && isResponse(message));
+    templates.set(frame, template);
+  }
+  return template;
+}
+
 function bodyEvent(frame: Frame, startT: number, read?: number): ReplayEvent | undefined {
   if (frame.raw === undefined) return undefined;
   if (frame.channel !== 'sse' && frame.channel !== 'json' && frame.channel !== 'stdio' && frame.channel !== 'text') {
@@ -105,8 +123,7 @@ function bodyEvent(frame: Frame, startT: number, read?: number): ReplayEvent | u
     kind: frame.channel,
     ...(eventId !== undefined && { eventId }),
     ...(message && { message }),
-    // Only an answer carries the client's id; a server request in the stream keeps its own.
-    template: stampTemplate(frame.raw, frame.channel, message !== undefined && isResponse(message)),
+    template: templateOf(frame, frame.raw, frame.channel, message),
     ...(read !== undefined && { read }),
   };
 }
