@@ -190,7 +190,6 @@ process.on('message', async (message) => {
     process.send({
       usage: {
         cpuMs: (cpu.user + cpu.system) / 1000 - samplerMs,
-        systemMs: cpu.system / 1000,
         rssGrowthMB: (peakRss - rssAtMark) / 2 ** 20,
         heapGrowthMB: (peakHeap - heapAtMark) / 2 ** 20,
       },
