@@ -46,6 +46,10 @@ function streamingSink(resolve: (response: Response) => void): ResponseSink {
     write(bytes) {
       if (!done) controller?.enqueue(typeof bytes === 'string' ? encoder.encode(bytes) : bytes);
     },
+    // Only a large event comes in pieces: its recorded slices go out as they are, shared, not copied.
+    writeAll(pieces) {
+      if (!done) for (const piece of pieces) controller?.enqueue(piece as Uint8Array);
+    },
     end() {
       if (done) return;
       done = true;

@@ -4,16 +4,18 @@ import { isJsonRpcMessage } from '../transcript/json-rpc.js';
 import { TRANSPORT_HEADERS } from '../transcript/normalize.js';
 import { chunkingSink, isAdversarial } from './chunking.js';
 import { answerBatch } from './http-batch.js';
-import type { IncomingRequest, ResponseSink } from './http-exchange.js';
+import { type IncomingRequest, type Outgoing, type ResponseSink, writeOut } from './http-exchange.js';
 import { acceptsOf, type HttpRuleOptions, refuseRequest, sendError } from './http-guards.js';
 import { JSON_HEADERS } from './json-rpc-error.js';
+import { type LiveEvent, readOffsets } from './live-event.js';
 import { frameEvent } from './reframe.js';
 import { type ReplayCall, type ReplayEngine, type ReplaySession, SESSION_LIMIT } from './replay-engine.js';
 import type { ReplayEvent, ReplayExchange } from './replay-plan.js';
 
 interface HttpStream {
   readonly call: ReplayCall;
-  readonly delivered: { id?: string; text: string }[];
+  /** What went out, kept for resumption: recorded bytes are held by reference, never copied. */
+  readonly delivered: { id?: string; out: Outgoing }[];
   readonly primingId: string | undefined;
   sink: ResponseSink | undefined;
   finished: boolean;
@@ -207,8 +209,8 @@ export class HttpReplay {
         () => {
           sink.head(status, headers);
           for (const event of events) {
-            const text = exact ? event.raw : frameEvent(event, 'json');
-            if (text !== undefined) sink.write(text);
+            const out = exact ? event.bytes() : frameEvent(event, 'json');
+            if (out !== undefined) writeOut(sink, out);
           }
           call.finished = true;
           sink.end();
@@ -231,22 +233,27 @@ export class HttpReplay {
     const oldest = state.streams.length > 64 ? state.streams.findIndex((s) => s.finished) : -1;
     if (oldest >= 0) state.streams.splice(oldest, 1);
     const out = this.sseSink(sink, live.primingId);
-    const offsets = [headUs, ...call.events.map((e) => Math.max(headUs, e.offsetUs))];
     this.engine.play(
       call,
-      offsets,
+      [headUs, ...readOffsets(call.events, headUs)],
       (i) => {
         if (i === 0) {
           out.head(status, headers);
           this.attach(live, out, undefined);
           return;
         }
-        const event = call.events[i - 1] as ReplayEvent;
-        const text = exact ? event.raw : frameEvent(event, 'sse');
+        const event = call.events[i - 1] as LiveEvent;
+        if (exact) {
+          const bytes = event.bytes();
+          live.delivered.push(event.eventId !== undefined ? { id: event.eventId, out: bytes } : { out: bytes });
+          if (live.sink) writeOut(live.sink, bytes);
+          return;
+        }
+        const text = frameEvent(event, 'sse');
         if (text === undefined) return;
-        const id = exact ? event.eventId : `${number}-${i}`;
-        const sent = exact ? text : `id: ${id}\n${text}`;
-        live.delivered.push({ ...(id !== undefined && { id }), text: sent });
+        const id = `${number}-${i}`;
+        const sent = `id: ${id}\n${text}`;
+        live.delivered.push({ id, out: sent });
         live.sink?.write(sent);
       },
       () => {
@@ -256,6 +263,7 @@ export class HttpReplay {
         live.sink?.end();
         live.sink = undefined;
       },
+      () => live.sink?.flush?.(),
     );
   }
 
@@ -267,7 +275,7 @@ export class HttpReplay {
     });
     if (lastEventId !== undefined) {
       const from = stream.delivered.findIndex((d) => d.id === lastEventId);
-      for (const missed of stream.delivered.slice(from + 1)) sink.write(missed.text);
+      for (const missed of stream.delivered.slice(from + 1)) writeOut(sink, missed.out);
     }
     if (stream.finished) {
       sink.end();

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { paceInOrder } from './pacing.js';
+import { paceInOrder, runLater } from './pacing.js';
 
 describe('paceInOrder', () => {
   test('delivers in order even when the loop is late, and on time when it is not', async () => {
@@ -49,5 +49,42 @@ describe('paceInOrder', () => {
         resolve,
       ),
     );
+  });
+
+  test('many streams share one timer and each keeps its order; same-time runs keep their scheduling order', async () => {
+    const delivered: [number, number][] = [];
+    const streams = 40;
+    await Promise.all(
+      Array.from(
+        { length: streams },
+        (_, s) =>
+          new Promise<void>((resolve) => {
+            paceInOrder(
+              5,
+              (i) => i * 7 + (s % 3),
+              (i) => delivered.push([s, i]),
+              resolve,
+            );
+          }),
+      ),
+    );
+    for (let s = 0; s < streams; s++) {
+      expect(delivered.filter(([stream]) => stream === s).map(([, i]) => i)).toEqual([0, 1, 2, 3, 4]);
+    }
+    const order: number[] = [];
+    await new Promise<void>((resolve) => {
+      for (let n = 0; n < 5; n++) runLater(5, () => order.push(n));
+      runLater(6, resolve);
+    });
+    expect(order).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  test('cancelling every pending run leaves no timer to keep the process alive', () => {
+    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const stops = [runLater(60_000, () => undefined), runLater(30_000, () => undefined)];
+    expect(timers()).toBe(before + 1);
+    for (const stop of stops) stop();
+    expect(timers()).toBe(before);
   });
 });

@@ -7,8 +7,9 @@ import {
 } from '../transcript/json-rpc.js';
 import type { ChunkingOptions } from './chunking.js';
 import { jsonRpcError } from './json-rpc-error.js';
+import { LiveEvent, liveFill } from './live-event.js';
 import { chooseExchange, explainUnmatched, type UnmatchedError } from './matching.js';
-import { type Pace, paceInOrder } from './pacing.js';
+import { type Pace, paceInOrder, runLater } from './pacing.js';
 import {
   buildReplayPlan,
   type GoldenInput,
@@ -17,7 +18,7 @@ import {
   type ReplayPlan,
 } from './replay-plan.js';
 import { type ReplayReport, type ReplayReportEntry, reportUnmatched, type UnmatchedMode } from './replay-report.js';
-import { type LiveStamp, stampFrame } from './stamp.js';
+import type { LiveStamp } from './stamp.js';
 
 /** Options shared by every replay transport. */
 export interface ReplayOptions {
@@ -57,7 +58,7 @@ export interface ReplayCall {
   readonly exchange: ReplayExchange;
   readonly liveId: unknown;
   /** The recorded answer, stamped; progress left out when the live request had no token. */
-  readonly events: readonly ReplayEvent[];
+  readonly events: readonly LiveEvent[];
   /** Stops the remaining deliveries. */
   stop: (() => void) | undefined;
   finished: boolean;
@@ -181,8 +182,17 @@ export class ReplayEngine {
     return { kind: 'call', call };
   }
 
-  /** Schedules `deliver(i)` for each offset (µs) in order under the pace option, then `done`. */
-  play(call: ReplayCall, offsetsUs: readonly number[], deliver: (index: number) => void, done: () => void): void {
+  /**
+   * Schedules `deliver(i)` for each offset (µs) in order under the pace option, then `done`;
+   * `flush` after each batch of deliveries due together.
+   */
+  play(
+    call: ReplayCall,
+    offsetsUs: readonly number[],
+    deliver: (index: number) => void,
+    done: () => void,
+    flush?: () => void,
+  ): void {
     if (this.closed) return;
     call.stop = paceInOrder(
       offsetsUs.length,
@@ -192,17 +202,17 @@ export class ReplayEngine {
         call.stop = undefined;
         done();
       },
+      flush,
     );
   }
 
   /** Runs `run` after a recorded offset (µs) under the pace option, unless the session ends first. */
   later(session: ReplaySession | null, offsetUs: number, run: () => void): void {
     if (this.closed) return;
-    const timer = setTimeout(() => {
+    const stop = runLater(this.delayMs(offsetUs), () => {
       session?.timers.delete(stop);
       run();
-    }, this.delayMs(offsetUs));
-    const stop = (): void => clearTimeout(timer);
+    });
     session?.timers.add(stop);
   }
 
@@ -236,16 +246,12 @@ export class ReplayEngine {
       idJson: JSON.stringify(message.id),
       ...(token.present && { tokenJson: JSON.stringify(token.token) }),
     };
+    // The plan found where the id (answers only) and the token go in each frame: only they are new.
+    const fill = liveFill(stamp);
     // The live server sends no progress for a request without a token.
     const events = exchange.events
       .filter((e) => token.present || e.message?.method !== 'notifications/progress')
-      .map((e) => {
-        // Only the answer carries the client's id; a server request in the stream keeps its own.
-        const own: LiveStamp = isResponse(e.message)
-          ? stamp
-          : { ...(stamp.tokenJson && { tokenJson: stamp.tokenJson }) };
-        return { ...e, raw: stampFrame(e.raw, e.kind, own) };
-      });
+      .map((e) => new LiveEvent(e, fill));
     const call: ReplayCall = {
       exchange,
       liveId: message.id,

@@ -3,7 +3,8 @@ import { type BodyKind, bodyKindOf } from '../transcript/body-kind.js';
 import { canonicalJson } from '../transcript/canonical-json.js';
 import type { EndReason, Frame, Transcript } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage, sseBlock } from '../transcript/frame-content.js';
-import { paramsWithoutMeta, requestProgressToken } from '../transcript/json-rpc.js';
+import { isResponse, paramsWithoutMeta, requestProgressToken } from '../transcript/json-rpc.js';
+import { type StampTemplate, stampTemplate } from './stamp-template.js';
 
 /** One body frame to replay, at its offset from the start of the request it answers. */
 export interface ReplayEvent {
@@ -16,6 +17,10 @@ export interface ReplayEvent {
   readonly eventId?: string;
   /** The JSON-RPC message carried, if any. */
   readonly message?: JsonRpcMessage;
+  /** Where a live id and token go in `raw`, found once for every session that replays it. */
+  readonly template?: StampTemplate;
+  /** Which read of its stream carried it in the recording: events of one read go out in one write. */
+  readonly read?: number;
 }
 
 /** A recorded request and everything that answered it, ready to be replayed. */
@@ -87,7 +92,25 @@ export function requestKey(httpMethod: string, message: JsonRpcMessage | undefin
   return `${httpMethod} ${message.method} ${canonicalJson(paramsWithoutMeta(message))}`;
 }
 
-function bodyEvent(frame: Frame, startT: number): ReplayEvent | undefined {
+/** Templates by frame: a golden served by several engines (a test file's replays) is cut once. */
+const templates = new WeakMap<Frame, StampTemplate>();
+
+function templateOf(
+  frame: Frame,
+  raw: string,
+  kind: ReplayEvent['kind'],
+  message: JsonRpcMessage | undefined,
+): StampTemplate {
+  let template = templates.get(frame);
+  if (!template) {
+    // Only an answer carries the client's id; a server request in the stream keeps its own.
+    template = stampTemplate(raw, kind, message !== undefined && isResponse(message));
+    templates.set(frame, template);
+  }
+  return template;
+}
+
+function bodyEvent(frame: Frame, startT: number, read?: number): ReplayEvent | undefined {
   if (frame.raw === undefined) return undefined;
   if (frame.channel !== 'sse' && frame.channel !== 'json' && frame.channel !== 'stdio' && frame.channel !== 'text') {
     return undefined;
@@ -100,7 +123,22 @@ function bodyEvent(frame: Frame, startT: number): ReplayEvent | undefined {
     kind: frame.channel,
     ...(eventId !== undefined && { eventId }),
     ...(message && { message }),
+    template: templateOf(frame, frame.raw, frame.channel, message),
+    ...(read !== undefined && { read }),
   };
+}
+
+/** The body events of one response's frames, each with the number of the read that carried it. */
+function responseEvents(frames: readonly Frame[], startT: number): ReplayEvent[] {
+  const events: ReplayEvent[] = [];
+  let read = -1;
+  for (const frame of frames) {
+    if (frame.dir !== 'server->client') continue;
+    if (frame.channel === 'read') read++;
+    const event = bodyEvent(frame, startT, read >= 0 ? read : undefined);
+    if (event) events.push(event);
+  }
+  return events;
 }
 
 interface GoldenSource {
@@ -121,10 +159,7 @@ function httpExchanges(transcript: Transcript, golden: GoldenSource): ReplayExch
     if (!head) continue;
     const responseHead = frames.find((f) => f.channel === 'http' && f.dir === 'server->client');
     const message = frames.map((f) => (f.dir === 'client->server' ? frameMessage(f) : undefined)).find(Boolean);
-    const events = frames
-      .filter((f) => f.dir === 'server->client')
-      .map((f) => bodyEvent(f, head.t))
-      .filter((e): e is ReplayEvent => e !== undefined);
+    const events = responseEvents(frames, head.t);
     const end = frames.find((f) => f.channel === 'end' && f.dir === 'server->client')?.reason ?? 'open';
     const kind = bodyKindOf(responseHead?.headers?.['content-type']);
     const httpMethod = head.method ?? 'POST';
@@ -170,7 +205,14 @@ function joinResumedStreams(built: Building[]): ReplayExchange[] {
     const target = out[originIndex];
     if (origin && target && exchange.status === 200) {
       const shift = startT - origin.startT;
-      const events = [...target.events, ...exchange.events.map((e) => ({ ...e, offsetUs: e.offsetUs + shift }))];
+      // The resumed stream's reads come after the dropped stream's: numbered on from them.
+      const reads = 1 + Math.max(-1, ...target.events.map((e) => e.read ?? -1));
+      const resumed = exchange.events.map((e) => ({
+        ...e,
+        offsetUs: e.offsetUs + shift,
+        ...(e.read !== undefined && { read: e.read + reads }),
+      }));
+      const events = [...target.events, ...resumed];
       for (const id of ids) origin.ids.add(id);
       out[originIndex] = { ...target, events, end: exchange.end };
       continue;
@@ -186,10 +228,10 @@ function stdioExchanges(transcript: Transcript, golden: GoldenSource): ReplayExc
     if (frame.channel !== 'stdio' || frame.dir !== 'client->server' || frame.exchange === 0) continue;
     const message = frameMessage(frame);
     if (!message || !('id' in message)) continue;
-    const events = transcript.frames
-      .filter((f) => f.exchange === frame.exchange && f.dir === 'server->client')
-      .map((f) => bodyEvent(f, frame.t))
-      .filter((e): e is ReplayEvent => e !== undefined);
+    const events = responseEvents(
+      transcript.frames.filter((f) => f.exchange === frame.exchange),
+      frame.t,
+    );
     out.push({
       exchange: frame.exchange,
       ...golden,

@@ -30,10 +30,35 @@ export interface ReplayServer {
   close(): Promise<void>;
 }
 
+/** Responses corked in this turn of the loop, uncorked together when it ends (one tick for all). */
+const corkedResponses = new Set<ServerResponse>();
+
+function uncorkAll(): void {
+  const corked = [...corkedResponses];
+  corkedResponses.clear();
+  for (const res of corked) res.uncork();
+}
+
+/**
+ * Everything written to one response in one turn of the loop (the events due at one wake-up, the
+ * pieces of one event, a head and what follows it) leaves in one `writev` when the turn ends, not
+ * one system call each.
+ */
+function cork(res: ServerResponse): void {
+  if (corkedResponses.has(res)) return;
+  if (corkedResponses.size === 0) process.nextTick(uncorkAll);
+  corkedResponses.add(res);
+  res.cork();
+}
+
 /** A {@link ResponseSink} over a node:http response that ignores writes once the client is gone. */
 export function nodeResponseSink(res: ServerResponse): ResponseSink {
   let done = false;
   const listeners: (() => void)[] = [];
+  const write = (bytes: Uint8Array | string): void => {
+    cork(res);
+    res.write(bytes);
+  };
   res.on('close', () => {
     if (done) return;
     done = true;
@@ -42,11 +67,19 @@ export function nodeResponseSink(res: ServerResponse): ResponseSink {
   return {
     head(status, headers) {
       if (done || res.headersSent) return;
+      // The head leaves with whatever follows it in the same turn (a 202's end, a stream's first event).
+      cork(res);
       res.writeHead(status, headers);
       res.flushHeaders();
     },
     write(bytes) {
-      if (!done) res.write(bytes);
+      if (!done) write(bytes);
+    },
+    writeAll(pieces) {
+      if (!done) for (const piece of pieces) write(piece);
+    },
+    flush() {
+      if (corkedResponses.delete(res)) res.uncork();
     },
     end() {
       if (done) return;

@@ -13,7 +13,11 @@ export function sortKeys(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort()) {
     const member = (value as Record<string, unknown>)[key];
-    if (member !== undefined) setOwn(out, key, sortKeys(member));
+    // Plain assignment keeps the object fast (defineProperty makes a slow dictionary of it); only
+    // `__proto__` needs defining.
+    if (member === undefined) continue;
+    if (key === '__proto__') setOwn(out, key, sortKeys(member));
+    else out[key] = sortKeys(member);
   }
   return out;
 }

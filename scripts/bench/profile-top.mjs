@@ -1,0 +1,33 @@
+// Prints the top self-time functions of a V8 CPU profile (node --cpu-prof), as a share of all samples:
+//   node scripts/bench/profile-top.mjs FILE.cpuprofile [count]
+// The sessions bench writes one per replay child with BENCH_CPU_PROF=DIR.
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+
+const [file, count = '15'] = process.argv.slice(2);
+if (!file) {
+  console.error('[mcp-golden] profile-top needs a profile: node scripts/bench/profile-top.mjs FILE.cpuprofile [count]');
+  process.exit(2);
+}
+const profile = JSON.parse(readFileSync(file, 'utf8'));
+const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+const selfUs = new Map();
+for (const [i, id] of profile.samples.entries()) {
+  const node = byNode.get(id);
+  const { functionName, url, lineNumber } = node.callFrame;
+  const where = url ? `${relative(process.cwd(), url.replace(/^file:\/\//, ''))}:${lineNumber + 1}` : '';
+  const key = `${functionName || '(anonymous)'} ${where}`.trim();
+  selfUs.set(key, (selfUs.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0));
+}
+const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
+const idle = selfUs.get('(idle)') ?? 0;
+console.log(`${file}: ${(total / 1000).toFixed(0)} ms sampled, ${(((total - idle) / total) * 100).toFixed(1)} % busy`);
+console.log('self % of busy | self ms | function');
+for (const [key, us] of [...selfUs]
+  .filter(([k]) => k !== '(idle)')
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, Number(count))) {
+  console.log(
+    `${((us / (total - idle)) * 100).toFixed(1).padStart(13)} % | ${(us / 1000).toFixed(0).padStart(7)} | ${key}`,
+  );
+}

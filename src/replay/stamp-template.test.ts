@@ -1,0 +1,67 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { readGolden } from '../store/golden-file.js';
+import { isResponse } from '../transcript/json-rpc.js';
+import { LiveEvent, liveFill } from './live-event.js';
+import { buildReplayPlan } from './replay-plan.js';
+import { type LiveStamp, stampFrame } from './stamp.js';
+import { fillTemplate, stampTemplate } from './stamp-template.js';
+
+const GOLDENS = fileURLToPath(new URL('../../goldens', import.meta.url));
+const files = (await readdir(GOLDENS)).filter((f) => f.endsWith('.jsonl')).sort();
+const decoder = new TextDecoder();
+
+const STAMPS: LiveStamp[] = [
+  {},
+  { idJson: '7' },
+  { tokenJson: '"t-ü-😀"' },
+  { idJson: '"req-\\"q\\""', tokenJson: '9007199254740991' },
+];
+
+describe('stamp templates', () => {
+  test('a template filled in gives the bytes stampFrame gives, for every frame of every golden', async () => {
+    let frames = 0;
+    for (const file of files) {
+      const plan = buildReplayPlan([await readGolden(join(GOLDENS, file))]);
+      for (const event of plan.exchanges.flatMap((e) => e.events)) {
+        const answer = event.message !== undefined && isResponse(event.message);
+        for (const stamp of STAMPS) {
+          const own: LiveStamp = answer ? stamp : { ...(stamp.tokenJson && { tokenJson: stamp.tokenJson }) };
+          const want = stampFrame(event.raw, event.kind, own);
+          const live = new LiveEvent(event, liveFill(stamp));
+          expect(live.raw).toBe(want);
+          expect(
+            live
+              .bytes()
+              .map((b) => decoder.decode(b))
+              .join(''),
+          ).toBe(want);
+          frames++;
+        }
+      }
+    }
+    expect(frames).toBeGreaterThan(500);
+  });
+
+  test('CRLF, bare CR, several data lines and a nested id are cut as stampFrame cuts them', () => {
+    const raw =
+      'event: message\r\nid: 4\r\ndata: {"jsonrpc":"2.0","id":3,"result":{"id":9,"_meta":{"progressToken":"a"}}}\r\r\ndata: {"params":{"progressToken":5}}\n\n';
+    for (const stamp of STAMPS) {
+      expect(fillTemplate(stampTemplate(raw, 'sse', true), stamp)).toBe(stampFrame(raw, 'sse', stamp));
+    }
+  });
+
+  test('a large event goes out as recorded slices shared by every session, only the live values its own', () => {
+    const block = 'x'.repeat(100_000);
+    const raw = `data: {"jsonrpc":"2.0","id":1,"result":{"text":"${block}"}}\n\n`;
+    const event = { offsetUs: 0, raw, kind: 'sse' as const, template: stampTemplate(raw, 'sse', true) };
+    const one = new LiveEvent(event, liveFill({ idJson: '"a"' })).bytes();
+    const two = new LiveEvent(event, liveFill({ idJson: '"b"' })).bytes();
+    expect(one).toHaveLength(3);
+    expect(one[0]).toBe(two[0]);
+    expect(one[2]).toBe(two[2]);
+    expect(decoder.decode(one[1])).toBe('"a"');
+  });
+});
