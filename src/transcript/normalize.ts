@@ -1,6 +1,7 @@
 import { setOwn } from './canonical-json.js';
 import type { Frame, Transcript } from './frame.js';
 import { findJsonValueSpans, replaceSpans } from './json-spans.js';
+import { splitLineEnds } from './line-ends.js';
 
 /** Kinds of volatile value replaced by numbered aliases. */
 export type AliasKind = 'session' | 'event-id' | 'request-id' | 'token' | 'port';
@@ -85,7 +86,7 @@ export function normalizeJsonText(text: string, aliases: AliasTable): string {
 }
 
 function normalizeSse(raw: string, aliases: AliasTable): string {
-  const parts = raw.split(/(\r\n|\r|\n)/);
+  const parts = splitLineEnds(raw);
   for (let i = 0; i < parts.length; i += 2) {
     const line = parts[i] as string;
     if (line.startsWith('data:')) {
