@@ -23,6 +23,7 @@ const isWhitespace = (code: number): boolean => code === SPACE || code === TAB |
 /** The next character that can change the scanner's state: a bracket or a quote. */
 const STRUCTURAL = /[{}[\]"]/g;
 /** A key that `JSON.parse` would have to unescape, or would refuse (a raw control character). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: raw control characters are what JSON.parse refuses in a key.
 const NEEDS_JSON_PARSE = /[\\\x00-\x1f]/;
 
 /**
