@@ -97,3 +97,18 @@ describe('prepared goldens', () => {
     expect(comparePrepared(prepareTranscript(parseTranscript(text)), cache.get(text, parseTranscript)).pass).toBe(true);
   });
 });
+
+test('texts that differ only in a lone surrogate or a replacement character are two entries', () => {
+  const cache = new PreparedGoldens();
+  const { parse, calls } = counting();
+  const withTarget = (target: string): string =>
+    serializeTranscript({
+      header: { format: GOLDEN_FORMAT, protocolVersion: '2025-11-25', transport: 'http', target, recorder: 'r' },
+      frames: [],
+    });
+  // JSON.stringify escapes a lone surrogate; a store may still hand over text holding one as is.
+  const lone = cache.get(withTarget('\uD83D x').replace('\\ud83d', '\uD83D'), parse);
+  const replaced = cache.get(withTarget('\uFFFD x'), parse);
+  expect(calls()).toBe(2);
+  expect([lone.header.target, replaced.header.target]).toEqual(['\uD83D x', '\uFFFD x']);
+});

@@ -1,6 +1,25 @@
-import { hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Transcript } from '../transcript/frame.js';
 import { type PreparedTranscript, prepareTranscript } from '../transcript/prepared-transcript.js';
+
+/** Characters hashed at a time: the UTF-8 copy the hash needs stays this small, however large the golden. */
+const HASH_CHUNK = 64 * 1024;
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * SHA-256 of the text's code units, a chunk at a time. Text without surrogates is hashed as UTF-8
+ * (the same bytes, half as many); text with any is hashed as UTF-16, where a lone surrogate cannot
+ * collide with U+FFFD, and no chunk boundary can split a pair into two such lone halves.
+ */
+function contentHash(text: string): string {
+  const utf16 = SURROGATE.test(text);
+  const digest = createHash('sha256').update(utf16 ? 'utf16:' : 'utf8:');
+  for (let at = 0; at < text.length; at += HASH_CHUNK) {
+    digest.update(text.slice(at, at + HASH_CHUNK), utf16 ? 'utf16le' : 'utf8');
+  }
+  return digest.digest('base64');
+}
 
 /** Bounds of a {@link PreparedGoldens} cache. */
 export interface PreparedGoldensLimits {
@@ -32,7 +51,7 @@ export class PreparedGoldens {
    * throws is thrown and nothing is kept, so every read of a bad file reports it afresh.
    */
   get(text: string, parse: (text: string) => Transcript): PreparedTranscript {
-    const key = hash('sha256', text, 'base64');
+    const key = contentHash(text);
     const found = this.entries.get(key);
     if (found) {
       this.entries.delete(key);
