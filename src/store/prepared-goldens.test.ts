@@ -112,3 +112,16 @@ test('texts that differ only in a lone surrogate or a replacement character are 
   expect(calls()).toBe(2);
   expect([lone.header.target, replaced.header.target]).toEqual(['\uD83D x', '\uFFFD x']);
 });
+
+test('a pair of surrogates across a hashing chunk boundary is not mistaken for two replacement characters', () => {
+  const cache = new PreparedGoldens();
+  const { parse, calls } = counting();
+  const text = (middle: string): string => golden(`"${'a'.repeat(64 * 1024 - 200)}${middle}"`);
+  // Find the offset that puts the pair's first half last in the first 64 KiB chunk.
+  const base = text('😀');
+  const shift = 64 * 1024 - 1 - base.indexOf('😀');
+  const pair = cache.get(text(`${'b'.repeat(shift)}😀`), parse);
+  const replaced = cache.get(text(`${'b'.repeat(shift)}\uFFFD\uFFFD`), parse);
+  expect(calls()).toBe(2);
+  expect(pair).not.toBe(replaced);
+});

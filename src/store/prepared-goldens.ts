@@ -5,18 +5,23 @@ import { type PreparedTranscript, prepareTranscript } from '../transcript/prepar
 /** Characters hashed at a time: the UTF-8 copy the hash needs stays this small, however large the golden. */
 const HASH_CHUNK = 64 * 1024;
 
-const SURROGATE = /[\uD800-\uDFFF]/;
+/** `String.prototype.isWellFormed` (every Node this package runs on has it; TypeScript's ES2023 library does not declare it). */
+const isWellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 /**
- * SHA-256 of the text's code units, a chunk at a time. Text without surrogates is hashed as UTF-8
- * (the same bytes, half as many); text with any is hashed as UTF-16, where a lone surrogate cannot
- * collide with U+FFFD, and no chunk boundary can split a pair into two such lone halves.
+ * SHA-256 of the text's code units, a chunk at a time. Well-formed text is hashed as UTF-8 (one
+ * byte per character for ASCII), with no chunk ending between the halves of a pair; text holding
+ * a lone surrogate is hashed as UTF-16, where the lone half cannot collide with U+FFFD.
  */
 function contentHash(text: string): string {
-  const utf16 = SURROGATE.test(text);
-  const digest = createHash('sha256').update(utf16 ? 'utf16:' : 'utf8:');
-  for (let at = 0; at < text.length; at += HASH_CHUNK) {
-    digest.update(text.slice(at, at + HASH_CHUNK), utf16 ? 'utf16le' : 'utf8');
+  const utf8 = isWellFormed(text);
+  const digest = createHash('sha256').update(utf8 ? 'utf8:' : 'utf16:');
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + HASH_CHUNK);
+    const last = text.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff) end++;
+    digest.update(text.slice(at, end), utf8 ? 'utf8' : 'utf16le');
+    at = end;
   }
   return digest.digest('base64');
 }
