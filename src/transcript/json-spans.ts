@@ -127,6 +127,25 @@ export function findJsonValueSpans(text: string, keys: ReadonlySet<string>): Jso
   return spans;
 }
 
+/**
+ * The pieces that, joined, make `text` with the spans (non-overlapping) replaced: slices of `text`
+ * between the new texts, so a caller can compare or join them without copying the text first.
+ */
+export function spliceSpans(
+  text: string,
+  replacements: readonly { start: number; end: number; text: string }[],
+): string[] {
+  const sorted = [...replacements].sort((a, b) => a.start - b.start);
+  const pieces: string[] = [];
+  let at = 0;
+  for (const r of sorted) {
+    pieces.push(text.slice(at, r.start), r.text);
+    at = r.end;
+  }
+  pieces.push(text.slice(at));
+  return pieces;
+}
+
 /** Replaces spans (non-overlapping) with new text, leaving every other character as it was. */
 export function replaceSpans(
   text: string,

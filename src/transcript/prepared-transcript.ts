@@ -1,6 +1,6 @@
 import { type CanonicalFrame, type CanonicalStream, type CompareMode, canonicalFrameText } from './canonical-view.js';
 import type { Frame, Transcript, TranscriptHeader } from './frame.js';
-import { normalizeTranscript } from './normalize.js';
+import { normalizedRawPieces, normalizeTranscript, normalizeTranscriptLazily } from './normalize.js';
 import type { CompiledVolatile } from './volatile.js';
 
 /** One stream of a prepared transcript: an exchange in one direction, its normalised frames in order. */
@@ -27,13 +27,23 @@ export interface PreparedTranscript {
 
 const CLIENT = 'client->server';
 
+/** Options of {@link prepareTranscript}. */
+export interface PrepareOptions {
+  /**
+   * The transcript is compared once and dropped (a received transcript): large texts are kept as
+   * ropes over the recorded text rather than copied. Leave unset for one kept and compared often.
+   * @default false
+   */
+  readonly once?: boolean;
+}
+
 /**
  * Normalises a transcript and cuts it into streams (each exchange and direction on its own), so
  * two recordings compare equal when every stream carried the same frames in the same order,
  * however the streams interleaved.
  */
-export function prepareTranscript(transcript: Transcript): PreparedTranscript {
-  const normal = normalizeTranscript(transcript);
+export function prepareTranscript(transcript: Transcript, options: PrepareOptions = {}): PreparedTranscript {
+  const normal = options.once ? normalizeTranscriptLazily(transcript) : normalizeTranscript(transcript);
   const streams = new Map<string, Frame[]>();
   const starts = new Map<number, number>();
   let chars = 0;
@@ -95,6 +105,27 @@ export function canonicalView(
 }
 
 /**
+ * Whether two normalised frames have the same `raw`. A large one is read through its pieces, each
+ * checked against a slice of the other side (a view, not a copy), so the received side of a
+ * compare is never copied into one string; the other side is made flat once, and stays so.
+ */
+function sameRaw(x: Frame, y: Frame): boolean {
+  const a = x.raw;
+  const b = y.raw;
+  if (a === undefined || b === undefined || a.length !== b.length) return a === b;
+  const ofY = normalizedRawPieces(y);
+  const pieces = ofY ?? normalizedRawPieces(x);
+  if (pieces === undefined) return a === b;
+  const whole = ofY !== undefined ? a : b;
+  let at = 0;
+  for (const piece of pieces) {
+    if (whole.slice(at, at + piece.length) !== piece) return false;
+    at += piece.length;
+  }
+  return true;
+}
+
+/**
  * Whether two frames of views made under the same mode and volatile set have the same canonical
  * text. The canonical text of a body frame is a function of its channel, direction and text alone,
  * so identical text settles it without building either; otherwise the texts are compared.
@@ -107,8 +138,8 @@ export function sameCanonicalText(a: CanonicalFrame | undefined, b: CanonicalFra
     TEXT_CHANNELS.has(x.channel) &&
     x.channel === y.channel &&
     x.dir === y.dir &&
-    x.raw === y.raw &&
-    x.rawBase64 === y.rawBase64
+    x.rawBase64 === y.rawBase64 &&
+    sameRaw(x, y)
   ) {
     return true;
   }
