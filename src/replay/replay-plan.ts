@@ -188,12 +188,19 @@ function joinResumedStreams(built: Building[]): ReplayExchange[] {
 
 function stdioExchanges(transcript: Transcript, golden: GoldenSource): ReplayExchange[] {
   const out: ReplayExchange[] = [];
+  // Server frames by exchange, gathered once: a lookup per request keeps planning linear.
+  const answers = new Map<number, Frame[]>();
+  for (const f of transcript.frames) {
+    if (f.dir !== 'server->client') continue;
+    const list = answers.get(f.exchange);
+    if (list) list.push(f);
+    else answers.set(f.exchange, [f]);
+  }
   for (const frame of transcript.frames) {
     if (frame.channel !== 'stdio' || frame.dir !== 'client->server' || frame.exchange === 0) continue;
     const message = frameMessage(frame);
     if (!message || !('id' in message)) continue;
-    const events = transcript.frames
-      .filter((f) => f.exchange === frame.exchange && f.dir === 'server->client')
+    const events = (answers.get(frame.exchange) ?? [])
       .map((f) => bodyEvent(f, frame.t))
       .filter((e): e is ReplayEvent => e !== undefined);
     out.push({
