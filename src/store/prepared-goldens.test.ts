@@ -125,3 +125,27 @@ test('a pair of surrogates across a hashing chunk boundary is not mistaken for t
   expect(calls()).toBe(2);
   expect(pair).not.toBe(replaced);
 });
+
+test('a golden given as its bytes or as its text is one entry, parsed once', () => {
+  const cache = new PreparedGoldens();
+  const { parse, calls } = counting();
+  const text = golden('"café ☕"');
+  const fromBytes = cache.get(new TextEncoder().encode(text), parse);
+  expect(cache.get(text, parse)).toBe(fromBytes);
+  expect(calls()).toBe(1);
+  expect(fromBytes.streams[0]?.frames[0]?.raw).toBe('data: "café ☕"\n\n');
+});
+
+test('bytes that are not UTF-8 are decoded as reading the file as text decodes them', () => {
+  const cache = new PreparedGoldens();
+  const seen: string[] = [];
+  const bytes = new TextEncoder().encode(golden('"xx"'));
+  const at = bytes.indexOf(0x78);
+  bytes[at] = 0xff;
+  cache.get(bytes, (text) => {
+    seen.push(text);
+    return parseTranscript(text);
+  });
+  expect(seen).toEqual([Buffer.from(bytes).toString('utf8')]);
+  expect(seen[0]).toContain('\uFFFD');
+});

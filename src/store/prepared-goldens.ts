@@ -2,29 +2,29 @@ import { createHash } from 'node:crypto';
 import type { Transcript } from '../transcript/frame.js';
 import { type PreparedTranscript, prepareTranscript } from '../transcript/prepared-transcript.js';
 
-/** Characters hashed at a time: the UTF-8 copy the hash needs stays this small, however large the golden. */
-const HASH_CHUNK = 64 * 1024;
-
 /** `String.prototype.isWellFormed` (every Node this package runs on has it; TypeScript's ES2023 library does not declare it). */
 const isWellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 /**
- * SHA-256 of the text's code units, a chunk at a time. Well-formed text is hashed as UTF-8 (one
- * byte per character for ASCII), with no chunk ending between the halves of a pair; text holding
- * a lone surrogate is hashed as UTF-16, where the lone half cannot collide with U+FFFD.
+ * SHA-256 of a golden's content. Bytes are hashed as they are; well-formed text as its UTF-8, which
+ * are the same bytes, so a golden read either way is one entry. Text holding a lone surrogate is
+ * hashed as UTF-16, where the lone half cannot collide with U+FFFD. Text goes to the hash in one
+ * piece: a golden read from disk is an external string, which a slice would first copy whole.
  */
-function contentHash(text: string): string {
-  const utf8 = isWellFormed(text);
-  const digest = createHash('sha256').update(utf8 ? 'utf8:' : 'utf16:');
-  for (let at = 0; at < text.length; ) {
-    let end = Math.min(text.length, at + HASH_CHUNK);
-    const last = text.charCodeAt(end - 1);
-    if (last >= 0xd800 && last <= 0xdbff) end++;
-    digest.update(text.slice(at, end), utf8 ? 'utf8' : 'utf16le');
-    at = end;
-  }
-  return digest.digest('base64');
+function contentHash(content: string | Uint8Array): string {
+  if (typeof content !== 'string') return createHash('sha256').update('utf8:').update(content).digest('base64');
+  const utf8 = isWellFormed(content);
+  return createHash('sha256')
+    .update(utf8 ? 'utf8:' : 'utf16:')
+    .update(content, utf8 ? 'utf8' : 'utf16le')
+    .digest('base64');
 }
+
+/** Text of a golden read as bytes: decoded as reading the file as UTF-8 text decodes it. */
+const textOf = (content: string | Uint8Array): string =>
+  typeof content === 'string'
+    ? content
+    : Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString('utf8');
 
 /** Bounds of a {@link PreparedGoldens} cache. */
 export interface PreparedGoldensLimits {
@@ -52,18 +52,19 @@ export class PreparedGoldens {
   }
 
   /**
-   * The prepared golden whose text is `text`, parsing it with `parse` the first time. What `parse`
-   * throws is thrown and nothing is kept, so every read of a bad file reports it afresh.
+   * The prepared golden whose content is `content` (its text, or its bytes: then a golden seen
+   * before is found without decoding it), parsing its text with `parse` the first time. What
+   * `parse` throws is thrown and nothing is kept, so every read of a bad file reports it afresh.
    */
-  get(text: string, parse: (text: string) => Transcript): PreparedTranscript {
-    const key = contentHash(text);
+  get(content: string | Uint8Array, parse: (text: string) => Transcript): PreparedTranscript {
+    const key = contentHash(content);
     const found = this.entries.get(key);
     if (found) {
       this.entries.delete(key);
       this.entries.set(key, found);
       return found;
     }
-    const prepared = prepareTranscript(parse(text));
+    const prepared = prepareTranscript(parse(textOf(content)));
     if (prepared.chars <= this.maxChars) {
       this.entries.set(key, prepared);
       this.chars += prepared.chars;

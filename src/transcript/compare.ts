@@ -156,7 +156,11 @@ function timingProblems(
  * if (!result.pass) console.log(result.headline)
  */
 export function compareTranscripts(actual: Transcript, expected: Transcript, options: CompareOptions = {}): Comparison {
-  return comparePrepared(prepareTranscript(actual, { once: true }), prepareTranscript(expected), options);
+  return comparePrepared(
+    prepareTranscript(actual, { once: true }),
+    prepareTranscript(expected, { once: true }),
+    options,
+  );
 }
 
 /**

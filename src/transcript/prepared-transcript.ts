@@ -105,22 +105,42 @@ export function canonicalView(
 }
 
 /**
- * Whether two normalised frames have the same `raw`. A large one is read through its pieces, each
- * checked against a slice of the other side (a view, not a copy), so the received side of a
- * compare is never copied into one string; the other side is made flat once, and stays so.
+ * Whether two normalised frames have the same `raw`. A large one is read through its pieces (a
+ * frame normalised once keeps them: slices of the recorded text and the aliases between), walking
+ * both sides' pieces together and comparing slices, which are views rather than copies: no
+ * megabyte string is built to be compared and dropped.
  */
 function sameRaw(x: Frame, y: Frame): boolean {
   const a = x.raw;
   const b = y.raw;
   if (a === undefined || b === undefined || a.length !== b.length) return a === b;
-  const ofY = normalizedRawPieces(y);
-  const pieces = ofY ?? normalizedRawPieces(x);
-  if (pieces === undefined) return a === b;
-  const whole = ofY !== undefined ? a : b;
-  let at = 0;
-  for (const piece of pieces) {
-    if (whole.slice(at, at + piece.length) !== piece) return false;
-    at += piece.length;
+  const left = normalizedRawPieces(x);
+  const right = normalizedRawPieces(y);
+  if (left === undefined && right === undefined) return a === b;
+  return samePieces(left ?? [a], right ?? [b]);
+}
+
+/** Whether two lists of pieces of equal total length join to the same text. */
+function samePieces(left: readonly string[], right: readonly string[]): boolean {
+  let i = 0;
+  let j = 0;
+  let atLeft = 0;
+  let atRight = 0;
+  while (i < left.length && j < right.length) {
+    const l = left[i] as string;
+    const r = right[j] as string;
+    const n = Math.min(l.length - atLeft, r.length - atRight);
+    if (n > 0 && l.slice(atLeft, atLeft + n) !== r.slice(atRight, atRight + n)) return false;
+    atLeft += n;
+    atRight += n;
+    if (atLeft === l.length) {
+      i++;
+      atLeft = 0;
+    }
+    if (atRight === r.length) {
+      j++;
+      atRight = 0;
+    }
   }
   return true;
 }
