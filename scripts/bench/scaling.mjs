@@ -34,6 +34,10 @@ const sse = (exchange, t, id, message) => ({
 function httpCalls(calls, progress = 3, text = 'done') {
   const frames = [];
   let t = 0;
+  const tick = (dt) => {
+    t += dt;
+    return t;
+  };
   for (let k = 1; k <= calls; k++) {
     const request = {
       jsonrpc: '2.0',
@@ -43,7 +47,7 @@ function httpCalls(calls, progress = 3, text = 'done') {
     };
     frames.push(
       {
-        t: (t += 50),
+        t: tick(50),
         dir: 'client->server',
         channel: 'http',
         exchange: k,
@@ -51,10 +55,10 @@ function httpCalls(calls, progress = 3, text = 'done') {
         url: '/mcp',
         headers: { 'mcp-session-id': 's1' },
       },
-      { t: (t += 10), dir: 'client->server', channel: 'json', exchange: k, raw: JSON.stringify(request) },
-      { t: (t += 1), dir: 'client->server', channel: 'end', exchange: k, reason: 'complete' },
+      { t: tick(10), dir: 'client->server', channel: 'json', exchange: k, raw: JSON.stringify(request) },
+      { t: tick(1), dir: 'client->server', channel: 'end', exchange: k, reason: 'complete' },
       {
-        t: (t += 100),
+        t: tick(100),
         dir: 'server->client',
         channel: 'http',
         exchange: k,
@@ -69,13 +73,13 @@ function httpCalls(calls, progress = 3, text = 'done') {
         params: { progressToken: `p${k}`, progress: p, total: progress },
       };
       frames.push(
-        { t: (t += 1000), dir: 'server->client', channel: 'read', exchange: k, size: 120 },
-        sse(k, (t += 5), `${k}-${p}`, note),
+        { t: tick(1000), dir: 'server->client', channel: 'read', exchange: k, size: 120 },
+        sse(k, tick(5), `${k}-${p}`, note),
       );
     }
     const result = { jsonrpc: '2.0', id: k, result: { content: [{ type: 'text', text }] } };
-    frames.push(sse(k, (t += 1000), `${k}-r`, result), {
-      t: (t += 1),
+    frames.push(sse(k, tick(1000), `${k}-r`, result), {
+      t: tick(1),
       dir: 'server->client',
       channel: 'end',
       exchange: k,
@@ -89,12 +93,16 @@ function httpCalls(calls, progress = 3, text = 'done') {
 function stdioCalls(calls) {
   const frames = [];
   let t = 0;
+  const tick = (dt) => {
+    t += dt;
+    return t;
+  };
   for (let k = 1; k <= calls; k++) {
     const request = { jsonrpc: '2.0', id: k, method: 'tools/call', params: { name: 'echo', arguments: { k } } };
     const result = { jsonrpc: '2.0', id: k, result: { content: [{ type: 'text', text: `echo ${k}` }] } };
     frames.push(
-      { t: (t += 50), dir: 'client->server', channel: 'stdio', exchange: k, raw: JSON.stringify(request) },
-      { t: (t += 500), dir: 'server->client', channel: 'stdio', exchange: k, raw: JSON.stringify(result) },
+      { t: tick(50), dir: 'client->server', channel: 'stdio', exchange: k, raw: JSON.stringify(request) },
+      { t: tick(500), dir: 'server->client', channel: 'stdio', exchange: k, raw: JSON.stringify(result) },
     );
   }
   return { header: header('stdio'), frames };
