@@ -156,11 +156,7 @@ function timingProblems(
  * if (!result.pass) console.log(result.headline)
  */
 export function compareTranscripts(actual: Transcript, expected: Transcript, options: CompareOptions = {}): Comparison {
-  return comparePrepared(
-    prepareTranscript(actual, { once: true }),
-    prepareTranscript(expected, { once: true }),
-    options,
-  );
+  return comparePrepared(prepareTranscript(actual), prepareTranscript(expected), options);
 }
 
 /**

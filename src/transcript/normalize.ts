@@ -180,9 +180,9 @@ export function normalizeTranscript(transcript: Transcript, aliases: AliasTable 
 }
 
 /**
- * {@link normalizeTranscript} for a transcript compared once and dropped (the received side of a
- * compare): a large frame's text is a rope of slices of the recorded text and the aliases between
- * them, readable through {@link normalizedRawPieces}, instead of a fresh copy of megabytes.
+ * {@link normalizeTranscript} for comparing: a large frame's text is a rope of slices of the
+ * recorded text and the aliases between them, readable through {@link normalizedRawPieces},
+ * instead of a fresh copy of megabytes.
  */
 export function normalizeTranscriptLazily(transcript: Transcript): Transcript {
   const aliases = new AliasTable();

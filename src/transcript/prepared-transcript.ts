@@ -1,6 +1,6 @@
 import { type CanonicalFrame, type CanonicalStream, type CompareMode, canonicalFrameText } from './canonical-view.js';
 import type { Frame, Transcript, TranscriptHeader } from './frame.js';
-import { normalizedRawPieces, normalizeTranscript, normalizeTranscriptLazily } from './normalize.js';
+import { normalizedRawPieces, normalizeTranscriptLazily } from './normalize.js';
 import type { CompiledVolatile } from './volatile.js';
 
 /** One stream of a prepared transcript: an exchange in one direction, its normalised frames in order. */
@@ -27,23 +27,14 @@ export interface PreparedTranscript {
 
 const CLIENT = 'client->server';
 
-/** Options of {@link prepareTranscript}. */
-export interface PrepareOptions {
-  /**
-   * The transcript is compared once and dropped (a received transcript): large texts are kept as
-   * ropes over the recorded text rather than copied. Leave unset for one kept and compared often.
-   * @default false
-   */
-  readonly once?: boolean;
-}
-
 /**
  * Normalises a transcript and cuts it into streams (each exchange and direction on its own), so
  * two recordings compare equal when every stream carried the same frames in the same order,
- * however the streams interleaved.
+ * however the streams interleaved. Large texts stay ropes over the recorded text (see
+ * {@link normalizeTranscriptLazily}): preparing copies no megabytes, and neither does comparing.
  */
-export function prepareTranscript(transcript: Transcript, options: PrepareOptions = {}): PreparedTranscript {
-  const normal = options.once ? normalizeTranscriptLazily(transcript) : normalizeTranscript(transcript);
+export function prepareTranscript(transcript: Transcript): PreparedTranscript {
+  const normal = normalizeTranscriptLazily(transcript);
   const streams = new Map<string, Frame[]>();
   const starts = new Map<number, number>();
   let chars = 0;
@@ -106,7 +97,7 @@ export function canonicalView(
 
 /**
  * Whether two normalised frames have the same `raw`. A large one is read through its pieces (a
- * frame normalised once keeps them: slices of the recorded text and the aliases between), walking
+ * prepared frame keeps them: slices of the recorded text and the aliases between), walking
  * both sides' pieces together and comparing slices, which are views rather than copies: no
  * megabyte string is built to be compared and dropped.
  */

@@ -165,7 +165,7 @@ export async function toMatchGolden(
   }
   const origin = originOf(path, stored.golden.header);
   const { ignore, mask, ...compare } = options;
-  const comparison = comparePrepared(prepareTranscript(received, { once: true }), stored.golden, {
+  const comparison = comparePrepared(prepareTranscript(received), stored.golden, {
     timing: 'order',
     ...compare,
     ...((ignore !== undefined || mask !== undefined) && { volatile: { ignore: ignore ?? [], mask: mask ?? [] } }),
