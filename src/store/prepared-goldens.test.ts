@@ -149,3 +149,19 @@ test('bytes that are not UTF-8 are decoded as reading the file as text decodes t
   expect(seen).toEqual([Buffer.from(bytes).toString('utf8')]);
   expect(seen[0]).toContain('\uFFFD');
 });
+
+test('bytes read again from the same source are found while equal, and parsed again once changed', () => {
+  const cache = new PreparedGoldens();
+  const { parse, calls } = counting();
+  const read = (text: string): Uint8Array => new TextEncoder().encode(golden(text));
+  const first = cache.get(read('"one"'), parse, 'goldens/a.jsonl');
+  expect(cache.get(read('"one"'), parse, 'goldens/a.jsonl')).toBe(first);
+  expect(calls()).toBe(1);
+  // Same length, one byte changed: the source's last bytes no longer match, the content decides.
+  const edited = cache.get(read('"two"'), parse, 'goldens/a.jsonl');
+  expect(calls()).toBe(2);
+  expect(edited.streams[0]?.frames[0]?.raw).toBe('data: "two"\n\n');
+  expect(cache.get(read('"one"'), parse, 'goldens/a.jsonl')).toBe(first);
+  expect(cache.get(read('"one"'), parse, 'goldens/b.jsonl')).toBe(first);
+  expect(calls()).toBe(2);
+});

@@ -35,13 +35,15 @@ export interface PreparedGoldensLimits {
 }
 
 /**
- * Goldens parsed and prepared once, found again by the SHA-256 of their text: the same bytes read
+ * Goldens parsed and prepared once, found again by the SHA-256 of their content: the same bytes read
  * twice (the same golden compared by several tests, or by one test run many times) are parsed and
  * normalised once. Keyed by content, so an edited file is a new entry and can never be served
  * stale; bounded by count and by size, least recently used first out, so a long run does not grow.
  */
 export class PreparedGoldens {
-  private readonly entries = new Map<string, PreparedTranscript>();
+  private readonly entries = new Map<string, Entry>();
+  /** The key of the bytes last read from each source: the same bytes again need no hashing. */
+  private readonly lastKey = new Map<string, string>();
   private chars = 0;
   private readonly maxEntries: number;
   private readonly maxChars: number;
@@ -53,21 +55,32 @@ export class PreparedGoldens {
 
   /**
    * The prepared golden whose content is `content` (its text, or its bytes: then a golden seen
-   * before is found without decoding it), parsing its text with `parse` the first time. What
-   * `parse` throws is thrown and nothing is kept, so every read of a bad file reports it afresh.
+   * before is found without decoding it), parsing its text with `parse` the first time. Bytes read
+   * from a `source` (a path) that equal, byte for byte, the bytes last kept from it are found by that
+   * comparison, without hashing (the bytes are kept as given, not copied: do not change them after).
+   * What `parse` throws is thrown and nothing is kept, so every read of a bad file reports it afresh.
    */
-  get(content: string | Uint8Array, parse: (text: string) => Transcript): PreparedTranscript {
-    const key = contentHash(content);
+  get(content: string | Uint8Array, parse: (text: string) => Transcript, source?: string): PreparedTranscript {
+    const last = source === undefined ? undefined : this.lastKey.get(source);
+    const same = last === undefined ? undefined : this.entries.get(last);
+    const key =
+      same?.bytes !== undefined && typeof content !== 'string' && sameBytes(same.bytes, content)
+        ? (last as string)
+        : contentHash(content);
     const found = this.entries.get(key);
     if (found) {
       this.entries.delete(key);
       this.entries.set(key, found);
-      return found;
+      this.remember(source, key, found);
+      return found.prepared;
     }
     const prepared = prepareTranscript(parse(textOf(content)));
-    if (prepared.chars <= this.maxChars) {
-      this.entries.set(key, prepared);
-      this.chars += prepared.chars;
+    const entry: Entry = { prepared, ...(typeof content !== 'string' && source !== undefined && { bytes: content }) };
+    const chars = sizeOf(entry);
+    if (chars <= this.maxChars) {
+      this.entries.set(key, entry);
+      this.chars += chars;
+      this.remember(source, key, entry);
       this.evict();
     }
     return prepared;
@@ -81,14 +94,39 @@ export class PreparedGoldens {
   /** Forgets every golden. */
   clear(): void {
     this.entries.clear();
+    this.lastKey.clear();
     this.chars = 0;
   }
 
+  private remember(source: string | undefined, key: string, entry: Entry): void {
+    if (source === undefined || entry.bytes === undefined) return;
+    this.lastKey.delete(source);
+    this.lastKey.set(source, key);
+    // Sources are names only; keep as many as goldens, the oldest leaving first.
+    for (const oldest of this.lastKey.keys()) {
+      if (this.lastKey.size <= this.maxEntries) break;
+      this.lastKey.delete(oldest);
+    }
+  }
+
   private evict(): void {
-    for (const [key, prepared] of this.entries) {
+    for (const [key, entry] of this.entries) {
       if (this.entries.size <= this.maxEntries && this.chars <= this.maxChars) return;
       this.entries.delete(key);
-      this.chars -= prepared.chars;
+      this.chars -= sizeOf(entry);
     }
   }
 }
+
+/** A kept golden: prepared, with the bytes it was read from when they came with a source. */
+interface Entry {
+  readonly prepared: PreparedTranscript;
+  readonly bytes?: Uint8Array;
+}
+
+const sizeOf = (entry: Entry): number => entry.prepared.chars + (entry.bytes?.byteLength ?? 0);
+
+/** Byte-for-byte equality, as one native comparison. */
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean =>
+  a.byteLength === b.byteLength &&
+  Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));

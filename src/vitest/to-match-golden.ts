@@ -83,7 +83,7 @@ async function readStored(path: string, shown: string, regenerate: string): Prom
   if (content === undefined) return { missing: true };
   try {
     return {
-      golden: preparedGoldens.get(content, (text) => parseTranscript(text, { source: shown, regenerate })),
+      golden: preparedGoldens.get(content, (text) => parseTranscript(text, { source: shown, regenerate }), path),
     };
   } catch (error) {
     if (isGoldenError(error, 'E_GOLDEN_VERSION'))
