@@ -115,7 +115,7 @@ const jittered = (transcript) => ({
 });
 
 /** A ratio row: `make(size)` builds the input, `work(input)` is timed; sizes N and 8N interleaved. */
-async function ratioRow(rows, { figure, n, unit, make, work, runs = 7 }) {
+async function ratioRow(rows, { figure, n, unit, make, work, runs = 9 }) {
   const small = make(n);
   const big = make(8 * n);
   const time = (input) => () => {
