@@ -30,7 +30,7 @@ const textOf = (content: string | Uint8Array): string =>
 export interface PreparedGoldensLimits {
   /** Most goldens kept. @default 64 */
   readonly maxEntries?: number;
-  /** Most characters of frame text kept, all goldens together; a larger golden is prepared but not kept. @default 64 MiB */
+  /** Most characters of frame text and bytes kept, all goldens together; a larger golden is prepared but not kept. @default 64 MiB */
   readonly maxChars?: number;
 }
 
