@@ -17,6 +17,7 @@ const AREAS = [
   { name: 'pacing', load: () => import('./bench/pacing.mjs') },
   { name: 'tap', load: () => import('./bench/tap.mjs') },
   { name: 'compare', load: () => import('./bench/compare.mjs') },
+  { name: 'scaling', load: () => import('./bench/scaling.mjs') },
   { name: 'sessions', load: () => import('./bench/sessions.mjs') },
   { name: 'verify', load: () => import('./bench/verify.mjs') },
   { name: 'suite', load: () => import('./bench/suite.mjs'), slow: true },

@@ -224,14 +224,19 @@ function joinResumedStreams(built: Building[]): ReplayExchange[] {
 
 function stdioExchanges(transcript: Transcript, golden: GoldenSource): ReplayExchange[] {
   const out: ReplayExchange[] = [];
+  // Server frames by exchange, gathered once: a lookup per request keeps planning linear.
+  const answers = new Map<number, Frame[]>();
+  for (const f of transcript.frames) {
+    if (f.dir !== 'server->client') continue;
+    const list = answers.get(f.exchange);
+    if (list) list.push(f);
+    else answers.set(f.exchange, [f]);
+  }
   for (const frame of transcript.frames) {
     if (frame.channel !== 'stdio' || frame.dir !== 'client->server' || frame.exchange === 0) continue;
     const message = frameMessage(frame);
     if (!message || !('id' in message)) continue;
-    const events = responseEvents(
-      transcript.frames.filter((f) => f.exchange === frame.exchange),
-      frame.t,
-    );
+    const events = responseEvents(answers.get(frame.exchange) ?? [], frame.t);
     out.push({
       exchange: frame.exchange,
       ...golden,

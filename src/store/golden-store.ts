@@ -40,3 +40,16 @@ export const fileGoldenStore: GoldenStore = {
     await rmdir(dir).catch(() => undefined);
   },
 };
+
+/**
+ * The bytes of the file {@link fileGoldenStore} would read as text at `path`, or `undefined` when
+ * there is none: a golden seen before is then recognised by the hash of its bytes, undecoded.
+ */
+export async function readGoldenBytes(path: string): Promise<Uint8Array | undefined> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

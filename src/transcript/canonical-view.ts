@@ -1,7 +1,6 @@
 import { canonicalJson } from './canonical-json.js';
-import type { Frame, Transcript } from './frame.js';
+import type { Frame } from './frame.js';
 import { frameMessage, sseBlock } from './frame-content.js';
-import { normalizeTranscript } from './normalize.js';
 import type { CompiledVolatile } from './volatile.js';
 
 /** How frames are compared: parsed JSON-RPC (semantic, the default) or normalised raw bytes. */
@@ -78,35 +77,6 @@ export function canonicalFrameText(
       return `${arrow(frame)} ${frame.channel} ${body}`;
     }
   }
-}
-
-/**
- * A transcript as canonical text, stream by stream (each exchange and direction on its own), so
- * two recordings compare equal when every stream carried the same frames in the same order,
- * however the streams interleaved.
- */
-export function canonicalStreams(
-  transcript: Transcript,
-  mode: CompareMode = 'semantic',
-  volatile?: CompiledVolatile,
-): CanonicalStream[] {
-  const normal = normalizeTranscript(transcript);
-  const streams = new Map<string, CanonicalFrame[]>();
-  for (const frame of normal.frames) {
-    const text = canonicalFrameText(frame, mode, volatile);
-    if (text === undefined) continue;
-    const stream = `${frame.exchange}:${frame.dir}`;
-    const list = streams.get(stream) ?? [];
-    list.push({ stream, text, frame });
-    streams.set(stream, list);
-  }
-  return [...streams]
-    .sort(([a], [b]) => {
-      const [ea, da] = a.split(':');
-      const [eb, db] = b.split(':');
-      return Number(ea) - Number(eb) || (da === 'client->server' ? -1 : 1) - (db === 'client->server' ? -1 : 1);
-    })
-    .map(([stream, frames]) => ({ stream, frames }));
 }
 
 /** The whole canonical text: a heading per stream, then one line per frame. */

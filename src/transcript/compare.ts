@@ -1,9 +1,10 @@
 import { atomizeChangeset, diff } from 'json-diff-ts';
-import { type CanonicalFrame, type CanonicalStream, type CompareMode, canonicalStreams } from './canonical-view.js';
+import type { CanonicalFrame, CanonicalStream, CompareMode } from './canonical-view.js';
 import { firstDifference } from './first-difference.js';
 import type { Transcript } from './frame.js';
 import { describeMessage, frameMessage, type JsonRpcMessage } from './frame-content.js';
 import { resultContent, textOf } from './json-rpc.js';
+import { canonicalView, type PreparedTranscript, prepareTranscript, sameCanonicalText } from './prepared-transcript.js';
 import { allowedDrift, resolveTolerance, type TimingTolerance } from './timing-tolerance.js';
 import { type CompiledVolatile, compileVolatile, type VolatileOptions } from './volatile.js';
 
@@ -114,25 +115,25 @@ function streamText(stream: CanonicalStream | undefined): string {
 }
 
 function timingProblems(
-  actual: CanonicalStream[],
-  expected: CanonicalStream[],
+  actual: ReadonlyMap<string, CanonicalStream>,
+  expected: readonly CanonicalStream[],
   timing: TimingTolerance,
-  a: Transcript,
-  e: Transcript,
+  a: PreparedTranscript,
+  e: PreparedTranscript,
 ): string[] {
-  const start = (t: Transcript, exchange: number): number =>
-    t.frames.find((f) => f.exchange === exchange && f.dir === 'client->server')?.t ?? 0;
   const tolerance = resolveTolerance(timing);
   const problems: string[] = [];
   for (const stream of expected) {
-    const other = actual.find((s) => s.stream === stream.stream);
+    const other = actual.get(stream.stream);
     if (!other) continue;
     const exchange = Number(stream.stream.split(':')[0]);
+    const expectedStart = e.starts.get(exchange) ?? 0;
+    const actualStart = a.starts.get(exchange) ?? 0;
     stream.frames.forEach((frame, i) => {
       const got = other.frames[i];
-      if (!got || got.text !== frame.text || frame.frame.dir === 'client->server') return;
-      const want = (frame.frame.t - start(e, exchange)) / 1000;
-      const was = (got.frame.t - start(a, exchange)) / 1000;
+      if (!got || frame.frame.dir === 'client->server' || !sameCanonicalText(got, frame)) return;
+      const want = (frame.frame.t - expectedStart) / 1000;
+      const was = (got.frame.t - actualStart) / 1000;
       const allowed = allowedDrift(tolerance, want);
       if (Math.abs(was - want) > allowed) {
         problems.push(
@@ -154,10 +155,24 @@ function timingProblems(
  * if (!result.pass) console.log(result.headline)
  */
 export function compareTranscripts(actual: Transcript, expected: Transcript, options: CompareOptions = {}): Comparison {
+  return comparePrepared(prepareTranscript(actual), prepareTranscript(expected), options);
+}
+
+/**
+ * {@link compareTranscripts} on transcripts prepared beforehand, so a golden compared many times
+ * is normalised once ({@link prepareTranscript}).
+ */
+export function comparePrepared(
+  actual: PreparedTranscript,
+  expected: PreparedTranscript,
+  options: CompareOptions = {},
+): Comparison {
   const mode: CompareMode = options.bytes ? 'bytes' : 'semantic';
   const volatile: CompiledVolatile | undefined = options.volatile ? compileVolatile(options.volatile) : undefined;
-  const a = canonicalStreams(actual, mode, volatile);
-  const e = canonicalStreams(expected, mode, volatile);
+  const a = canonicalView(actual, mode, volatile);
+  const e = canonicalView(expected, mode, volatile);
+  const actualById = new Map(a.map((s) => [s.stream, s]));
+  const expectedById = new Map(e.map((s) => [s.stream, s]));
   const messageOf = (frame: CanonicalFrame | undefined): JsonRpcMessage | undefined => {
     const message = frame && frameMessage(frame.frame);
     return message && volatile && frame.frame.dir === 'server->client'
@@ -167,19 +182,16 @@ export function compareTranscripts(actual: Transcript, expected: Transcript, opt
   const total = e.reduce((n, s) => n + s.frames.length, 0);
   const max = options.maxChanges ?? 20;
   let seen = 0;
-  const streams = [
-    ...e.map((s) => s.stream),
-    ...a.map((s) => s.stream).filter((id) => !e.some((s) => s.stream === id)),
-  ];
+  const streams = [...e.map((s) => s.stream), ...a.map((s) => s.stream).filter((id) => !expectedById.has(id))];
   for (const id of streams) {
-    const want = e.find((s) => s.stream === id);
-    const got = a.find((s) => s.stream === id);
+    const want = expectedById.get(id);
+    const got = actualById.get(id);
     const [exchange, dir] = id.split(':');
     const length = Math.max(want?.frames.length ?? 0, got?.frames.length ?? 0);
     for (let i = 0; i < length; i++) {
       const w = want?.frames[i];
       const g = got?.frames[i];
-      if (w?.text === g?.text) continue;
+      if (sameCanonicalText(w, g)) continue;
       const n = seen + i + 1;
       const where = `exchange ${exchange}, ${dir}, frame ${i + 1}`;
       const wm = messageOf(w);
@@ -219,7 +231,8 @@ export function compareTranscripts(actual: Transcript, expected: Transcript, opt
     seen += want?.frames.length ?? 0;
   }
   const tolerance = options.timing;
-  const timing = tolerance && typeof tolerance === 'object' ? timingProblems(a, e, tolerance, actual, expected) : [];
+  const timing =
+    tolerance && typeof tolerance === 'object' ? timingProblems(actualById, e, tolerance, actual, expected) : [];
   return {
     pass: timing.length === 0,
     headline:

@@ -1,6 +1,6 @@
 import type { Frame } from './frame.js';
 import { type JsonRpcMessage, parseJsonRpc } from './json-rpc.js';
-import { type SseBlock, splitSse } from './sse.js';
+import { firstSseBlock, type SseBlock, splitSse } from './sse.js';
 
 export type { JsonRpcMessage } from './json-rpc.js';
 export { describeMessage } from './json-rpc.js';
@@ -21,7 +21,7 @@ export function sseBlock(frame: Frame): SseBlock | undefined {
   if (frame.channel !== 'sse') return undefined;
   let block = blocks.get(frame);
   if (block === undefined) {
-    block = splitSse(frameBytes(frame))[0] ?? null;
+    block = (frame.raw !== undefined ? firstSseBlock(frame.raw) : splitSse(frameBytes(frame))[0]) ?? null;
     blocks.set(frame, block);
   }
   return block ?? undefined;

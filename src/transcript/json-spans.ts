@@ -12,66 +12,104 @@ export interface JsonValueSpan {
   readonly type: 'string' | 'number' | 'literal' | 'object' | 'array';
 }
 
-const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
+const SPACE = 0x20;
+const TAB = 0x09;
+const LF = 0x0a;
+const CR = 0x0d;
+const BACKSLASH = 0x5c;
 
+const isWhitespace = (code: number): boolean => code === SPACE || code === TAB || code === LF || code === CR;
+
+/** The next character that can change the scanner's state: a bracket or a quote. */
+const STRUCTURAL = /[{}[\]"]/g;
+/** A key that `JSON.parse` would have to unescape, or would refuse (a raw control character). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: raw control characters are what JSON.parse refuses in a key.
+const NEEDS_JSON_PARSE = /[\\\x00-\x1f]/;
+
+/**
+ * Offset just after the string that opens at `start`. The closing quote is found with `indexOf`
+ * (a quote ends the string when an even number of backslashes precedes it), so a long string
+ * costs a native search rather than a step per character.
+ */
 function skipString(text: string, start: number): number {
-  let i = start + 1;
-  while (i < text.length) {
-    const ch = text[i];
-    if (ch === '\\') i += 2;
-    else if (ch === '"') return i + 1;
-    else i++;
+  let quote = text.indexOf('"', start + 1);
+  while (quote >= 0) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+    quote = text.indexOf('"', quote + 1);
   }
+  return unterminatedEnd(text, start);
+}
+
+/** Where a step-by-step scan of an unterminated string stops: past the end, by two if it ends in an escape. */
+function unterminatedEnd(text: string, start: number): number {
+  let i = start + 1;
+  while (i < text.length) i += text.charCodeAt(i) === BACKSLASH ? 2 : 1;
   return i;
 }
 
 function skipWhitespace(text: string, start: number): number {
   let i = start;
-  while (i < text.length && WHITESPACE.has(text[i] as string)) i++;
+  while (i < text.length && isWhitespace(text.charCodeAt(i))) i++;
   return i;
 }
 
 function scalarEnd(text: string, start: number): number {
   let i = start;
-  while (i < text.length && !WHITESPACE.has(text[i] as string) && !',}]'.includes(text[i] as string)) i++;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (isWhitespace(code) || code === 0x2c || code === 0x7d || code === 0x5d) break;
+    i++;
+  }
   return i;
+}
+
+function keyOf(text: string, start: number, end: number): string {
+  const inner = text.slice(start + 1, end - 1);
+  return text.charCodeAt(end - 1) === 0x22 && end - start >= 2 && !NEEDS_JSON_PARSE.test(inner)
+    ? inner
+    : (JSON.parse(text.slice(start, end)) as string);
+}
+
+function valueType(first: string | undefined): JsonValueSpan['type'] {
+  if (first === '"') return 'string';
+  if (first === '{') return 'object';
+  if (first === '[') return 'array';
+  return first === 't' || first === 'f' || first === 'n' ? 'literal' : 'number';
 }
 
 /**
  * Finds the value spans of members named in `keys`, in one pass over the text, without parsing it
  * into objects, so a caller can rewrite those values and leave every other byte as it was.
- * Malformed text yields the spans found before the problem.
+ * Malformed text yields the spans found before the problem. The scan jumps from bracket to quote
+ * with native searches, so its cost grows with the number of strings and brackets, not characters.
  */
 export function findJsonValueSpans(text: string, keys: ReadonlySet<string>): JsonValueSpan[] {
   const spans: JsonValueSpan[] = [];
   const stack: ('object' | 'array')[] = [];
   let i = 0;
   while (i < text.length) {
-    const ch = text[i] as string;
+    // One shared sticky-free global regex is safe here: the scan is synchronous and sets lastIndex each time.
+    STRUCTURAL.lastIndex = i;
+    const found = STRUCTURAL.exec(text);
+    if (!found) break;
+    i = found.index;
+    const ch = found[0];
     if (ch === '{' || ch === '[') {
       stack.push(ch === '{' ? 'object' : 'array');
       i++;
     } else if (ch === '}' || ch === ']') {
       stack.pop();
       i++;
-    } else if (ch === '"') {
+    } else {
       const end = skipString(text, i);
       const afterKey = skipWhitespace(text, end);
       if (stack.at(-1) === 'object' && text[afterKey] === ':') {
-        const key = JSON.parse(text.slice(i, end)) as string;
+        const key = keyOf(text, i, end);
         const valueStart = skipWhitespace(text, afterKey + 1);
         if (keys.has(key)) {
-          const first = text[valueStart];
-          const type =
-            first === '"'
-              ? 'string'
-              : first === '{'
-                ? 'object'
-                : first === '['
-                  ? 'array'
-                  : first === 't' || first === 'f' || first === 'n'
-                    ? 'literal'
-                    : 'number';
+          const type = valueType(text[valueStart]);
           const valueEnd =
             type === 'string'
               ? skipString(text, valueStart)
@@ -84,11 +122,28 @@ export function findJsonValueSpans(text: string, keys: ReadonlySet<string>): Jso
       } else {
         i = end;
       }
-    } else {
-      i++;
     }
   }
   return spans;
+}
+
+/**
+ * The pieces that, joined, make `text` with the spans (non-overlapping) replaced: slices of `text`
+ * between the new texts, so a caller can compare or join them without copying the text first.
+ */
+export function spliceSpans(
+  text: string,
+  replacements: readonly { start: number; end: number; text: string }[],
+): string[] {
+  const sorted = [...replacements].sort((a, b) => a.start - b.start);
+  const pieces: string[] = [];
+  let at = 0;
+  for (const r of sorted) {
+    pieces.push(text.slice(at, r.start), r.text);
+    at = r.end;
+  }
+  pieces.push(text.slice(at));
+  return pieces;
 }
 
 /** Replaces spans (non-overlapping) with new text, leaving every other character as it was. */

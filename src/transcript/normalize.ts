@@ -1,6 +1,7 @@
 import { setOwn } from './canonical-json.js';
 import type { Frame, Transcript } from './frame.js';
-import { findJsonValueSpans, replaceSpans } from './json-spans.js';
+import { findJsonValueSpans, spliceSpans } from './json-spans.js';
+import { splitLineEnds } from './line-ends.js';
 
 /** Kinds of volatile value replaced by numbered aliases. */
 export type AliasKind = 'session' | 'event-id' | 'request-id' | 'token' | 'port';
@@ -66,15 +67,15 @@ function aliasPorts(text: string, aliases: AliasTable): string {
   return text.replace(PORT_PATTERN, (_, host: string, port: string) => `${host}:${aliases.text('port', port)}`);
 }
 
-/** Rewrites ids, request ids and progress tokens inside one line of JSON text. */
-export function normalizeJsonText(text: string, aliases: AliasTable): string {
+/** {@link normalizeJsonText} as pieces to join (slices of `text` around the rewritten values). */
+function jsonPieces(text: string, aliases: AliasTable): string[] {
   const spans = findJsonValueSpans(text, JSON_KEYS).filter(
     (span) =>
       (span.type === 'string' || span.type === 'number') &&
       (span.key !== 'id' || span.depth === 1) &&
       (span.key !== 'requestId' || span.depth === 2),
   );
-  return replaceSpans(
+  return spliceSpans(
     text,
     spans.map((span) => ({
       start: span.start,
@@ -84,20 +85,42 @@ export function normalizeJsonText(text: string, aliases: AliasTable): string {
   );
 }
 
-function normalizeSse(raw: string, aliases: AliasTable): string {
-  const parts = raw.split(/(\r\n|\r|\n)/);
-  for (let i = 0; i < parts.length; i += 2) {
+/** Rewrites ids, request ids and progress tokens inside one line of JSON text. */
+export function normalizeJsonText(text: string, aliases: AliasTable): string {
+  return jsonPieces(text, aliases).join('');
+}
+
+function ssePieces(raw: string, aliases: AliasTable): string[] {
+  const parts = splitLineEnds(raw);
+  const pieces: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
     const line = parts[i] as string;
-    if (line.startsWith('data:')) {
+    if (i % 2 === 1) pieces.push(line);
+    else if (line.startsWith('data:')) {
       const prefix = line.startsWith('data: ') ? 'data: ' : 'data:';
-      parts[i] = prefix + normalizeJsonText(line.slice(prefix.length), aliases);
+      pieces.push(prefix, ...jsonPieces(line.slice(prefix.length), aliases));
     } else if (line.startsWith('id:')) {
       const prefix = line.startsWith('id: ') ? 'id: ' : 'id:';
       const value = line.slice(prefix.length);
-      parts[i] = value === '' ? line : prefix + aliases.text('event-id', value);
+      pieces.push(value === '' ? line : prefix + aliases.text('event-id', value));
+    } else {
+      pieces.push(line);
     }
   }
-  return parts.join('');
+  return pieces;
+}
+
+/** Text this long is kept as its pieces rather than copied into one string: see {@link normalizedRawPieces}. */
+const LARGE_TEXT = 64 * 1024;
+const rawPieces = new WeakMap<Frame, readonly string[]>();
+
+/**
+ * The pieces whose concatenation is the `raw` of a large frame normalised here (slices of the
+ * recorded text and the aliases between them), so a comparison can read it without first copying
+ * megabytes into one string. `undefined` for other frames.
+ */
+export function normalizedRawPieces(frame: Frame): readonly string[] | undefined {
+  return rawPieces.get(frame);
 }
 
 function normalizeHeaders(headers: Readonly<Record<string, string>>, aliases: AliasTable): Record<string, string> {
@@ -114,14 +137,28 @@ function normalizeHeaders(headers: Readonly<Record<string, string>>, aliases: Al
   return out;
 }
 
-function normalizeFrame(frame: Frame, aliases: AliasTable): Frame {
+function normalizeFrame(frame: Frame, aliases: AliasTable, ropes: boolean): Frame {
   const out: { -readonly [K in keyof Frame]: Frame[K] } = { ...frame };
   if (frame.headers) out.headers = normalizeHeaders(frame.headers, aliases);
   if (frame.url !== undefined) out.url = aliasPorts(frame.url, aliases);
-  if (frame.raw !== undefined) {
-    if (frame.channel === 'sse') out.raw = normalizeSse(frame.raw, aliases);
-    else if (frame.channel === 'json' || frame.channel === 'stdio') out.raw = normalizeJsonText(frame.raw, aliases);
+  const pieces =
+    frame.raw === undefined
+      ? undefined
+      : frame.channel === 'sse'
+        ? ssePieces(frame.raw, aliases)
+        : frame.channel === 'json' || frame.channel === 'stdio'
+          ? jsonPieces(frame.raw, aliases)
+          : undefined;
+  if (pieces === undefined) return out;
+  if (!ropes || (frame.raw?.length ?? 0) < LARGE_TEXT) {
+    out.raw = pieces.join('');
+    return out;
   }
+  // A rope of the pieces: one string to every reader, and no copy until one needs it flat.
+  let raw = '';
+  for (const piece of pieces) raw += piece;
+  out.raw = raw;
+  rawPieces.set(out, pieces);
   return out;
 }
 
@@ -139,5 +176,16 @@ function normalizeFrame(frame: Frame, aliases: AliasTable): Frame {
  */
 export function normalizeTranscript(transcript: Transcript, aliases: AliasTable = new AliasTable()): Transcript {
   const header = { ...transcript.header, target: aliasPorts(transcript.header.target, aliases) };
-  return { header, frames: transcript.frames.map((frame) => normalizeFrame(frame, aliases)) };
+  return { header, frames: transcript.frames.map((frame) => normalizeFrame(frame, aliases, false)) };
+}
+
+/**
+ * {@link normalizeTranscript} for comparing: a large frame's text is a rope of slices of the
+ * recorded text and the aliases between them, readable through {@link normalizedRawPieces},
+ * instead of a fresh copy of megabytes.
+ */
+export function normalizeTranscriptLazily(transcript: Transcript): Transcript {
+  const aliases = new AliasTable();
+  const header = { ...transcript.header, target: aliasPorts(transcript.header.target, aliases) };
+  return { header, frames: transcript.frames.map((frame) => normalizeFrame(frame, aliases, true)) };
 }

@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { SseParser, splitSse } from './sse.js';
+import { firstSseBlock, SseParser, splitSse } from './sse.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -95,5 +95,25 @@ describe('SseParser', () => {
 
   test('joins multi-line data with LF', () => {
     expect(splitSse(encoder.encode('data: one\ndata: two\n\n'))[0]?.data).toBe('one\ntwo');
+  });
+});
+
+describe('firstSseBlock', () => {
+  const body = fc
+    .array(
+      fc.oneof(
+        fc.constantFrom('\n', '\r', '\r\n', '\uFEFF', 'data: ', 'data:{"a":1}', 'id: 7', 'event: message', ': hi'),
+        fc.constantFrom('retry: 200', 'retry: x', 'é', '😀', '\uD800', 'x'),
+      ),
+      { maxLength: 16 },
+    )
+    .map((parts) => parts.join(''));
+
+  test.prop([body])('reads the same first block from text as splitSse does from its bytes', (text) => {
+    const fromBytes = splitSse(encoder.encode(text))[0];
+    const fromText = firstSseBlock(text);
+    expect(fromText && { ...fromText, bytes: [...fromText.bytes] }).toEqual(
+      fromBytes && { ...fromBytes, bytes: [...fromBytes.bytes] },
+    );
   });
 });

@@ -1,3 +1,5 @@
+import { splitLineEnds } from './line-ends.js';
+
 /**
  * One server-sent event block as it was on the wire: every byte from its first line through the
  * blank line that ended it, and the fields parsed from those lines.
@@ -22,10 +24,15 @@ export interface SseBlock {
 const LF = 0x0a;
 const CR = 0x0d;
 const decoder = new TextDecoder('utf-8');
+const SURROGATE = /[\uD800-\uDFFF]/;
+const BOM = '\uFEFF';
 
 function parseFields(bytes: Uint8Array, incomplete: boolean): SseBlock {
-  const text = decoder.decode(bytes);
-  const lines = text.split(/\r\n|\r|\n/);
+  const parts = splitLineEnds(decoder.decode(bytes));
+  return { bytes, ...fieldsOf(parts.filter((_, i) => i % 2 === 0)), incomplete };
+}
+
+function fieldsOf(lines: readonly string[]): Omit<SseBlock, 'bytes' | 'incomplete'> {
   const comments: string[] = [];
   const data: string[] = [];
   let event: string | undefined;
@@ -47,13 +54,11 @@ function parseFields(bytes: Uint8Array, incomplete: boolean): SseBlock {
     else if (name === 'retry' && /^\d+$/.test(value)) retry = Number(value);
   }
   return {
-    bytes,
     ...(event !== undefined && { event }),
     ...(id !== undefined && { id }),
     ...(retry !== undefined && { retry }),
     ...(data.length > 0 && { data: data.join('\n') }),
     comments,
-    incomplete,
   };
 }
 
@@ -143,6 +148,42 @@ export class SseParser {
     this.lineStart = true;
     return blocks;
   }
+}
+
+/**
+ * The first block of a complete SSE body given as text: the same block as `splitSse` gives for the
+ * text's UTF-8 bytes, read without encoding the text to bytes and decoding it back (its `bytes` are
+ * encoded only when asked for). `undefined` for an empty body.
+ */
+export function firstSseBlock(text: string): SseBlock | undefined {
+  // Lone surrogates would become U+FFFD on the way through bytes: let the byte path say so exactly.
+  if (SURROGATE.test(text)) return splitSse(new TextEncoder().encode(text))[0];
+  if (text === '') return undefined;
+  const parts = splitLineEnds(text);
+  let end = text.length;
+  let lines = parts.length;
+  let offset = 0;
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    offset += (parts[i] as string).length + (parts[i + 1] as string).length;
+    if (parts[i] === '') {
+      end = offset;
+      lines = i + 1;
+      break;
+    }
+  }
+  const fields = parts.slice(0, lines).filter((_, i) => i % 2 === 0);
+  // The byte path decodes each block on its own, and the decoder drops a leading byte order mark.
+  if (fields[0]?.startsWith(BOM)) fields[0] = fields[0].slice(1);
+  const block = text.slice(0, end);
+  let bytes: Uint8Array | undefined;
+  return {
+    get bytes(): Uint8Array {
+      bytes ??= new TextEncoder().encode(block);
+      return bytes;
+    },
+    ...fieldsOf(fields),
+    incomplete: end === text.length && lines === parts.length,
+  };
 }
 
 /** Splits a complete SSE body into blocks (the tail, if unterminated, comes last and `incomplete`). */

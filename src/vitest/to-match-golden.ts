@@ -1,9 +1,12 @@
 import { relative } from 'node:path';
 import { isGoldenError } from '../errors.js';
-import { type CompareOptions, compareTranscripts } from '../transcript/compare.js';
-import { GOLDEN_FORMAT, type Transcript } from '../transcript/frame.js';
+import { fileGoldenStore, readGoldenBytes } from '../store/golden-store.js';
+import { PreparedGoldens } from '../store/prepared-goldens.js';
+import { type CompareOptions, comparePrepared } from '../transcript/compare.js';
+import { GOLDEN_FORMAT, type Transcript, type TranscriptHeader } from '../transcript/frame.js';
 import { memberOf } from '../transcript/json-object.js';
 import { parseTranscript } from '../transcript/parse.js';
+import { type PreparedTranscript, prepareTranscript } from '../transcript/prepared-transcript.js';
 import { serializeTranscript } from '../transcript/serialize.js';
 import type { VolatileOptions } from '../transcript/volatile.js';
 import { getGoldenStore } from './active-golden-store.js';
@@ -42,8 +45,8 @@ export function isTranscript(value: unknown): value is Transcript {
 /** Who made a golden, which decides the command that regenerates it. */
 type Origin = { readonly by: 'matcher' } | { readonly by: 'record'; readonly scenario: string };
 
-function originOf(path: string, golden: Transcript | undefined): Origin {
-  const scenario = golden?.header.scenario;
+function originOf(path: string, header: TranscriptHeader | undefined): Origin {
+  const scenario = header?.scenario;
   return scenario !== undefined && !isAdjacentGolden(path) ? { by: 'record', scenario } : { by: 'matcher' };
 }
 
@@ -65,17 +68,24 @@ function formatOf(text: string): string {
   }
 }
 
-type Read = { readonly golden: Transcript } | { readonly missing: true } | { readonly unreadable: string };
+type Read = { readonly golden: PreparedTranscript } | { readonly missing: true } | { readonly unreadable: string };
+
+/** Goldens read by this process, parsed and normalised once per distinct content. */
+const preparedGoldens = new PreparedGoldens();
 
 async function readStored(path: string, shown: string, regenerate: string): Promise<Read> {
-  const text = await getGoldenStore().read(path);
-  if (text === undefined) return { missing: true };
+  const store = getGoldenStore();
+  // The file store's bytes need no decoding when the golden was seen before; any other store is read as it says.
+  const content = store === fileGoldenStore ? await readGoldenBytes(path) : await store.read(path);
+  if (content === undefined) return { missing: true };
   try {
-    return { golden: parseTranscript(text, { source: shown, regenerate }) };
+    return {
+      golden: preparedGoldens.get(content, (text) => parseTranscript(text, { source: shown, regenerate }), path),
+    };
   } catch (error) {
     if (isGoldenError(error, 'E_GOLDEN_VERSION'))
       return {
-        unreadable: `it is in format ${formatOf(text)}, which this version of mcp-golden does not read (it reads ${GOLDEN_FORMAT})`,
+        unreadable: `it is in format ${formatOf(typeof content === 'string' ? content : Buffer.from(content).toString('utf8'))}, which this version of mcp-golden does not read (it reads ${GOLDEN_FORMAT})`,
       };
     if (isGoldenError(error, 'E_GOLDEN_PARSE')) return { unreadable: error.message };
     throw error;
@@ -150,9 +160,9 @@ export async function toMatchGolden(
         `[mcp-golden] golden "${shown}" cannot be read: ${stored.unreadable.replace(/^\[mcp-golden\] /, '')}\nFix: run \`${rewrite}\` to rewrite it from this test, or restore it from git.`,
     };
   }
-  const origin = originOf(path, stored.golden);
+  const origin = originOf(path, stored.golden.header);
   const { ignore, mask, ...compare } = options;
-  const comparison = compareTranscripts(received, stored.golden, {
+  const comparison = comparePrepared(prepareTranscript(received), stored.golden, {
     timing: 'order',
     ...compare,
     ...((ignore !== undefined || mask !== undefined) && { volatile: { ignore: ignore ?? [], mask: mask ?? [] } }),

@@ -1,0 +1,48 @@
+import { describe, expect, test } from 'vitest';
+import { GOLDEN_FORMAT, type Transcript } from '../transcript/frame.js';
+import { preservesBlocks, preservesUnicode } from './invariants.js';
+
+/** A `tools/call` answered with one text block per entry of `texts`. */
+function call(texts: readonly string[]): Transcript {
+  const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'long_output' } };
+  const result = { jsonrpc: '2.0', id: 1, result: { content: texts.map((text) => ({ type: 'text', text })) } };
+  return {
+    header: { format: GOLDEN_FORMAT, protocolVersion: '2025-11-25', transport: 'http', target: 'x', recorder: 'r' },
+    frames: [
+      { t: 0, dir: 'client->server', channel: 'json', exchange: 1, raw: JSON.stringify(request) },
+      { t: 10, dir: 'server->client', channel: 'sse', exchange: 1, raw: `data: ${JSON.stringify(result)}\n\n` },
+    ],
+  };
+}
+
+const latin1 = (text: string): string => Buffer.from(text, 'utf8').toString('latin1');
+
+describe('preservesBlocks', () => {
+  test('passes identical blocks with their counts', () => {
+    const verdict = preservesBlocks(call(['a', 'b😀']), call(['a', 'b😀']));
+    expect(verdict.pass).toBe(true);
+    expect(verdict.numbers).toEqual({ blocks: 2, expectedBlocks: 2, chars: 4, expectedChars: 4 });
+  });
+
+  test('leaves how non-ASCII text was encoded to the unicode property', () => {
+    const sent = ['café 😀 ok', 'plain'];
+    const mangled = call(sent.map(latin1));
+    expect(preservesBlocks(mangled, call(sent)).pass).toBe(true);
+    expect(preservesUnicode(mangled, call(sent)).evidence).toContain('(UTF-8 bytes decoded as latin-1)');
+  });
+
+  test('reports a truncated block by its ASCII length', () => {
+    const verdict = preservesBlocks(call(['é', 'abcdef']), call(['é', 'abcdefgh']));
+    expect(verdict.pass).toBe(false);
+    expect(verdict.evidence).toBe('block 1 truncated to 6 of 8 characters');
+  });
+
+  test('reports a change next to non-ASCII text at its ASCII offset', () => {
+    const verdict = preservesBlocks(call(['ça va X']), call(['ça va Y']));
+    expect(verdict.evidence).toBe('block 0 differs at character 5: expected "a va Y", got "a va X"');
+  });
+
+  test('reports a missing block', () => {
+    expect(preservesBlocks(call(['a']), call(['a', 'b'])).evidence).toBe('1 blocks instead of 2: block 1 is missing');
+  });
+});
