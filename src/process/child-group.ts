@@ -74,15 +74,21 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-/** Waits up to `ms` for the group to empty: polls the cheap test, and scans `/proc` for zombies-only groups every 500 ms. */
+/**
+ * Waits up to `ms` for the group to empty: polls the cheap test, and scans `/proc` for zombies-only
+ * groups after 50 ms, then at doubling intervals up to every 500 ms (a group whose orphan lingers
+ * as a zombie, as nginx's worker does, is then seen gone within ~50 ms, not 500).
+ */
 async function waitEmpty(pgid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
-  let nextScan = Date.now() + 500;
+  let scanEvery = 50;
+  let nextScan = Date.now() + scanEvery;
   while (groupExists(pgid)) {
     if (Date.now() >= nextScan || Date.now() >= deadline) {
       if (!groupAlive(pgid)) return true;
       if (Date.now() >= deadline) return false;
-      nextScan = Date.now() + 500;
+      scanEvery = Math.min(500, scanEvery * 2);
+      nextScan = Date.now() + scanEvery;
     }
     await sleep(25);
   }
