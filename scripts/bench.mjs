@@ -19,6 +19,7 @@ const AREAS = [
   { name: 'compare', load: () => import('./bench/compare.mjs') },
   { name: 'sessions', load: () => import('./bench/sessions.mjs') },
   { name: 'verify', load: () => import('./bench/verify.mjs') },
+  { name: 'check', load: () => import('./bench/check.mjs') },
   { name: 'suite', load: () => import('./bench/suite.mjs'), slow: true },
 ];
 
