@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { AuditEntry } from '../server/audit-log.js';
 import { MULTIBYTE_FILLER, multibyteBlock } from '../server/check-tools.js';
 import { paramsOf } from '../transcript/json-rpc.js';
 import type { BatteryContext, BatteryLoad, BatteryProperty, PropertyResult } from './battery.js';
@@ -97,6 +98,24 @@ const backToBack = row('final progress back-to-back with the result', 'light', (
   }),
 );
 
+/**
+ * The progress values that reached the client after its cancel although the upstream never sent
+ * them, or that the client had received already: what a gateway invented or repeated. Anything
+ * else that arrives late was in flight, however late a loaded machine delivers it.
+ */
+export function unsentAfterCancel(seen: CallSeen, audit: AuditEntry): unknown[] {
+  const had = new Set(progressOf(seen));
+  const upstreamSent = new Set<unknown>(audit.notifications.map((n) => n.progress));
+  return seen.afterCancel
+    .filter((a) => a.message.method === 'notifications/progress')
+    .map((a) => paramsOf(a.message).progress)
+    .filter((p) => {
+      const known = upstreamSent.has(p) && !had.has(p);
+      had.add(p);
+      return !known;
+    });
+}
+
 /** Cancellation judged by the upstream's own record, found by tag whatever the gateway did to ids. */
 const cancellation = (label: string, id: string | number, by: { progress?: number; ms?: number }): BatteryProperty =>
   row(`cancellation (${label})`, 'light', (context, name) =>
@@ -156,18 +175,19 @@ const cancellation = (label: string, id: string | number, by: { progress?: numbe
         );
       }
       // Notifications the upstream sent before the cancel reached it were in flight and may still
-      // arrive; a result after the cancel, or more notifications than the upstream sent after the
-      // client's cancel, means the gateway kept forwarding (or invented) messages.
+      // arrive, however late a loaded machine delivers them; a result after the cancel, or a
+      // notification the upstream never sent (or the client already had), means the gateway kept
+      // forwarding or invented messages.
       const late = seen.afterCancel.filter((a) => a.message.method === 'notifications/progress');
       const lateResult = seen.afterCancel.find((a) => !('method' in a.message));
-      const inFlight = audit.notifications.filter((n) => audit.startedAtEpochMs + n.sentAtMs >= cancelEpoch - 5).length;
+      const foreign = unsentAfterCancel(seen, audit);
       const latency =
         audit.cancelledAtMs === null ? undefined : audit.startedAtEpochMs + audit.cancelledAtMs - cancelEpoch;
-      if (lateResult || late.length > inFlight) {
+      if (lateResult || foreign.length > 0) {
         return result(
           name,
           'fail',
-          `${LEG.client}: after the cancel the client still received ${late.length} notifications${lateResult ? ` and the result ${quote(JSON.stringify(lateResult.message))}` : ''}; ${LEG.upstream}: the upstream sent ${inFlight} after the client's cancel and stopped after ${audit.stepsCompleted} steps`,
+          `${LEG.client}: after the cancel the client still received ${late.length} notifications${foreign.length > 0 ? ` (progress ${foreign.map((p) => JSON.stringify(p)).join(', ')} never sent by the upstream or already received)` : ''}${lateResult ? ` and the result ${quote(JSON.stringify(lateResult.message))}` : ''}; ${LEG.upstream}: the upstream sent ${audit.notifications.length} in all and stopped after ${audit.stepsCompleted} steps`,
           numbers,
           calls,
         );
