@@ -117,8 +117,7 @@ export class FrameSink {
           const blocks = parser.push(bytes);
           blocksByRead.set(bytes, blocks);
           for (const block of blocks) emit('sse', block.bytes);
-        }
-        else if (kind === 'stdio') flushLines(bytes);
+        } else if (kind === 'stdio') flushLines(bytes);
         else pending.push(bytes.slice());
       },
       end(reason, error) {
