@@ -146,12 +146,30 @@ export function spawnGroup(
     },
   };
   live.add(group);
+  // Work still running beside a stop-everything (a check's rows open sessions concurrently) must
+  // not leave a process behind the stop: one started meanwhile is stopped at once.
+  if (stoppingAll > 0 || sealed) void group.stop(0);
   return group;
 }
 
-/** Stops every group started by {@link spawnGroup} that is still registered, in parallel. */
-export async function stopAllGroups(graceMs = DEFAULT_GRACE_MS): Promise<void> {
-  await Promise.allSettled([...live].map((group) => group.stop(graceMs)));
+/** How many {@link stopAllGroups} calls are under way. */
+let stoppingAll = 0;
+/** Set by a final {@link stopAllGroups}: the process is exiting, so every later group is stopped at once. */
+let sealed = false;
+
+/**
+ * Stops every group started by {@link spawnGroup} that is still registered, in parallel, and any
+ * group started while it runs. `final` (the process is about to exit) also stops at once every
+ * group started afterwards.
+ */
+export async function stopAllGroups(graceMs = DEFAULT_GRACE_MS, { final = false } = {}): Promise<void> {
+  stoppingAll += 1;
+  if (final) sealed = true;
+  try {
+    while (live.size > 0) await Promise.allSettled([...live].map((group) => group.stop(graceMs)));
+  } finally {
+    stoppingAll -= 1;
+  }
 }
 
 /** How many groups are registered and not yet stopped. */
