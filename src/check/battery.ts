@@ -131,6 +131,11 @@ async function pairAtOnce(
   return { received, reference };
 }
 
+/** True when every recording starts a process (a stdio client or a stdio upstream). */
+export function spawnsProcesses(context: Pick<BatteryContext, 'clientTransport' | 'upstreamTransport'>): boolean {
+  return context.clientTransport === 'stdio' || context.upstreamTransport === 'stdio';
+}
+
 async function auditFor(context: BatteryContext, token: unknown): Promise<AuditEntry | undefined> {
   const entries = await context.audit().catch(() => [] as AuditEntry[]);
   return entries.filter((e) => e.progressToken === token).at(-1);
@@ -194,7 +199,11 @@ const spacingProperty = (name: string, steps: number, stepMs: number, load: Batt
     let verdict: InvariantResult | undefined;
     let lane: TimelineCall | undefined;
     for (let attempt = 1; attempt <= 2; attempt++) {
-      const { received, reference } = await pairAtOnce(context, scenario, `${token}-reference`);
+      // Over stdio each recording starts a process: one booting beside the gateway's call would
+      // skew its gaps, so the reference is recorded first there.
+      const { received, reference } = spawnsProcesses(context)
+        ? await pair(context, scenario)
+        : await pairAtOnce(context, scenario, `${token}-reference`);
       verdict = streamsProgressively(received, reference);
       lane = timeline(`${steps} x ${stepMs} ms`, received, await auditFor(context, token));
       if (verdict.pass) break;

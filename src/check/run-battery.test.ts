@@ -68,6 +68,11 @@ describe('runBattery', () => {
     expect(overlap('heavy-b', 'heavy-a') && overlap('heavy-b', 'heavy-c')).toBe(false);
   });
 
+  test('when every session starts a process, the loose row runs alone too', async () => {
+    const { overlap } = await trace(battery, true);
+    for (const other of ['light-a', 'light-b', 'tight', 'heavy-a']) expect(overlap('loose', other)).toBe(false);
+  });
+
   test('starts fewer light rows at once when every session starts a process', async () => {
     const many = Array.from({ length: 6 }, (_, i) => fake(`light-${i}`, 'light', 40));
     const concurrent = (spans: Map<string, [number, number]>): number => {

@@ -5,12 +5,21 @@ import type { BatteryLoad, BatteryProperty, PropertyResult } from './battery.js'
  * once. Timing judgements never share the machine with megabyte transfers: the 50 ms row runs
  * alone, the 500 ms row (±250 ms) beside properties that mostly wait, and the heavy ones last.
  */
-const STAGES: readonly { readonly loads: readonly BatteryLoad[]; readonly width: (spawns: boolean) => number }[] = [
-  { loads: ['tight'], width: () => 1 },
-  // Over stdio every session is a process start: fewer at once keeps a 2-core machine responsive.
-  { loads: ['loose', 'light'], width: (spawns) => (spawns ? 3 : 6) },
-  { loads: ['heavy'], width: () => 2 },
-];
+function stages(spawns: boolean): readonly { readonly loads: readonly BatteryLoad[]; readonly width: number }[] {
+  // Over stdio every session starts a process, and process starts beside a timing row skew its
+  // gaps on a busy machine: there the 500 ms row runs alone too, and fewer light rows at once.
+  return spawns
+    ? [
+        { loads: ['tight', 'loose'], width: 1 },
+        { loads: ['light'], width: 3 },
+        { loads: ['heavy'], width: 2 },
+      ]
+    : [
+        { loads: ['tight'], width: 1 },
+        { loads: ['loose', 'light'], width: 6 },
+        { loads: ['heavy'], width: 2 },
+      ];
+}
 
 /** Options of {@link runBattery}. */
 export interface BatteryRun {
@@ -51,7 +60,7 @@ export async function runBattery(
     );
     return result;
   };
-  for (const stage of STAGES) {
+  for (const stage of stages(spawns)) {
     const rank = (p: BatteryProperty): number => stage.loads.indexOf(p.load) * 2 + (p.waits ? 0 : 1);
     const queue = properties
       .map((property, index) => ({ property, index }))
@@ -60,7 +69,7 @@ export async function runBattery(
     const worker = async (): Promise<void> => {
       for (let next = queue.shift(); next; next = queue.shift()) settle(next.index, await timed(next.property));
     };
-    await Promise.all(Array.from({ length: Math.min(stage.width(spawns), queue.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(stage.width, queue.length) }, worker));
   }
   return results as PropertyResult[];
 }

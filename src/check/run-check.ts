@@ -3,7 +3,7 @@ import { type RecordTarget, recordCall } from '../record/record-call.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import { type ReferenceServer, startReferenceServer } from '../server/http-server.js';
 import { referenceStdioCommand } from '../server/reference-stdio-command.js';
-import { BATTERY, type BatteryContext, type BatteryProperty, type PropertyResult } from './battery.js';
+import { BATTERY, type BatteryContext, type BatteryProperty, type PropertyResult, spawnsProcesses } from './battery.js';
 import { fillTemplate, freePort, type GatewayProcess, startGateway } from './gateway-process.js';
 import { runBattery } from './run-battery.js';
 import { longCall } from './stream-rows.js';
@@ -176,7 +176,7 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       return property.run(context);
     };
     const results = await runBattery(chosen, {
-      spawns: clientTransport === 'stdio' || upstreamTransport === 'stdio',
+      spawns: spawnsProcesses(context),
       run,
       onResult: (index, result) => {
         options.onProgress?.({ index, total: chosen.length, property: result.property });
