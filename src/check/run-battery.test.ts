@@ -68,6 +68,27 @@ describe('runBattery', () => {
     expect(overlap('heavy-b', 'heavy-a') && overlap('heavy-b', 'heavy-c')).toBe(false);
   });
 
+  test('a loose row that fails beside others is judged again alone, and that verdict counts', async () => {
+    let runs = 0;
+    const flaky: BatteryProperty = {
+      name: 'loose',
+      load: 'loose',
+      run: async () => {
+        runs += 1;
+        await sleep(40);
+        const verdict = runs === 1 ? 'fail' : 'pass';
+        return { property: 'loose', verdict, evidence: '', numbers: {}, calls: [] };
+      },
+    };
+    const { results, reported, spans, overlap } = await trace([fake('light-a', 'light', 60), flaky]);
+    expect(runs).toBe(2);
+    expect(results.map((r) => r.verdict)).toEqual(['pass', 'pass']);
+    expect(reported).toEqual([0, 1]);
+    // The second run started after the light row was done.
+    expect(overlap('loose', 'light-a')).toBe(false);
+    expect(spans.size).toBe(2);
+  });
+
   test('when every session starts a process, the loose row runs alone too', async () => {
     const { overlap } = await trace(battery, true);
     for (const other of ['light-a', 'light-b', 'tight', 'heavy-a']) expect(overlap('loose', other)).toBe(false);
