@@ -47,7 +47,10 @@ describe('spawnGroup', () => {
   });
 
   test('a group started while stopAllGroups runs is stopped too, not left behind', async () => {
-    const first = spawnGroup('/bin/sh', ['-c', 'trap "" TERM; sleep 60'], { stdio: 'ignore' });
+    const first = spawnGroup('/bin/sh', ['-c', 'trap "" TERM; echo up; sleep 60'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    await new Promise((resolve) => first.child.stdout?.once('data', resolve));
     const stopping = stopAllGroups(300);
     // Spawned during the 300 ms grace the first group takes, as a concurrent row would.
     await new Promise((r) => setTimeout(r, 50));
