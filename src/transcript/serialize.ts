@@ -2,7 +2,8 @@ import { isAscii } from 'node:buffer';
 import { canonicalJson } from './canonical-json.js';
 import type { Frame, Transcript } from './frame.js';
 
-const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a leading byte order mark as a character: the frame must hold every byte.
+const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * `raw` for bytes that are valid UTF-8, `rawBase64` for bytes that are not, so text stays
