@@ -20,6 +20,7 @@ const AREAS = [
   { name: 'scaling', load: () => import('./bench/scaling.mjs') },
   { name: 'sessions', load: () => import('./bench/sessions.mjs') },
   { name: 'verify', load: () => import('./bench/verify.mjs') },
+  { name: 'check', load: () => import('./bench/check.mjs') },
   { name: 'suite', load: () => import('./bench/suite.mjs'), slow: true },
 ];
 

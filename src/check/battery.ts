@@ -52,9 +52,20 @@ export interface BatteryContext {
   readonly timeoutMs: number;
 }
 
+/**
+ * How a property shares the machine with the properties that run beside it (see
+ * {@link runBattery}): `tight` judges gaps of tens of ms and runs alone; `loose` judges gaps of
+ * hundreds of ms and runs beside `light` ones; `light` moves kilobytes and mostly waits; `heavy`
+ * moves megabytes and runs only beside other heavy ones, never beside a timing judgement.
+ */
+export type BatteryLoad = 'tight' | 'loose' | 'light' | 'heavy';
+
 /** One property of the battery. */
 export interface BatteryProperty {
   readonly name: string;
+  readonly load: BatteryLoad;
+  /** Spends most of its time waiting (a client pause, slow upstream steps): started first in its stage, so the wait overlaps the others' work. */
+  readonly waits?: boolean;
   run(context: BatteryContext): Promise<PropertyResult>;
 }
 
@@ -89,7 +100,10 @@ function failed(property: string, error: unknown): PropertyResult {
   return { property, verdict: 'fail', evidence: why.split('\n')[0] ?? why, numbers: {}, calls: [] };
 }
 
-/** Records `scenario` directly (reference) and through the gateway, then judges the pair. */
+/**
+ * Records `scenario` directly (reference) and through the gateway, one after the other: the
+ * upstream's audit row of the gateway's call is then the last one with the call's token.
+ */
 async function pair(
   context: BatteryContext,
   scenario: Scenario,
@@ -100,20 +114,48 @@ async function pair(
   return { received, reference };
 }
 
+/**
+ * Records the reference and the gateway's call at the same time, for a property that mostly waits
+ * on the upstream's steps (halving its wall time). The reference carries `referenceToken`, so the
+ * upstream's audit row of the gateway's call stays unambiguous.
+ */
+async function pairAtOnce(
+  context: BatteryContext,
+  scenario: Scenario,
+  referenceToken: string,
+): Promise<{ received: Recording; reference: Recording }> {
+  const timed = { ...scenario, timeoutMs: context.timeoutMs };
+  const [reference, received] = await Promise.all([
+    recordCall(context.direct, { ...timed, progressToken: referenceToken }),
+    recordCall(context.gateway, timed),
+  ]);
+  return { received, reference };
+}
+
+/** True when every recording starts a process (a stdio client or a stdio upstream). */
+export function spawnsProcesses(context: Pick<BatteryContext, 'clientTransport' | 'upstreamTransport'>): boolean {
+  return context.clientTransport === 'stdio' || context.upstreamTransport === 'stdio';
+}
+
 async function auditFor(context: BatteryContext, token: unknown): Promise<AuditEntry | undefined> {
   const entries = await context.audit().catch(() => [] as AuditEntry[]);
   return entries.filter((e) => e.progressToken === token).at(-1);
 }
 
-function property(name: string, run: (context: BatteryContext) => Promise<PropertyResult>): BatteryProperty {
+function property(
+  name: string,
+  load: BatteryLoad,
+  run: (context: BatteryContext) => Promise<PropertyResult>,
+): BatteryProperty {
   return {
     name,
+    load,
     run: (context) => run(context).catch((error: unknown) => failed(name, error)),
   };
 }
 
 const tokenProperty = (name: string, tokens: readonly (string | number)[]): BatteryProperty =>
-  property(name, async (context) => {
+  property(name, 'light', async (context) => {
     const calls: TimelineCall[] = [];
     let last: InvariantResult | undefined;
     for (const token of tokens) {
@@ -148,8 +190,8 @@ function latencySpread(call: TimelineCall): number | undefined {
   return Math.max(...latencies) - Math.min(...latencies);
 }
 
-const spacingProperty = (name: string, steps: number, stepMs: number): BatteryProperty =>
-  property(name, async (context) => {
+const spacingProperty = (name: string, steps: number, stepMs: number, load: BatteryLoad): BatteryProperty =>
+  property(name, load, async (context) => {
     const token = `spacing-${stepMs}`;
     const scenario = { tool: 'progress', arguments: { steps, step_ms: stepMs }, progressToken: token };
     // Buffering spreads latencies over the whole call (450 ms here for 10 x 50 ms); a loaded machine
@@ -158,7 +200,11 @@ const spacingProperty = (name: string, steps: number, stepMs: number): BatteryPr
     let verdict: InvariantResult | undefined;
     let lane: TimelineCall | undefined;
     for (let attempt = 1; attempt <= 2; attempt++) {
-      const { received, reference } = await pair(context, scenario);
+      // Over stdio each recording starts a process: one booting beside the gateway's call would
+      // skew its gaps, so the reference is recorded first there.
+      const { received, reference } = spawnsProcesses(context)
+        ? await pair(context, scenario)
+        : await pairAtOnce(context, scenario, `${token}-reference`);
       verdict = streamsProgressively(received, reference);
       lane = timeline(`${steps} x ${stepMs} ms`, received, await auditFor(context, token));
       if (verdict.pass) break;
@@ -178,7 +224,7 @@ const spacingProperty = (name: string, steps: number, stepMs: number): BatteryPr
     return fromInvariant(name, verdict as InvariantResult, lane ? [lane] : []);
   });
 
-const resume = property('Last-Event-ID resume', async (context) => {
+const resume = property('Last-Event-ID resume', 'light', async (context) => {
   const name = 'Last-Event-ID resume';
   if (context.clientTransport !== 'http') {
     return { property: name, verdict: 'n/a', evidence: 'stdio has no Last-Event-ID', numbers: {}, calls: [] };
@@ -222,8 +268,13 @@ const resume = property('Last-Event-ID resume', async (context) => {
   };
 });
 
-const blocksProperty = (name: string, scenario: Scenario, judge: typeof preservesBlocks): BatteryProperty =>
-  property(name, async (context) => {
+const blocksProperty = (
+  name: string,
+  load: BatteryLoad,
+  scenario: Scenario,
+  judge: typeof preservesBlocks,
+): BatteryProperty =>
+  property(name, load, async (context) => {
     const { received, reference } = await pair(context, scenario);
     return fromInvariant(name, judge(received, reference), []);
   });
@@ -232,16 +283,17 @@ const blocksProperty = (name: string, scenario: Scenario, judge: typeof preserve
 export const BATTERY: readonly BatteryProperty[] = [
   tokenProperty('progress tokens (string)', ['check-token-é-🚀']),
   tokenProperty('progress tokens (number)', [0, 9007199254740991]),
-  property('no progress without a token', async (context) => {
+  property('no progress without a token', 'light', async (context) => {
     const { received, reference } = await pair(context, { tool: 'progress', arguments: { steps: 3, step_ms: 20 } });
     return fromInvariant('no progress without a token', preservesProgressTokens(received, reference), []);
   }),
-  spacingProperty('progress streams live (50 ms steps)', 10, 50),
-  spacingProperty('progress streams live (500 ms steps)', 3, 500),
-  blocksProperty('blocks: count and order', { tool: 'chatty' }, preservesBlocks),
-  blocksProperty('unicode', { tool: 'chatty' }, preservesUnicode),
+  spacingProperty('progress streams live (50 ms steps)', 10, 50, 'tight'),
+  spacingProperty('progress streams live (500 ms steps)', 3, 500, 'loose'),
+  blocksProperty('blocks: count and order', 'light', { tool: 'chatty' }, preservesBlocks),
+  blocksProperty('unicode', 'light', { tool: 'chatty' }, preservesUnicode),
   blocksProperty(
     'large output (50 x 64 KiB)',
+    'heavy',
     { tool: 'long_output', arguments: { blocks: 50, chars: 65536 } },
     preservesBlocks,
   ),

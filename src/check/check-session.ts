@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GoldenError } from '../errors.js';
-import { FrameSink } from '../record/frame-sink.js';
+import { FrameSink, sseBlocksOfRead } from '../record/frame-sink.js';
 import { openHttpSession } from '../record/http-wire-session.js';
 import type { RecordTarget } from '../record/record-call.js';
 import { type FetchLike, recordingFetch } from '../record/recording-fetch.js';
@@ -233,7 +233,8 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
         for (;;) {
           const { value, done } = await reader.read();
           if (done) return;
-          for (const block of parser.push(value)) {
+          // The tap cut this read into blocks already: take them rather than parse it again.
+          for (const block of sseBlocksOfRead(value) ?? parser.push(value)) {
             if (!block.data) continue;
             const message = parseJsonRpc(block.data);
             if (message) opened.messages.push({ message, atMs: performance.now() - t0 });

@@ -3,9 +3,10 @@ import { type RecordTarget, recordCall } from '../record/record-call.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import { type ReferenceServer, startReferenceServer } from '../server/http-server.js';
 import { referenceStdioCommand } from '../server/reference-stdio-command.js';
-import { BATTERY, type BatteryContext, type BatteryProperty, type PropertyResult } from './battery.js';
+import { BATTERY, type BatteryContext, type BatteryProperty, type PropertyResult, spawnsProcesses } from './battery.js';
 import { auditEntriesOf } from './check-session.js';
 import { fillTemplate, freePort, type GatewayProcess, startGateway } from './gateway-process.js';
+import { runBattery } from './run-battery.js';
 import { longCall } from './stream-rows.js';
 
 /** Options of {@link runGatewayCheck}. */
@@ -30,7 +31,7 @@ export interface CheckOptions {
   readonly only?: readonly string[];
   /** Add the long-call row (the `--long` profile): a call of `totalMs` with progress every `everyMs`. */
   readonly long?: { readonly totalMs: number; readonly everyMs: number };
-  /** Called before and after each property, for a progress display. */
+  /** Called before and after each property, in battery order, for a progress display (properties run several at once: both calls come when it is done). */
   readonly onProgress?: (event: { index: number; total: number; property: string; result?: PropertyResult }) => void;
 }
 
@@ -153,10 +154,8 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
         ? async () => (upstream as ReferenceServer).audit.entries()
         : () => auditThrough(target, timeoutMs),
     };
-    const results: PropertyResult[] = [];
-    const silent = chosen.length > 0 ? await probe(target, timeoutMs) : undefined;
-    for (const [index, property] of chosen.entries()) {
-      options.onProgress?.({ index, total: chosen.length, property: property.name });
+    const silent = await probe(target, timeoutMs);
+    const run = async (property: BatteryProperty): Promise<PropertyResult> => {
       const gone = gateway?.exited();
       const skipped = (evidence: string): PropertyResult => ({
         property: property.name,
@@ -165,18 +164,24 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
         numbers: {},
         calls: [],
       });
-      const result: PropertyResult = gone
-        ? skipped(
-            `the gateway ${gone}; its output ended with: ${gateway?.output().split('\n').slice(-3).join(' | ') || '(nothing)'}`,
-          )
-        : silent
-          ? skipped(
-              `not run: the gateway did not answer a first chatty call (timeout after ${timeoutMs} ms): ${silent}`,
-            )
-          : await property.run(context);
-      results.push(result);
-      options.onProgress?.({ index, total: chosen.length, property: property.name, result });
-    }
+      if (gone)
+        return skipped(
+          `the gateway ${gone}; its output ended with: ${gateway?.output().split('\n').slice(-3).join(' | ') || '(nothing)'}`,
+        );
+      if (silent)
+        return skipped(
+          `not run: the gateway did not answer a first chatty call (timeout after ${timeoutMs} ms): ${silent}`,
+        );
+      return property.run(context);
+    };
+    const results = await runBattery(chosen, {
+      spawns: spawnsProcesses(context),
+      run,
+      onResult: (index, result) => {
+        options.onProgress?.({ index, total: chosen.length, property: result.property });
+        options.onProgress?.({ index, total: chosen.length, property: result.property, result });
+      },
+    });
     return {
       gateway: label,
       upstreamTransport,

@@ -1,13 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { AuditEntry } from '../server/audit-log.js';
 import { MULTIBYTE_FILLER, multibyteBlock } from '../server/check-tools.js';
 import { firstDifference } from '../transcript/first-difference.js';
 import { paramsOf, progressOf as progressParams, resultContent, resultTexts } from '../transcript/json-rpc.js';
-import type { BatteryContext, BatteryProperty, PropertyResult } from './battery.js';
+import type { BatteryContext, BatteryLoad, BatteryProperty, PropertyResult } from './battery.js';
 import type { CallSeen, CheckSession } from './check-session.js';
 import { auditRow, frameWith, LEG, lane, newTag, quote, result, seenNumbers, thrown, withSession } from './row-kit.js';
 
-function row(name: string, run: (context: BatteryContext, name: string) => Promise<PropertyResult>): BatteryProperty {
-  return { name, run: (context) => run(context, name).catch((error: unknown) => thrown(name, error)) };
+function row(
+  name: string,
+  load: BatteryLoad,
+  run: (context: BatteryContext, name: string) => Promise<PropertyResult>,
+  waits = false,
+): BatteryProperty {
+  return { name, load, waits, run: (context) => run(context, name).catch((error: unknown) => thrown(name, error)) };
 }
 
 const progressOf = (seen: CallSeen): unknown[] => seen.progress.map((p) => progressParams(p.message)?.progress);
@@ -19,7 +25,7 @@ const upstreamSaid = (row: Awaited<ReturnType<typeof auditRow>>): string =>
 
 /** Large output with 2-, 3- and 4-byte characters: decoders that split sequences across reads show U+FFFD. */
 const multibyte = (blocks: number, chars: number): BatteryProperty =>
-  row(`large multibyte output (${blocks} x ${chars / 1024} Ki chars)`, (context, name) =>
+  row(`large multibyte output (${blocks} x ${chars / 1024} Ki chars)`, 'heavy', (context, name) =>
     withSession(context, async (session) => {
       const tag = newTag('multibyte');
       const seen = await session.call({
@@ -57,7 +63,7 @@ const multibyte = (blocks: number, chars: number): BatteryProperty =>
   );
 
 /** The final progress notification written back-to-back with the result must still arrive, before it. */
-const backToBack = row('final progress back-to-back with the result', (context, name) =>
+const backToBack = row('final progress back-to-back with the result', 'light', (context, name) =>
   withSession(context, async (session) => {
     const tag = newTag('tight');
     const seen = await session.call({
@@ -92,9 +98,27 @@ const backToBack = row('final progress back-to-back with the result', (context, 
   }),
 );
 
+/**
+ * The progress values that reached the client after its cancel although the upstream never sent
+ * them, or that the client had received already: what a gateway invented or repeated. Anything
+ * else that arrives late was in flight, however late a loaded machine delivers it.
+ */
+export function unsentAfterCancel(seen: CallSeen, audit: AuditEntry): unknown[] {
+  const had = new Set(progressOf(seen));
+  const upstreamSent = new Set<unknown>(audit.notifications.map((n) => n.progress));
+  return seen.afterCancel
+    .filter((a) => a.message.method === 'notifications/progress')
+    .map((a) => paramsOf(a.message).progress)
+    .filter((p) => {
+      const known = upstreamSent.has(p) && !had.has(p);
+      had.add(p);
+      return !known;
+    });
+}
+
 /** Cancellation judged by the upstream's own record, found by tag whatever the gateway did to ids. */
 const cancellation = (label: string, id: string | number, by: { progress?: number; ms?: number }): BatteryProperty =>
-  row(`cancellation (${label})`, (context, name) =>
+  row(`cancellation (${label})`, 'light', (context, name) =>
     withSession(context, async (session) => {
       const tag = newTag('cancel');
       const seen = await session.call({
@@ -151,18 +175,19 @@ const cancellation = (label: string, id: string | number, by: { progress?: numbe
         );
       }
       // Notifications the upstream sent before the cancel reached it were in flight and may still
-      // arrive; a result after the cancel, or more notifications than the upstream sent after the
-      // client's cancel, means the gateway kept forwarding (or invented) messages.
+      // arrive, however late a loaded machine delivers them; a result after the cancel, or a
+      // notification the upstream never sent (or the client already had), means the gateway kept
+      // forwarding or invented messages.
       const late = seen.afterCancel.filter((a) => a.message.method === 'notifications/progress');
       const lateResult = seen.afterCancel.find((a) => !('method' in a.message));
-      const inFlight = audit.notifications.filter((n) => audit.startedAtEpochMs + n.sentAtMs >= cancelEpoch - 5).length;
+      const foreign = unsentAfterCancel(seen, audit);
       const latency =
         audit.cancelledAtMs === null ? undefined : audit.startedAtEpochMs + audit.cancelledAtMs - cancelEpoch;
-      if (lateResult || late.length > inFlight) {
+      if (lateResult || foreign.length > 0) {
         return result(
           name,
           'fail',
-          `${LEG.client}: after the cancel the client still received ${late.length} notifications${lateResult ? ` and the result ${quote(JSON.stringify(lateResult.message))}` : ''}; ${LEG.upstream}: the upstream sent ${inFlight} after the client's cancel and stopped after ${audit.stepsCompleted} steps`,
+          `${LEG.client}: after the cancel the client still received ${late.length} notifications${foreign.length > 0 ? ` (progress ${foreign.map((p) => JSON.stringify(p)).join(', ')} never sent by the upstream or already received)` : ''}${lateResult ? ` and the result ${quote(JSON.stringify(lateResult.message))}` : ''}; ${LEG.upstream}: the upstream sent ${audit.notifications.length} in all and stopped after ${audit.stepsCompleted} steps`,
           numbers,
           calls,
         );
@@ -178,7 +203,7 @@ const cancellation = (label: string, id: string | number, by: { progress?: numbe
   );
 
 /** Where progress arrives when a full client also holds the standalone GET stream open. */
-const getStream = row('progress on the call stream (GET stream open)', (context, name) => {
+const getStream = row('progress on the call stream (GET stream open)', 'light', (context, name) => {
   if (context.clientTransport !== 'http')
     return Promise.resolve(result(name, 'n/a', 'stdio has one stream; there is no standalone GET stream'));
   return withSession(context, async (session) => {
@@ -230,48 +255,53 @@ const inOrder = (
   label: string,
   steps: number,
   stepMs: number,
+  load: BatteryLoad,
   slow?: { pauseMs: number; chars: number },
 ): BatteryProperty =>
-  row(label, (context, name) =>
-    withSession(context, async (session) => {
-      const tag = newTag('order');
-      const seen = await session.call({
-        tool: 'progress_tight',
-        arguments: { steps, step_ms: stepMs, tag, ...(slow && { message_chars: slow.chars }) },
-        id: `check-${steps}`,
-        token: tag,
-        ...(slow && { readDelayMs: slow.pauseMs }),
-      });
-      const got = progressOf(seen);
-      const audit = await auditRow(context, session, tag);
-      const numbers = { ...seenNumbers(seen), expected: steps };
-      const calls = [lane(label, seen, audit)];
-      const firstBad = got.findIndex((p, i) => p !== i + 1);
-      if (seen.response && got.length === steps && firstBad < 0) {
+  row(
+    label,
+    load,
+    (context, name) =>
+      withSession(context, async (session) => {
+        const tag = newTag('order');
+        const seen = await session.call({
+          tool: 'progress_tight',
+          arguments: { steps, step_ms: stepMs, tag, ...(slow && { message_chars: slow.chars }) },
+          id: `check-${steps}`,
+          token: tag,
+          ...(slow && { readDelayMs: slow.pauseMs }),
+        });
+        const got = progressOf(seen);
+        const audit = await auditRow(context, session, tag);
+        const numbers = { ...seenNumbers(seen), expected: steps };
+        const calls = [lane(label, seen, audit)];
+        const firstBad = got.findIndex((p, i) => p !== i + 1);
+        if (seen.response && got.length === steps && firstBad < 0) {
+          return result(
+            name,
+            'pass',
+            `${steps} of ${steps} notifications in order, then the result${slow ? ` (${((steps * slow.chars) / 1e6).toFixed(1)} MB; the client read nothing for the first ${slow.pauseMs} ms)` : ''}`,
+            numbers,
+            calls,
+          );
+        }
+        const what =
+          firstBad >= 0
+            ? `notification ${firstBad + 1} carried progress ${JSON.stringify(got[firstBad])}`
+            : `${steps - got.length} missing`;
         return result(
           name,
-          'pass',
-          `${steps} of ${steps} notifications in order, then the result${slow ? ` (${((steps * slow.chars) / 1e6).toFixed(1)} MB; the client read nothing for the first ${slow.pauseMs} ms)` : ''}`,
+          'fail',
+          `${LEG.client}: received ${got.length} of ${steps} notifications (${what})${seen.response ? '' : `, no result${seen.error ? ` (${seen.error})` : ''}`}. ${LEG.upstream}: ${upstreamSaid(audit)}`,
           numbers,
           calls,
         );
-      }
-      const what =
-        firstBad >= 0
-          ? `notification ${firstBad + 1} carried progress ${JSON.stringify(got[firstBad])}`
-          : `${steps - got.length} missing`;
-      return result(
-        name,
-        'fail',
-        `${LEG.client}: received ${got.length} of ${steps} notifications (${what})${seen.response ? '' : `, no result${seen.error ? ` (${seen.error})` : ''}`}. ${LEG.upstream}: ${upstreamSaid(audit)}`,
-        numbers,
-        calls,
-      );
-    }),
+      }),
+    slow !== undefined,
   );
 
 /** Several interleaved calls on ONE session (one gateway process for a stdio client). */
-const concurrency = row('concurrent calls without cross-talk', (context, name) =>
+const concurrency = row('concurrent calls without cross-talk', 'light', (context, name) =>
   withSession(context, async (session: CheckSession) => {
     const ids: (string | number)[] = ['check-c-0', 1_000_000_007, 'check-c-2', 2, 'check-c-4'];
     const tags = ids.map(() => newTag('concurrent'));
@@ -317,6 +347,7 @@ export function longCall(totalMs: number, everyMs: number): BatteryProperty {
     `long call (${Math.round(totalMs / 1000)} s, progress every ${Math.round(everyMs / 1000)} s)`,
     steps,
     everyMs,
+    'light',
   );
 }
 
@@ -328,7 +359,7 @@ export const STREAM_ROWS: readonly BatteryProperty[] = [
   cancellation('large numeric id, after progress 2', 9_007_199_254_740_991, { progress: 2 }),
   cancellation('no progress needed, after 300 ms', 'check-cancel-timed', { ms: 300 }),
   getStream,
-  inOrder('burst (200 notifications at once)', 200, 0),
-  inOrder('slow reader (100 x 16 KiB notifications)', 100, 0, { pauseMs: 500, chars: 16384 }),
+  inOrder('burst (200 notifications at once)', 200, 0, 'heavy'),
+  inOrder('slow reader (100 x 16 KiB notifications)', 100, 0, 'heavy', { pauseMs: 500, chars: 16384 }),
   concurrency,
 ];

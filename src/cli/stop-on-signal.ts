@@ -17,7 +17,7 @@ export function stopOnSignal(what: string, graceMs = 1000): () => void {
     stopping = true;
     process.stderr.write(`\n[mcp-golden] ${what} stopped by ${signal}: stopping every process it started.\n`);
     setTimeout(() => process.exit(code), STOP_BOUND_MS).unref();
-    void stopAllGroups(graceMs).finally(() => process.exit(code));
+    void stopAllGroups(graceMs, { final: true }).finally(() => process.exit(code));
   };
   for (const signal of Object.keys(SIGNALS)) process.on(signal, handler);
   return () => {

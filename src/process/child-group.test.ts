@@ -45,4 +45,25 @@ describe('spawnGroup', () => {
     ]);
     expect(liveGroupCount()).toBe(0);
   });
+
+  test('a group started while stopAllGroups runs is stopped too, not left behind', async () => {
+    const first = spawnGroup('/bin/sh', ['-c', 'trap "" TERM; echo up; sleep 60'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    await new Promise((resolve) => first.child.stdout?.once('data', resolve));
+    const stopping = stopAllGroups(300);
+    // Spawned during the 300 ms grace the first group takes, as a concurrent row would.
+    await new Promise((r) => setTimeout(r, 50));
+    const late = spawnGroup('sleep', ['60'], { stdio: 'ignore' });
+    await stopping;
+    await waitFor(() => late.exited() !== undefined, 2000);
+    expect(first.exited()).toBe('was killed by SIGKILL');
+    expect(late.exited()).toMatch(/^was killed by SIG(TERM|KILL)$/);
+    expect(liveGroupCount()).toBe(0);
+    // Once the stop is over, groups start and live as usual.
+    const after = spawnGroup('sleep', ['60'], { stdio: 'ignore' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(after.alive()).toBe(true);
+    await after.stop(1000);
+  });
 });

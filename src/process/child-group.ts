@@ -74,15 +74,21 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-/** Waits up to `ms` for the group to empty: polls the cheap test, and scans `/proc` for zombies-only groups every 500 ms. */
+/**
+ * Waits up to `ms` for the group to empty: polls the cheap test, and scans `/proc` for zombies-only
+ * groups after 50 ms, then at doubling intervals up to every 500 ms (a group whose orphan lingers
+ * as a zombie, as nginx's worker does, is then seen gone within ~50 ms, not 500).
+ */
 async function waitEmpty(pgid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
-  let nextScan = Date.now() + 500;
+  let scanEvery = 50;
+  let nextScan = Date.now() + scanEvery;
   while (groupExists(pgid)) {
     if (Date.now() >= nextScan || Date.now() >= deadline) {
       if (!groupAlive(pgid)) return true;
       if (Date.now() >= deadline) return false;
-      nextScan = Date.now() + 500;
+      scanEvery = Math.min(500, scanEvery * 2);
+      nextScan = Date.now() + scanEvery;
     }
     await sleep(25);
   }
@@ -140,12 +146,30 @@ export function spawnGroup(
     },
   };
   live.add(group);
+  // Work still running beside a stop-everything (a check's rows open sessions concurrently) must
+  // not leave a process behind the stop: one started meanwhile is stopped at once.
+  if (stoppingAll > 0 || sealed) void group.stop(0);
   return group;
 }
 
-/** Stops every group started by {@link spawnGroup} that is still registered, in parallel. */
-export async function stopAllGroups(graceMs = DEFAULT_GRACE_MS): Promise<void> {
-  await Promise.allSettled([...live].map((group) => group.stop(graceMs)));
+/** How many {@link stopAllGroups} calls are under way. */
+let stoppingAll = 0;
+/** Set by a final {@link stopAllGroups}: the process is exiting, so every later group is stopped at once. */
+let sealed = false;
+
+/**
+ * Stops every group started by {@link spawnGroup} that is still registered, in parallel, and any
+ * group started while it runs. `final` (the process is about to exit) also stops at once every
+ * group started afterwards.
+ */
+export async function stopAllGroups(graceMs = DEFAULT_GRACE_MS, { final = false } = {}): Promise<void> {
+  stoppingAll += 1;
+  if (final) sealed = true;
+  try {
+    while (live.size > 0) await Promise.allSettled([...live].map((group) => group.stop(graceMs)));
+  } finally {
+    stoppingAll -= 1;
+  }
 }
 
 /** How many groups are registered and not yet stopped. */

@@ -1,7 +1,7 @@
 import type { BodyKind } from '../transcript/body-kind.js';
 import type { Channel, Direction, EndReason, Frame, Transcript, TranscriptHeader } from '../transcript/frame.js';
 import { encodeRaw } from '../transcript/serialize.js';
-import { SseParser } from '../transcript/sse.js';
+import { type SseBlock, SseParser } from '../transcript/sse.js';
 
 /** A monotonic clock in whole microseconds since some origin. */
 export type Clock = () => number;
@@ -21,6 +21,18 @@ export interface BodyTap {
 }
 
 const LF = 0x0a;
+
+/** The SSE blocks each read completed, keyed by the read's bytes; an entry lives as long as its chunk. */
+const blocksByRead = new WeakMap<Uint8Array, readonly SseBlock[]>();
+
+/**
+ * The SSE blocks that `bytes`, one read given to an SSE body tap, completed: a reader of the same
+ * chunk (the wire session reading a tapped response) takes them instead of parsing the body again.
+ * `undefined` when no SSE tap read this chunk.
+ */
+export function sseBlocksOfRead(bytes: Uint8Array): readonly SseBlock[] | undefined {
+  return blocksByRead.get(bytes);
+}
 
 /**
  * Collects frames from the taps (fetch wrapper, recording proxy, stdio tee), time-stamping every
@@ -91,8 +103,11 @@ export class FrameSink {
       read(bytes) {
         if (ended) return;
         sink.push({ dir, channel: 'read', exchange, size: bytes.length });
-        if (parser) for (const block of parser.push(bytes)) emit('sse', block.bytes);
-        else if (kind === 'stdio') flushLines(bytes);
+        if (parser) {
+          const blocks = parser.push(bytes);
+          blocksByRead.set(bytes, blocks);
+          for (const block of blocks) emit('sse', block.bytes);
+        } else if (kind === 'stdio') flushLines(bytes);
         else pending.push(bytes.slice());
       },
       end(reason, error) {

@@ -5,6 +5,7 @@ import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { parseJsonRpc } from '../transcript/json-rpc.js';
 import { SseParser } from '../transcript/sse.js';
 import { connectionError, statusHint } from './connection-error.js';
+import { sseBlocksOfRead } from './frame-sink.js';
 import type { FetchLike } from './recording-fetch.js';
 import type { CallStream, StreamedMessage, WireSession } from './wire-session.js';
 
@@ -90,7 +91,8 @@ class ResponseStream implements CallStream {
       this.json.push(value);
       return;
     }
-    for (const block of this.parser.push(value)) {
+    // A tapped body was cut into blocks by the tap already: parse it once, not twice.
+    for (const block of sseBlocksOfRead(value) ?? this.parser.push(value)) {
       if (block.id !== undefined) this.lastEventId = block.id;
       if (block.retry !== undefined) this.retryMs = block.retry;
       if (block.data === undefined || block.data === '') continue;

@@ -108,6 +108,21 @@ describe('serializeTranscript / parseTranscript', () => {
     expect(encodeRaw(new TextEncoder().encode('café'))).toEqual({ raw: 'café' });
     expect(encodeRaw(new Uint8Array([0x63, 0xc3]))).toEqual({ rawBase64: 'Y8M=' });
   });
+
+  test('keeps a leading UTF-8 byte order mark', () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0xc3, 0xa9]);
+    const { raw } = encodeRaw(bytes) as { raw: string };
+    expect(raw).toBe('\uFEFFaé');
+    expect(new TextEncoder().encode(raw)).toEqual(bytes);
+  });
+
+  test('reads an ASCII slice of a larger buffer byte for character, control bytes included', () => {
+    const all = new Uint8Array([0xc3, ...Array.from({ length: 128 }, (_, i) => i), 0xa9]);
+    const ascii = all.subarray(1, 129);
+    const { raw } = encodeRaw(ascii) as { raw: string };
+    expect(raw).toBe(String.fromCharCode(...ascii));
+    expect(new TextEncoder().encode(raw)).toEqual(ascii);
+  });
 });
 
 describe('corrupt goldens', () => {

@@ -1,13 +1,18 @@
+import { isAscii } from 'node:buffer';
 import { canonicalJson } from './canonical-json.js';
 import type { Frame, Transcript } from './frame.js';
 
-const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a leading byte order mark as a character: the frame must hold every byte.
+const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * `raw` for bytes that are valid UTF-8, `rawBase64` for bytes that are not, so text stays
  * readable in a git diff and no byte is ever lost.
  */
 export function encodeRaw(bytes: Uint8Array): { raw: string } | { rawBase64: string } {
+  // ASCII (most JSON-RPC traffic) maps byte for character: copying it is several times faster
+  // than a validating UTF-8 decode, which the fetch tap would otherwise pay on every body.
+  if (isAscii(bytes)) return { raw: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1') };
   try {
     return { raw: strictDecoder.decode(bytes) };
   } catch {

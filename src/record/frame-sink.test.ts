@@ -1,0 +1,32 @@
+import { describe, expect, test } from 'vitest';
+import { splitSse } from '../transcript/sse.js';
+import { FrameSink, sseBlocksOfRead } from './frame-sink.js';
+
+const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+describe('FrameSink hands the SSE blocks it cut to the reader of the same chunk', () => {
+  test('each read maps to the blocks it completed, so the wire session parses the body once', () => {
+    const body = 'event: message\nid: 7\ndata: {"a":1}\n\ndata: {"b":"é"}\r\n\r\n: keep\n\n';
+    const bytes = encode(body);
+    // Cut inside the é and inside the CRLF pair: blocks complete only on a later read.
+    const reads = [bytes.subarray(0, 40), bytes.subarray(40, 53), bytes.subarray(53)];
+    const sink = new FrameSink();
+    const tap = sink.body(1, 'server->client', 'sse');
+    const seen = reads.map((read) => {
+      tap.read(read);
+      return sseBlocksOfRead(read);
+    });
+    expect(seen.map((blocks) => blocks?.length)).toEqual([1, 0, 2]);
+    const whole = splitSse(bytes);
+    expect(seen.flatMap((blocks) => blocks ?? [])).toEqual(whole);
+    expect(seen[0]?.[0]).toMatchObject({ id: '7', data: '{"a":1}' });
+  });
+
+  test('a chunk no SSE tap read has no blocks: the reader parses it itself', () => {
+    const sink = new FrameSink();
+    const json = encode('{"jsonrpc":"2.0","id":1,"result":{}}');
+    sink.body(1, 'server->client', 'json').read(json);
+    expect(sseBlocksOfRead(json)).toBeUndefined();
+    expect(sseBlocksOfRead(encode('data: x\n\n'))).toBeUndefined();
+  });
+});
