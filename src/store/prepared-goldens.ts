@@ -2,9 +2,6 @@ import { createHash } from 'node:crypto';
 import type { Transcript } from '../transcript/frame.js';
 import { type PreparedTranscript, prepareTranscript } from '../transcript/prepared-transcript.js';
 
-/** `String.prototype.isWellFormed` (every Node this package runs on has it; TypeScript's ES2023 library does not declare it). */
-const isWellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
-
 /**
  * SHA-256 of a golden's content. Bytes are hashed as they are; well-formed text as its UTF-8, which
  * are the same bytes, so a golden read either way is one entry. Text holding a lone surrogate is
@@ -13,7 +10,7 @@ const isWellFormed = (text: string): boolean => (text as unknown as { isWellForm
  */
 function contentHash(content: string | Uint8Array): string {
   if (typeof content !== 'string') return createHash('sha256').update('utf8:').update(content).digest('base64');
-  const utf8 = isWellFormed(content);
+  const utf8 = content.isWellFormed();
   return createHash('sha256')
     .update(utf8 ? 'utf8:' : 'utf16:')
     .update(content, utf8 ? 'utf8' : 'utf16le')
