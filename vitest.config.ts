@@ -3,10 +3,15 @@ import { SlowFilesFirst } from './test/support/slow-files-first.js';
 
 /**
  * Tests that assert tight real-time figures (replay pacing p99 within 5 ms; a pacer stopped 30 ms into
- * 20 ms steps) run in their own group, alone, after everything else, so they measure the product and
- * not the load of other test files on a 2-core machine.
+ * 20 ms steps; fresh recordings of the reference server whose progress gaps must match the committed
+ * goldens within 50 %) run in their own group, alone, after everything else, so they measure the
+ * product and not the load of other test files on a 2-core machine.
  */
-const TIMING = ['src/replay/replay-server-pacing.test.ts', 'src/replay/pacing.test.ts'];
+const TIMING = [
+  'src/replay/replay-server-pacing.test.ts',
+  'src/replay/pacing.test.ts',
+  'src/reference-goldens.test.ts',
+];
 
 export default defineConfig({
   test: {
