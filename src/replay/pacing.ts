@@ -48,16 +48,20 @@ class PaceScheduler {
     const now = performance.now();
     // Runs made due by runs of this turn wait for the next one: a turn always ends.
     const last = this.seq;
-    for (let top = this.heap[0]; top && top.at <= now && top.seq < last; top = this.heap[0]) {
-      this.pop();
-      const run = top.run;
-      if (!run) continue;
-      top.run = undefined;
-      this.live--;
-      run();
+    try {
+      for (let top = this.heap[0]; top && top.at <= now && top.seq < last; top = this.heap[0]) {
+        this.pop();
+        const run = top.run;
+        if (!run) continue;
+        top.run = undefined;
+        this.live--;
+        run();
+      }
+    } finally {
+      // Re-armed even when a run threw, so one stream's failure never stalls every other stream.
+      if (this.live === 0) this.reset();
+      else this.arm();
     }
-    if (this.live === 0) this.reset();
-    else this.arm();
   };
 
   private arm(): void {
