@@ -1,15 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { build } from '../../scripts/build.mjs';
 
 /**
- * Builds dist/ once before the suite, so tests that spawn the `mcp-golden` binary run the code
- * under test, never a stale build.
+ * Builds dist/ before the suite, so tests that spawn the `mcp-golden` binary run the code under
+ * test, never a stale build. `npm install` has built it already (`prepare`); it is compiled again
+ * only if a source, tsconfig or the TypeScript version changed since (see scripts/build.mjs).
  */
 export default function setup(): void {
-  const root = fileURLToPath(new URL('../..', import.meta.url));
-  execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  execFileSync(process.execPath, [`${root}scripts/copy-assets.mjs`], { cwd: root, stdio: 'inherit' });
+  if (!build({ ifStale: true }))
+    process.stdout.write('[mcp-golden tests] dist/ is up to date with src/; not rebuilt\n');
 }

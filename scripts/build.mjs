@@ -1,0 +1,79 @@
+// `npm run build`: compiles src/ into dist/ with tsc, copies the non-TypeScript files that ship, and
+// records a digest of everything the build reads. The test suite's global setup builds only when that
+// digest changed, so after `npm install` (whose `prepare` builds) `npm test` does not compile the same
+// sources a second time, while an edited source, tsconfig or TypeScript version is always rebuilt.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const ASSETS = ['transcript/golden.schema.json', 'record/standard-scenarios.json'];
+/** Kept beside the installed packages (like vite's cache), so it never ships in dist/. */
+const STAMP = join(root, 'node_modules/.cache/mcp-golden/dist-inputs.sha256');
+
+/** The sources tsc compiles (src/**\/*.ts but tests), relative to src/, sorted. */
+function sources() {
+  return readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.ts') && !path.endsWith('.test.ts'))
+    .map((path) => path.split('\\').join('/'))
+    .sort();
+}
+
+/**
+ * SHA-256 of what the build reads: every compiled source and shipped asset (path and bytes), the two
+ * tsconfigs, package.json, this script and the TypeScript version.
+ */
+export function inputsDigest(files = sources()) {
+  const hash = createHash('sha256');
+  const add = (label, bytes) => hash.update(`${label}\0${bytes.length}\0`).update(bytes);
+  for (const path of [...files, ...ASSETS]) {
+    const file = join(root, 'src', path);
+    add(`src/${path}`, existsSync(file) ? readFileSync(file) : Buffer.alloc(0));
+  }
+  for (const path of ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/build.mjs'])
+    add(path, readFileSync(join(root, path)));
+  add('typescript', readFileSync(join(root, 'node_modules/typescript/package.json')));
+  return hash.digest('hex');
+}
+
+/** Whether dist/ was built from exactly these inputs and still holds a module for every source. */
+function isFresh(digest, files) {
+  if (!existsSync(STAMP) || readFileSync(STAMP, 'utf8').trim() !== digest) return false;
+  const shipped = files.map((path) => `dist/${path.replace(/\.ts$/, '.js')}`).concat(ASSETS.map((a) => `dist/${a}`));
+  return shipped.every((path) => existsSync(join(root, path)));
+}
+
+/**
+ * Builds dist/. With `ifStale`, does nothing when dist/ was built from the current inputs. Returns
+ * whether it compiled. The digest is taken before compiling, so a source edited during the build
+ * leaves a stamp that no longer matches and the next run rebuilds.
+ */
+export function build({ ifStale = false } = {}) {
+  const files = sources();
+  const digest = inputsDigest(files);
+  if (ifStale && isFresh(digest, files)) return false;
+  rmSync(STAMP, { force: true });
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  for (const asset of ASSETS) {
+    if (existsSync(join(root, 'src', asset))) cpSync(join(root, 'src', asset), join(root, 'dist', asset));
+  }
+  chmodSync(join(root, 'dist/cli/main.js'), 0o755);
+  mkdirSync(dirname(STAMP), { recursive: true });
+  writeFileSync(STAMP, `${digest}\n`);
+  return true;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    build({ ifStale: process.argv.includes('--if-stale') });
+  } catch (error) {
+    // tsc has printed its diagnostics; its exit status is ours.
+    process.exitCode = typeof error?.status === 'number' ? error.status : 1;
+    if (typeof error?.status !== 'number') console.error(error);
+  }
+}
