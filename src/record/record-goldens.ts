@@ -23,8 +23,14 @@ export interface RecordGoldensOptions {
   readonly scenarios: readonly Scenario[];
   /** Passed to every {@link recordCall}. @default {} */
   readonly record?: RecordOptions;
-  /** Called after each golden is written. */
+  /** Called after each golden is written (in the order they finish). */
   readonly onRecorded?: (result: RecordedGolden) => void;
+  /**
+   * Scenarios recorded at once. Each is its own session; recorded offsets stay faithful while the
+   * server and this process keep up with the calls in flight. After a failure no further scenario
+   * starts, those in flight finish, and the first error is thrown. @default 1
+   */
+  readonly concurrency?: number;
 }
 
 /** One golden written by {@link recordGoldens}. */
@@ -86,8 +92,11 @@ function select(scenarios: readonly Scenario[], names: readonly string[]): Scena
 export async function recordGoldens(options: RecordGoldensOptions): Promise<RecordGoldensResult> {
   const outDir = options.outDir ?? 'goldens';
   const chosen = select(options.scenarios, options.names ?? []);
-  const recorded: RecordedGolden[] = [];
-  for (const scenario of chosen) {
+  const concurrency = options.concurrency ?? 1;
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
+    throw new GoldenError('E_USAGE', `concurrency must be a whole number of at least 1, got ${concurrency}.`);
+  }
+  const recordOne = async (scenario: Scenario): Promise<RecordedGolden> => {
     const started = performance.now();
     const target = typeof options.target === 'function' ? await options.target(scenario) : options.target;
     const transcript = await recordCall(target, scenario, options.record);
@@ -101,9 +110,25 @@ export async function recordGoldens(options: RecordGoldensOptions): Promise<Reco
       bytes: transcript.frames.reduce((n, f) => n + (f.raw?.length ?? 0), 0),
       ms: Math.round(performance.now() - started),
     };
-    recorded.push(result);
     options.onRecorded?.(result);
-  }
+    return result;
+  };
+  // Lanes take the next scenario in list order; the results keep that order whatever finishes first.
+  const recorded: RecordedGolden[] = [];
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const lane = async (): Promise<void> => {
+    while (!failure && next < chosen.length) {
+      const index = next++;
+      try {
+        recorded[index] = await recordOne(chosen[index] as Scenario);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, chosen.length) }, lane));
+  if (failure) throw failure.error;
   const listed = new Set(options.scenarios.map((s) => `${s.name}${GOLDEN_EXTENSION}`));
   const present = await readdir(outDir).catch(() => [] as string[]);
   const obsolete = present
