@@ -28,7 +28,7 @@ function arrowsInCode(): Map<string, string> {
   for (const file of sourceFiles(src)) {
     const from = roomOf(file);
     const text = readFileSync(file, 'utf8');
-    for (const match of text.matchAll(/(?:from|import)\s+'(\.{1,2}\/[^']+)'/g)) {
+    for (const match of text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
       const to = roomOf(resolve(file, '..', match[1] ?? ''));
       if (to !== from) arrows.set(`${from} -> ${to}`, relative(root, file));
     }

@@ -1,6 +1,11 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { CLI } from '../../test/support/cli.js';
 import { formatUsage, parseCommandArgs } from './command-spec.js';
-import { COMMANDS, runCli } from './run-cli.js';
+import { loadCommands, runCli } from './run-cli.js';
+
+const COMMANDS = await loadCommands();
 
 /** A one-letter slip: the middle letter typed twice. */
 function typo(name: string): string {
@@ -22,6 +27,52 @@ async function stdoutOf(argv: string[]): Promise<{ code: number; out: string }> 
 
 afterEach(() => {
   vi.restoreAllMocks();
+});
+
+/**
+ * The modules under dist/ that `mcp-golden ...args` loaded, as paths relative to dist/ (a resolve
+ * hook in the child prints each one).
+ */
+async function modulesLoadedBy(args: string[]): Promise<string[]> {
+  const hooks = `export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.includes('/dist/')) process.stderr.write('loaded ' + r.url.slice(r.url.indexOf('/dist/') + 6) + '\\n'); return r; }`;
+  const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+  const { stderr } = await promisify(execFile)(
+    process.execPath,
+    ['--import', `data:text/javascript,${encodeURIComponent(register)}`, CLI, ...args],
+    { encoding: 'utf8' },
+  );
+  return stderr
+    .split('\n')
+    .filter((line) => line.startsWith('loaded '))
+    .map((line) => line.slice('loaded '.length));
+}
+
+describe('each command loads only its own code', () => {
+  test('`lint --help` and `serve --help` load no recorder, replayer or check; --version loads no command', async () => {
+    const [lint, serve, version] = await Promise.all([
+      modulesLoadedBy(['lint', '--help']),
+      modulesLoadedBy(['serve', '--help']),
+      modulesLoadedBy(['--version']),
+    ]);
+    expect(lint).toContain('cli/lint-command.js');
+    expect(serve).toContain('cli/serve-command.js');
+    const heavy = /^(record\/record-call|replay\/replay-server|check\/run-check|verify\/verify-goldens|msw\/)/;
+    for (const loaded of [lint, serve]) expect(loaded.filter((path) => heavy.test(path))).toEqual([]);
+    expect(version.filter((path) => path.endsWith('-command.js'))).toEqual([]);
+  });
+
+  test('every loader gives the command it is listed under', () => {
+    expect(COMMANDS.map((c) => c.name)).toEqual([
+      'serve',
+      'record',
+      'replay',
+      'check',
+      'verify',
+      'inspect',
+      'lint',
+      'demo',
+    ]);
+  });
 });
 
 describe('help and behaviour come from one declaration per command', () => {
