@@ -1,6 +1,5 @@
 import { GoldenError } from '../errors.js';
-import { startReferenceServer } from '../server/http-server.js';
-import { serveReferenceStdio } from '../server/stdio-server.js';
+import type { ReferenceServer } from '../server/http-server.js';
 import { defineCommand } from './command-spec.js';
 import { LISTEN_OPTIONS } from './listen-options.js';
 
@@ -62,6 +61,8 @@ export const serveCommand = defineCommand({
       if (args.string('port') !== undefined) {
         throw new GoldenError('E_USAGE', 'Conflicting options: --stdio and --port. Use one transport.');
       }
+      // Each transport loads only its own server: a gateway may start `serve --stdio` per session.
+      const { serveReferenceStdio } = await import('../server/stdio-server.js');
       const server = await serveReferenceStdio({
         checkTools: args.boolean('check-tools'),
         ...(failAt !== undefined && { failAtStep: failAt }),
@@ -74,7 +75,8 @@ export const serveCommand = defineCommand({
     const retryMs = args.integer('retry') ?? 200;
     const sessionTtlMs = args.integer('session-ttl');
     const maxSessions = args.integer('max-sessions');
-    let server: Awaited<ReturnType<typeof startReferenceServer>>;
+    const { startReferenceServer } = await import('../server/http-server.js');
+    let server: ReferenceServer;
     try {
       server = await startReferenceServer({
         port,
