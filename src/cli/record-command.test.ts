@@ -25,6 +25,24 @@ describe('mcp-golden record', () => {
     expect(text).toContain('\\"progressToken\\":0,');
   });
 
+  test('--concurrency 3 records side by side: the long call, started first, is written last', async () => {
+    const names = ['progress-10x100', 'chatty', 'progress-token-zero', 'long_output-small'];
+    const result = await runCli(['record', ...names, '--concurrency', '3', '--out', dir]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('4 golden(s) written');
+    // The long call finishes last, so the order of the lines is the order of completion.
+    const lines = result.stderr.split('\n').filter((l) => l.startsWith('[mcp-golden] recorded '));
+    expect(lines.at(-1)).toContain('progress-10x100.jsonl');
+    for (const name of names)
+      expect(await readFile(join(dir, `${name}.jsonl`), 'utf8')).toContain(`"scenario":"${name}"`);
+  });
+
+  test.each(['0', '65', 'two'])('--concurrency %s is a usage error', async (n) => {
+    const result = await runCli(['record', 'chatty', '--concurrency', n, '--out', dir]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`Invalid --concurrency "${n}": expected a whole number from 1 to 64`);
+  });
+
   test('lists the scenarios', async () => {
     const result = await runCli(['record', '--list']);
     expect(result.code).toBe(0);

@@ -44,6 +44,14 @@ Operands name the scenarios to record (default: every scenario in the list).`,
       description: `record settings (default: ./${CONFIG_FILE}, else "mcp-golden" in package.json)`,
     },
     list: { type: 'boolean', description: 'print the scenario names and descriptions, record nothing' },
+    concurrency: {
+      type: 'string',
+      value: 'N',
+      integer: { min: 1, max: 64 },
+      default: '1',
+      description:
+        'scenarios recorded at once, each its own session (default 1: then no call shares the server, so its timings are its own)',
+    },
   },
   epilog: `Examples:
   mcp-golden record --stdio '<command line>' --scenarios FILE --out DIR
@@ -68,7 +76,8 @@ Operands name the scenarios to record (default: every scenario in the list).`,
       return 0;
     }
     const started = performance.now();
-    const options = { outDir: out, names: [...args.operands], scenarios, onRecorded: print };
+    const concurrency = args.integer('concurrency') ?? 1;
+    const options = { outDir: out, names: [...args.operands], scenarios, onRecorded: print, concurrency };
     const result: RecordGoldensResult = target
       ? await recordGoldens({ ...options, target })
       : await recordReferenceGoldens(options);
