@@ -8,11 +8,15 @@ import { relative, resolve } from 'node:path';
 const claims = new Map<string, Map<string, string>>();
 const unnamed = new Map<string, number>();
 const used = new Set<string>();
+/** Test files whose tests ran this module's per-test hook; a shared module sees only the first. */
+const hooked = new Set<string>();
+const warned = new Set<string>();
 
 const keyOf = (testPath: string, testName: string): string => `${testPath}\u0000${testName}`;
 
 /** Forgets what the test claimed so far; called before each attempt of a test. */
 export function resetTestClaims(testPath: string, testName: string): void {
+  hooked.add(testPath);
   claims.delete(keyOf(testPath, testName));
   unnamed.delete(keyOf(testPath, testName));
 }
@@ -55,4 +59,16 @@ export function claimGolden(testPath: string, testName: string, path: string, si
 /** True when an assertion of this run (in this worker) compared with the golden at `path`. */
 export function isGoldenUsed(path: string): boolean {
   return used.has(resolve(path));
+}
+
+/**
+ * A warning, once per test file, when `mcp-golden/vitest` was evaluated for another test file of
+ * this worker and its hooks therefore never run for `testPath`: vitest with `isolate: false` shares
+ * modules between files, and an imported module's top-level hooks register for the first file only.
+ * `setupFiles` are evaluated for every file, so registering there works either way.
+ */
+export function sharedModuleWarning(testPath: string, root: string): string | undefined {
+  if (hooked.size === 0 || hooked.has(testPath) || warned.has(testPath)) return undefined;
+  warned.add(testPath);
+  return `${relative(root, testPath)}: mcp-golden/vitest was loaded by another test file in this worker (vitest runs with isolate: false), so its hooks do not run here: retries do not renumber unnamed goldens, and this file's obsolete goldens are not reported. Add 'mcp-golden/vitest' to test.setupFiles in your vitest config; setup files run for every test file.`;
 }

@@ -10,7 +10,7 @@ import { type PreparedTranscript, prepareTranscript } from '../transcript/prepar
 import { serializeTranscript } from '../transcript/serialize.js';
 import type { VolatileOptions } from '../transcript/volatile.js';
 import { getGoldenStore } from './active-golden-store.js';
-import { callSite, claimGolden, nextUnnamedNumber } from './golden-claims.js';
+import { callSite, claimGolden, nextUnnamedNumber, sharedModuleWarning } from './golden-claims.js';
 import { isAdjacentGolden, resolveGoldenPath } from './golden-path.js';
 import { resolveUpdateMode } from './update-mode.js';
 
@@ -123,6 +123,8 @@ export async function toMatchGolden(
   const root = process.cwd();
   const testPath = this.testPath ?? `${root}/unknown.test.ts`;
   const testName = this.currentTestName ?? 'golden';
+  const shared = sharedModuleWarning(testPath, root);
+  if (shared !== undefined) process.stderr.write(`[mcp-golden] ${shared}\n`);
   const number = name === undefined ? nextUnnamedNumber(testPath, testName) : 1;
   const path = resolveGoldenPath(name, testPath, testName, root, number);
   const shown = relative(root, path);
