@@ -36,7 +36,8 @@ export const HeaderLineSchema = z
       .string({ error: 'a string' })
       .meta({ description: 'What was recorded: a URL (loopback port normalised) or a command line.' }),
     scenario: z.string({ error: 'a string' }).optional().meta({
-      description: 'Scenario name when recorded from the scenario list; `mcp-golden record <scenario>` regenerates it.',
+      description:
+        'Scenario name when recorded from a scenario list: `mcp-golden record <scenario>` regenerates it (for your own server, with its --stdio or --target and your --scenarios).',
     }),
     tool: z.string({ error: 'a string' }).optional().meta({ description: 'Tool the scenario calls.' }),
     arguments: z.unknown().optional().meta({ description: 'Tool arguments the scenario sends.' }),

@@ -3,6 +3,7 @@ import { GoldenError } from '../errors.js';
 import { type Frame, GOLDEN_FORMAT, type Transcript } from './frame.js';
 import { FrameSchema, HeaderLineSchema } from './golden-schema.js';
 import { isJsonObject } from './json-object.js';
+import { recordCommandOf } from './record-command.js';
 
 /** Options of {@link parseTranscript}. */
 export interface ParseOptions {
@@ -90,11 +91,13 @@ export class TranscriptReader {
   private lineNo = 0;
   private regenerate: string;
   private readonly what: string;
+  private readonly source: string | undefined;
   private readonly fixed: boolean;
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });
 
   constructor(options: ParseOptions = {}) {
     this.what = `Failed to read golden "${options.source ?? '<golden>'}"`;
+    this.source = options.source;
     this.regenerate = options.regenerate ?? 'npx mcp-golden record';
     this.fixed = options.regenerate !== undefined;
   }
@@ -137,8 +140,10 @@ export class TranscriptReader {
     if (this.fixed) return;
     try {
       const value: unknown = JSON.parse(firstLine);
-      if (isJsonObject(value) && typeof value.scenario === 'string')
-        this.regenerate = `npx mcp-golden record ${value.scenario}`;
+      const slash = this.source?.lastIndexOf('/') ?? -1;
+      const folder = this.source === undefined ? undefined : slash < 0 ? '.' : this.source.slice(0, slash) || '/';
+      const command = isJsonObject(value) ? recordCommandOf(value, folder) : undefined;
+      if (command !== undefined) this.regenerate = command;
     } catch {
       // The header's own error says what is wrong with it.
     }

@@ -131,7 +131,7 @@ describe('corrupt goldens', () => {
       format: GOLDEN_FORMAT,
       protocolVersion: '2025-11-25',
       transport: 'http',
-      target: 'x',
+      target: 'mcp-golden serve',
       recorder: 'r',
       scenario: 'progress-10x100',
     },
@@ -158,6 +158,19 @@ describe('corrupt goldens', () => {
     expect(isGoldenError(error, 'E_GOLDEN_PARSE')).toBe(true);
     expect(error.message).toMatch(
       /^Failed to read golden "goldens\/progress-10x100\.jsonl": line 3 is not valid JSON \(.+\)\. Each line must be one frame\. Fix line 3 or regenerate it with `npx mcp-golden record progress-10x100`\.$/,
+    );
+  });
+
+  test("a golden of the user's own server names the record command for that server and folder", () => {
+    const stdio = good.replace('"target":"mcp-golden serve"', '"target":"node dist/server.js --port 0"');
+    expect(stdio).not.toBe(good);
+    const cut = stdio.slice(0, stdio.length - 20);
+    expect(errorOf(cut).message).toContain(
+      "`npx mcp-golden record progress-10x100 --target 'node dist/server.js --port 0' --scenarios <scenarios.json> --out goldens`",
+    );
+    const overStdio = stdio.replace('"transport":"http"', '"transport":"stdio"');
+    expect(errorOf(overStdio.slice(0, overStdio.length - 20)).message).toContain(
+      "`npx mcp-golden record progress-10x100 --stdio 'node dist/server.js --port 0' --scenarios <scenarios.json> --out goldens`",
     );
   });
 

@@ -117,6 +117,21 @@ describe('toMatchGolden through a golden store', () => {
     expect(store.files.get(path)).toBe(serializeTranscript(chatty));
   });
 
+  test("a golden recorded from the user's own server names that server in the record command", async () => {
+    const path = `${root}/goldens/echo.jsonl`;
+    const own = serializeTranscript({
+      ...chatty,
+      header: { ...chatty.header, scenario: 'echo', target: 'https://mcp.example.com/mcp?key=<redacted>' },
+    });
+    store.files.set(path, own);
+    const result = await match('own server', 'all', other, 'echo');
+    expect(result.pass).toBe(false);
+    expect(result.message()).toContain(
+      "run `npx mcp-golden record echo --target 'https://mcp.example.com/mcp?key=<redacted>' --scenarios <scenarios.json> --out goldens`",
+    );
+    expect(store.files.get(path)).toBe(own);
+  });
+
   test('a differing matcher golden names the vitest command only, with no nested backticks', async () => {
     await match('differs', 'new', chatty);
     const result = await match('differs other', 'new', other, './__goldens__/x/differs-1');

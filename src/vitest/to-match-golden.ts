@@ -1,4 +1,4 @@
-import { relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { isGoldenError } from '../errors.js';
 import { fileGoldenStore, readGoldenBytes } from '../store/golden-store.js';
 import { PreparedGoldens } from '../store/prepared-goldens.js';
@@ -7,6 +7,7 @@ import { GOLDEN_FORMAT, type Transcript, type TranscriptHeader } from '../transc
 import { memberOf } from '../transcript/json-object.js';
 import { parseTranscript } from '../transcript/parse.js';
 import { type PreparedTranscript, prepareTranscript } from '../transcript/prepared-transcript.js';
+import { recordCommandOf } from '../transcript/record-command.js';
 import { serializeTranscript } from '../transcript/serialize.js';
 import type { VolatileOptions } from '../transcript/volatile.js';
 import { getGoldenStore } from './active-golden-store.js';
@@ -43,18 +44,21 @@ export function isTranscript(value: unknown): value is Transcript {
 }
 
 /** Who made a golden, which decides the command that regenerates it. */
-type Origin = { readonly by: 'matcher' } | { readonly by: 'record'; readonly scenario: string };
+type Origin =
+  | { readonly by: 'matcher' }
+  | { readonly by: 'record'; readonly scenario: string; readonly command: string };
 
-function originOf(path: string, header: TranscriptHeader | undefined): Origin {
+function originOf(path: string, header: TranscriptHeader | undefined, root: string): Origin {
   const scenario = header?.scenario;
-  return scenario !== undefined && !isAdjacentGolden(path) ? { by: 'record', scenario } : { by: 'matcher' };
+  const command = header && recordCommandOf(header, relative(root, dirname(path)) || '.');
+  return scenario !== undefined && command !== undefined && !isAdjacentGolden(path)
+    ? { by: 'record', scenario, command }
+    : { by: 'matcher' };
 }
 
 /** The command that rewrites the golden: vitest -u with the test file, or `record` for a recorded scenario. */
 function fixCommand(origin: Origin, testPath: string, root: string): string {
-  return origin.by === 'record'
-    ? `npx mcp-golden record ${origin.scenario}`
-    : `npx vitest run ${relative(root, testPath)} -u`;
+  return origin.by === 'record' ? origin.command : `npx vitest run ${relative(root, testPath)} -u`;
 }
 
 function formatOf(text: string): string {
@@ -162,7 +166,7 @@ export async function toMatchGolden(
         `[mcp-golden] golden "${shown}" cannot be read: ${stored.unreadable.replace(/^\[mcp-golden\] /, '')}\nFix: run \`${rewrite}\` to rewrite it from this test, or restore it from git.`,
     };
   }
-  const origin = originOf(path, stored.golden.header);
+  const origin = originOf(path, stored.golden.header, root);
   const { ignore, mask, ...compare } = options;
   const comparison = comparePrepared(prepareTranscript(received), stored.golden, {
     timing: 'order',
