@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,20 +50,25 @@ describe('mcp-golden record', () => {
     expect(result.stdout).toMatch(/^long_output-50x65536\s+maximal long_output/m);
   });
 
-  test('refuses an unknown scenario with the list of known ones', async () => {
+  test('refuses an unknown scenario with the list of known ones: a usage error', async () => {
     const result = await runCli(['record', 'progres', '--out', dir]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain('[mcp-golden] Unknown scenario "progres". Known scenarios: progress-default,');
   });
 
-  test('refuses a broken scenario file, naming it and the field', async () => {
+  test('refuses a broken scenario file, naming it and the field: a usage error, as lint exits for a broken golden', async () => {
     const file = join(dir, 'scenarios.json');
     await writeFile(file, JSON.stringify([{ name: 'x', tool: 'progress', cancelAfter: 2 }]));
     const result = await runCli(['record', '--scenarios', file, '--out', dir]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain(
       `Invalid scenario #1 in ${file}: "cancelAfter" and "dropAfter" count progress notifications`,
     );
+    await writeFile(file, 'nope\n');
+    const unreadable = await runCli(['record', '--stdio', 'node server.js', '--scenarios', file, '--out', dir]);
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.stderr).toContain(`[mcp-golden] Cannot read scenario list "${file}":`);
+    expect(await readdir(dir)).toEqual(['scenarios.json']);
   });
 });
 

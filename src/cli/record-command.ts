@@ -1,4 +1,4 @@
-import { GoldenError } from '../errors.js';
+import { GoldenError, isGoldenError } from '../errors.js';
 import type { RecordTarget } from '../record/record-call.js';
 import {
   loadScenarioFile,
@@ -6,11 +6,26 @@ import {
   type RecordedGolden,
   type RecordGoldensResult,
   recordGoldens,
+  selectScenarios,
 } from '../record/record-goldens.js';
 import { recordReferenceGoldens } from '../reference-goldens.js';
 import { defineCommand } from './command-spec.js';
 import { CONFIG_FILE, loadRecordConfig } from './record-config.js';
 import { parseTargetOptions, TARGET_OPTIONS, targetValues } from './target-options.js';
+
+/**
+ * A scenario list or scenario name given on the command line (or in the config) that cannot be used
+ * is a usage error (exit 2), as an unreadable golden is for lint; a scenario that fails while it
+ * records stays a failure (exit 1).
+ */
+async function asUsage<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isGoldenError(error, 'E_SCENARIO')) throw new GoldenError('E_USAGE', error.message);
+    throw error;
+  }
+}
 
 function print(r: RecordedGolden): void {
   process.stderr.write(
@@ -28,7 +43,9 @@ Each recording is a whole client session: initialize, tools/list, the call, answ
 server's requests from the scenario's "answers", reconnection with Last-Event-ID. Secrets in the
 target (URL query and userinfo, headers, secret-named arguments and environment) are redacted.
 Without --stdio/--target (and no config), it records the reference server (started and stopped here).
-Operands name the scenarios to record (default: every scenario in the list).`,
+Operands name the scenarios to record (default: every scenario in the list). Exit 0 when every
+scenario is recorded, 1 when one fails, 2 on a usage error (including a scenario list or a scenario
+name that cannot be used).`,
   options: {
     ...TARGET_OPTIONS,
     scenarios: {
@@ -70,7 +87,11 @@ Operands name the scenarios to record (default: every scenario in the list).`,
         `Missing --scenarios FILE: recording ${args.string('stdio') !== undefined || config?.stdio !== undefined ? '--stdio' : '--target'} needs your own scenario list (the standard list calls the reference server's tools). Expected a JSON array like [{"name": "echo", "tool": "echo", "arguments": {"message": "hi"}}]; pass it with --scenarios FILE.`,
       );
     }
-    const scenarios = scenariosFile ? await loadScenarioFile(scenariosFile) : await loadStandardScenarios();
+    const scenarios = await asUsage(async () => {
+      const list = scenariosFile ? await loadScenarioFile(scenariosFile) : await loadStandardScenarios();
+      selectScenarios(list, args.operands);
+      return list;
+    });
     if (args.boolean('list')) {
       for (const s of scenarios) process.stdout.write(`${(s.name ?? '').padEnd(34)} ${s.description ?? ''}\n`);
       return 0;

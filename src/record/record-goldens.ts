@@ -69,7 +69,8 @@ export async function loadScenarioFile(path: string): Promise<Scenario[]> {
   return parseScenarioList(value, path);
 }
 
-function select(scenarios: readonly Scenario[], names: readonly string[]): Scenario[] {
+/** The scenarios named, in the order named (all of them when no name is given); an unknown name is an error listing the known ones. */
+export function selectScenarios(scenarios: readonly Scenario[], names: readonly string[]): Scenario[] {
   if (names.length === 0) return [...scenarios];
   const byName = new Map(scenarios.map((s) => [s.name, s]));
   return names.map((name) => {
@@ -91,7 +92,7 @@ function select(scenarios: readonly Scenario[], names: readonly string[]): Scena
  */
 export async function recordGoldens(options: RecordGoldensOptions): Promise<RecordGoldensResult> {
   const outDir = options.outDir ?? 'goldens';
-  const chosen = select(options.scenarios, options.names ?? []);
+  const chosen = selectScenarios(options.scenarios, options.names ?? []);
   const concurrency = options.concurrency ?? 1;
   if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
     throw new GoldenError('E_USAGE', `concurrency must be a whole number of at least 1, got ${concurrency}.`);
