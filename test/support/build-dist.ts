@@ -1,11 +1,17 @@
 import { build } from '../../scripts/build.mjs';
 
+/** Each vitest project runs the global setup (a module instance each): the build is checked once per process. */
+const CHECKED = Symbol.for('mcp-golden.tests.build-checked');
+const marks = globalThis as { [CHECKED]?: boolean };
+
 /**
  * Builds dist/ before the suite, so tests that spawn the `mcp-golden` binary run the code under
  * test, never a stale build. `npm install` has built it already (`prepare`); it is compiled again
  * only if a source, tsconfig or the TypeScript version changed since (see scripts/build.mjs).
  */
 export default function setup(): void {
+  if (marks[CHECKED]) return;
+  marks[CHECKED] = true;
   if (!build({ ifStale: true }))
     process.stdout.write('[mcp-golden tests] dist/ is up to date with src/; not rebuilt\n');
 }
