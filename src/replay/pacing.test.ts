@@ -87,4 +87,24 @@ describe('paceInOrder', () => {
     for (const stop of stops) stop();
     expect(timers()).toBe(before);
   });
+
+  test('a run due beyond the longest timer Node keeps (24.8 days) waits: no timer that fires at once and re-arms every 1 ms', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+    };
+    process.on('warning', onWarning);
+    let ran = false;
+    const stop = runLater(2 ** 32, () => {
+      ran = true;
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(ran).toBe(false);
+      expect(warnings).not.toContain('TimeoutOverflowWarning');
+    } finally {
+      stop();
+      process.off('warning', onWarning);
+    }
+  });
 });

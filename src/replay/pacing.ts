@@ -8,6 +8,13 @@ interface Due {
   run: (() => void) | undefined;
 }
 
+/**
+ * Longest delay `setTimeout` keeps (about 24.8 days): Node fires a longer one after 1 ms instead,
+ * which would wake the scheduler every millisecond until the run is due. A run further off (a
+ * long golden replayed at a large time scale) is reached by re-arming at this limit.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 const before = (a: Due, b: Due): boolean => a.at < b.at || (a.at === b.at && a.seq < b.seq);
 
 /**
@@ -69,7 +76,7 @@ class PaceScheduler {
     if (!first || first.at >= this.armedAt) return;
     if (this.timer) clearTimeout(this.timer);
     this.armedAt = first.at;
-    this.timer = setTimeout(this.wake, Math.max(0, first.at - performance.now()));
+    this.timer = setTimeout(this.wake, Math.min(MAX_TIMER_MS, Math.max(0, first.at - performance.now())));
   }
 
   private reset(): void {
