@@ -6,7 +6,7 @@ import { readGolden } from '../store/golden-file.js';
 import { isResponse } from '../transcript/json-rpc.js';
 import { LiveEvent, liveFill } from './live-event.js';
 import { buildReplayPlan } from './replay-plan.js';
-import { type LiveStamp, stampFrame } from './stamp.js';
+import { dataOf, type LiveStamp, stampFrame } from './stamp.js';
 import { fillTemplate, stampTemplate } from './stamp-template.js';
 
 const GOLDENS = fileURLToPath(new URL('../../goldens', import.meta.url));
@@ -51,6 +51,24 @@ describe('stamp templates', () => {
     for (const stamp of STAMPS) {
       expect(fillTemplate(stampTemplate(raw, 'sse', true), stamp)).toBe(stampFrame(raw, 'sse', stamp));
     }
+  });
+
+  test('a JSON message spread over several data lines is stamped as the one message a client reads', () => {
+    // The "id" inside "result" is not the answer's id, though it opens its own line; the real id
+    // and the token sit on later lines.
+    const raw =
+      'event: message\ndata: {"jsonrpc":"2.0",\ndata:  "result":{"id":"inner","content":[]},\r\ndata: "_meta":{"progressToken":"a"},\ndata: "id":3}\n\n';
+    const want =
+      'event: message\ndata: {"jsonrpc":"2.0",\ndata:  "result":{"id":"inner","content":[]},\r\ndata: "_meta":{"progressToken":"live"},\ndata: "id":7}\n\n';
+    const stamp = { idJson: '7', tokenJson: '"live"' };
+    expect(stampFrame(raw, 'sse', stamp)).toBe(want);
+    expect(fillTemplate(stampTemplate(raw, 'sse', true), stamp)).toBe(want);
+    expect(JSON.parse(dataOf(want, 'sse') as string)).toEqual({
+      jsonrpc: '2.0',
+      result: { id: 'inner', content: [] },
+      _meta: { progressToken: 'live' },
+      id: 7,
+    });
   });
 
   test('a large event goes out as recorded slices shared by every session, only the live values its own', () => {

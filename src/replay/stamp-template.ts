@@ -46,14 +46,31 @@ export function stampTemplate(raw: string, kind: 'sse' | 'json' | 'stdio' | 'tex
   let holes: Hole[] = [];
   if (kind === 'json' || kind === 'stdio') holes = holesOf(raw, 0, withId);
   else if (kind === 'sse') {
+    // The event's data is its `data:` lines joined with LF (a JSON message may span several); each
+    // line's place in the joined data is mapped back to its place in the frame.
+    const lines: { readonly at: number; readonly from: number; readonly length: number }[] = [];
+    const data: string[] = [];
+    let joined = 0;
     let lineStart = 0;
     for (const lineEnd of [...[...raw.matchAll(LINE_BREAK)].map((m) => m.index), raw.length]) {
       if (raw.startsWith('data:', lineStart)) {
-        const prefix = raw.startsWith('data: ', lineStart) ? 6 : 5;
-        holes.push(...holesOf(raw.slice(lineStart + prefix, lineEnd), lineStart + prefix, withId));
+        const from = lineStart + (raw.startsWith('data: ', lineStart) ? 6 : 5);
+        if (data.length > 0) joined++;
+        lines.push({ at: joined, from, length: lineEnd - from });
+        data.push(raw.slice(from, lineEnd));
+        joined += lineEnd - from;
       }
       lineStart = lineEnd + (raw[lineEnd] === '\r' && raw[lineEnd + 1] === '\n' ? 2 : 1);
     }
+    // A stamped value (a string or number) never spans a line break, so a hole lies within one line.
+    // Holes come in order, so the line of each is found by walking forward.
+    let n = 0;
+    holes = holesOf(data.join('\n'), 0, withId).map((hole) => {
+      while (n + 1 < lines.length && (lines[n + 1] as (typeof lines)[number]).at <= hole.start) n++;
+      const line = lines[n] as (typeof lines)[number];
+      const shift = line.from - line.at;
+      return { start: hole.start + shift, end: hole.end + shift, kind: hole.kind };
+    });
   }
   const texts: string[] = [];
   let at = 0;

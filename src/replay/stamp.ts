@@ -28,18 +28,23 @@ export function stampJsonText(text: string, stamp: LiveStamp): string {
   return replacements.length === 0 ? text : replaceSpans(text, replacements);
 }
 
-/** Stamps a recorded frame's text: the `data:` lines of an SSE block, or a whole JSON body or stdio line. */
+/**
+ * Stamps a recorded frame's text: the data of an SSE block (its `data:` lines joined with LF, as a
+ * client reads them, so a JSON message spread over several lines is one message), or a whole JSON
+ * body or stdio line.
+ */
 export function stampFrame(raw: string, kind: 'sse' | 'json' | 'stdio' | 'text', stamp: LiveStamp): string {
   if (stamp.idJson === undefined && stamp.tokenJson === undefined) return raw;
   if (kind === 'json' || kind === 'stdio') return stampJsonText(raw, stamp);
   if (kind !== 'sse') return raw;
   const parts = raw.split(/(\r\n|\r|\n)/);
-  for (let i = 0; i < parts.length; i += 2) {
-    const line = parts[i] as string;
-    if (!line.startsWith('data:')) continue;
-    const prefix = line.startsWith('data: ') ? 'data: ' : 'data:';
-    parts[i] = prefix + stampJsonText(line.slice(prefix.length), stamp);
-  }
+  const dataLines: number[] = [];
+  for (let i = 0; i < parts.length; i += 2) if ((parts[i] as string).startsWith('data:')) dataLines.push(i);
+  const prefixOf = (line: string): string => (line.startsWith('data: ') ? 'data: ' : 'data:');
+  const data = dataLines.map((i) => (parts[i] as string).slice(prefixOf(parts[i] as string).length)).join('\n');
+  // A stamped value is JSON text, which holds no line break: the stamped data splits back line for line.
+  const stamped = stampJsonText(data, stamp).split('\n');
+  for (const [n, i] of dataLines.entries()) parts[i] = prefixOf(parts[i] as string) + stamped[n];
   return parts.join('');
 }
 
