@@ -49,6 +49,22 @@ function call(id: string | number, token: string | number | undefined, session: 
 }
 
 describe('normalizeTranscript', () => {
+  test('a JSON message spread over several data lines is normalised as the one message a client reads', () => {
+    const spread = (id: number, token: string): Frame => ({
+      t: 0,
+      dir: 'server->client',
+      channel: 'sse',
+      exchange: 1,
+      raw: `event: message\ndata: {"jsonrpc":"2.0",\ndata:  "result":{"id":"inner","content":[]},\r\ndata: "_meta":{"progressToken":"${token}"},\ndata: "id":${id}}\n\n`,
+    });
+    const one = normalizeTranscript({ header, frames: [spread(3, 'tok-a')] });
+    const other = normalizeTranscript({ header, frames: [spread(8, 'tok-b')] });
+    expect(one.frames[0]?.raw).toBe(
+      'event: message\ndata: {"jsonrpc":"2.0",\ndata:  "result":{"id":"inner","content":[]},\r\ndata: "_meta":{"progressToken":"<token-1>"},\ndata: "id":0}\n\n',
+    );
+    expect(other.frames[0]?.raw).toBe(one.frames[0]?.raw);
+  });
+
   test('replaces sessions, event ids, request ids, tokens and ports with consistent aliases', () => {
     const normal = normalizeTranscript({ header, frames: call('req-9', 'tok-A', 'abc-123') });
     expect(normal.header.target).toBe('http://127.0.0.1:<port-1>/mcp');

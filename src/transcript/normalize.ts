@@ -90,15 +90,33 @@ export function normalizeJsonText(text: string, aliases: AliasTable): string {
   return jsonPieces(text, aliases).join('');
 }
 
+const dataPrefix = (line: string): string => (line.startsWith('data: ') ? 'data: ' : 'data:');
+
+/**
+ * The data lines of an SSE block after normalising, by their index in `parts`, when the block has
+ * more than one: their data joined with LF is the one message a client reads (a JSON message may be
+ * spread over several lines), so it is normalised whole and split back (an alias holds no line break).
+ */
+function multiLineData(parts: readonly string[], aliases: AliasTable): Map<number, string> | undefined {
+  const lines: number[] = [];
+  for (let i = 0; i < parts.length; i += 2) if ((parts[i] as string).startsWith('data:')) lines.push(i);
+  if (lines.length < 2) return undefined;
+  const data = lines.map((i) => (parts[i] as string).slice(dataPrefix(parts[i] as string).length)).join('\n');
+  const normalized = jsonPieces(data, aliases).join('').split('\n');
+  return new Map(lines.map((i, n) => [i, dataPrefix(parts[i] as string) + normalized[n]]));
+}
+
 function ssePieces(raw: string, aliases: AliasTable): string[] {
   const parts = splitLineEnds(raw);
   const pieces: string[] = [];
+  const joined = multiLineData(parts, aliases);
   for (let i = 0; i < parts.length; i++) {
     const line = parts[i] as string;
     if (i % 2 === 1) pieces.push(line);
     else if (line.startsWith('data:')) {
-      const prefix = line.startsWith('data: ') ? 'data: ' : 'data:';
-      pieces.push(prefix, ...jsonPieces(line.slice(prefix.length), aliases));
+      const whole = joined?.get(i);
+      if (whole !== undefined) pieces.push(whole);
+      else pieces.push(dataPrefix(line), ...jsonPieces(line.slice(dataPrefix(line).length), aliases));
     } else if (line.startsWith('id:')) {
       const prefix = line.startsWith('id: ') ? 'id: ' : 'id:';
       const value = line.slice(prefix.length);
