@@ -1,17 +1,45 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { SlowFilesFirst } from './test/support/slow-files-first.js';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
  * Tests that assert tight real-time figures (replay pacing p99 within 5 ms; a pacer stopped 30 ms into
  * 20 ms steps; fresh recordings of the reference server whose progress gaps must match the committed
- * goldens within 50 %) run in their own group, alone, after everything else, so they measure the
- * product and not the load of other test files on a 2-core machine.
+ * goldens within 50 %) run in their own group, after everything else, so they measure the product
+ * and not the load of other test files on a 2-core machine. They are light and mostly wait on
+ * timers, so the three run beside each other.
  */
 const TIMING = [
   'src/replay/replay-server-pacing.test.ts',
   'src/replay/pacing.test.ts',
   'src/reference-goldens.test.ts',
 ];
+
+/**
+ * What makes a test file need a module graph of its own: it registers the matchers by importing
+ * mcp-golden/vitest (whose per-file hooks run only in the first file of a worker that shares
+ * modules, as a user's project would see), or it changes process-wide state another file would
+ * inherit (the golden store, the environment, the working directory, mocked modules or globals).
+ */
+const GLOBAL_STATE =
+  /^import (?:[^;]*? from )?['"]mcp-golden\/vitest['"]|\bsetGoldenStore\(|\bvi\.(?:stubEnv|stubGlobal|mock)\(|\bprocess\.env\.\w+ =(?!=)|\bprocess\.chdir\(/m;
+
+function testFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.test.ts') && !path.split('/').includes('node_modules'))
+    .map((path) => relative(root, join(root, dir, path)));
+}
+
+/** Test files that need isolation; the rest share their worker's modules (one import of the SDK per worker, not per file). */
+const ISOLATED = [...testFiles('src'), ...testFiles('test')].filter(
+  (path) => !TIMING.includes(path) && GLOBAL_STATE.test(readFileSync(join(root, path), 'utf8')),
+);
+
+const EXCLUDE = ['**/node_modules/**', 'test/.tmp-projects/**'];
 
 export default defineConfig({
   test: {
@@ -28,7 +56,19 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['**/node_modules/**', 'test/.tmp-projects/**', ...TIMING],
+          exclude: [...EXCLUDE, ...TIMING, ...ISOLATED],
+          // Every test here stops what it starts and leaves no global state behind (see GLOBAL_STATE),
+          // so files share their worker's modules instead of importing them afresh each.
+          isolate: false,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: ISOLATED,
+          exclude: EXCLUDE,
           sequence: { groupOrder: 0 },
         },
       },
@@ -37,7 +77,6 @@ export default defineConfig({
         test: {
           name: 'timing',
           include: TIMING,
-          fileParallelism: false,
           sequence: { groupOrder: 1 },
         },
       },

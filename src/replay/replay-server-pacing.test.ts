@@ -35,20 +35,22 @@ describe('pacing', () => {
     const replay = await startCli(['replay', join(GOLDENS, 'progress-100x10.jsonl'), '--port', '0']);
     try {
       // Offsets from the stream's first notification (the constant request latency is not pacing).
-      // The figure is the median, over five replays, of each replay's p99: one replay disturbed by a
-      // burst of load elsewhere on a shared 2-core machine does not decide it.
+      // Five sessions replay at once, each paced on its own; the figure is the median of their p99s:
+      // one session disturbed by a burst of load elsewhere on a shared 2-core machine does not decide it.
       const want = progressTimes(recorded);
-      const p99s: number[] = [];
-      for (let run = 0; run < 5; run++) {
-        const got = progressTimes(await recordCall(replay.firstLine, scenarioOfGolden(recorded)));
+      const replays = await Promise.all(
+        Array.from({ length: 5 }, () => recordCall(replay.firstLine, scenarioOfGolden(recorded))),
+      );
+      const p99s = replays.map((replayed) => {
+        const got = progressTimes(replayed);
         expect(got).toHaveLength(100);
         const errors = got
           .map((t, i) => Math.abs(t - (got[0] as number) - ((want[i] as number) - (want[0] as number))))
           .sort((a, b) => a - b);
-        p99s.push(errors[98] as number);
-      }
+        return errors[98] as number;
+      });
       p99s.sort((a, b) => a - b);
-      expect(p99s[2]).toBeLessThanOrEqual(5);
+      expect(p99s[2], `p99 of each session: ${p99s.map((p) => p.toFixed(2)).join(', ')} ms`).toBeLessThanOrEqual(5);
     } finally {
       await replay.stop();
     }

@@ -30,7 +30,7 @@ const UNKNOWN_SECONDS = 5;
 /**
  * Starts the slowest files first, so the long ones overlap the many short ones instead of running
  * at the end on too few workers: by the last run's durations (vitest's cache) where known, else by
- * {@link ESTIMATES}. Groups (`sequence.groupOrder`) and projects keep vitest's order.
+ * {@link ESTIMATES}. Groups (`sequence.groupOrder`) keep vitest's order; projects of one group are interleaved.
  */
 export class SlowFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -41,10 +41,7 @@ export class SlowFilesFirst extends BaseSequencer {
       return cached ? cached.duration / 1000 : (ESTIMATES[path] ?? UNKNOWN_SECONDS);
     };
     return [...files].sort(
-      (a, b) =>
-        a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder ||
-        (a.project.name === b.project.name ? 0 : a.project.name < b.project.name ? -1 : 1) ||
-        seconds(b) - seconds(a),
+      (a, b) => a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder || seconds(b) - seconds(a),
     );
   }
 }

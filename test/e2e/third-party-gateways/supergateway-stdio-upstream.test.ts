@@ -9,9 +9,11 @@ describe('supergateway (npm) bridging a stdio upstream to Streamable HTTP', () =
       upstreamTransport: 'stdio',
       timeoutMs: 10_000,
     });
-    expect(report.results.filter((r) => r.verdict === 'fail').map((r) => r.property)).toEqual([
-      'concurrent calls without cross-talk',
-    ]);
+    const failed = report.results.filter((r) => r.verdict === 'fail');
+    expect(
+      failed.map((r) => r.property),
+      failed.map((r) => `${r.property}: ${r.evidence}`).join('\n'),
+    ).toEqual(['concurrent calls without cross-talk']);
     expect(report.results.at(-1)?.evidence).toMatch(
       /^client→gateway \(on one session\): call \d received \d+ notifications of other calls/,
     );
