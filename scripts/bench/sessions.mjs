@@ -7,6 +7,8 @@
 //   BENCH_RUNS=5             runs per variant (default 3)
 //   BENCH_CPU_PROF=DIR       write a CPU profile of every measured replay run into DIR (see profile-top.mjs)
 //   BENCH_BASELINE=DIST      also run another build's replay server (a 'baseline' row), for A/B
+//   BENCH_TRACE_GC=1         run every upstream child with --trace-gc (a major GC inside a measured run
+//                            is a pause every session sees: look for Mark-Compact lines after 'testing')
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

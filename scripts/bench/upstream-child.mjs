@@ -20,7 +20,7 @@ process.once('exit', () => {
 export async function startUpstream(kind, golden, profileDir) {
   const child = fork(UPSTREAM, [kind, golden], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: ['--expose-gc'],
+    execArgv: ['--expose-gc', ...(process.env.BENCH_TRACE_GC ? ['--trace-gc'] : [])],
     env: { ...process.env, BENCH_CPU_PROF: profileDir ?? '' },
   });
   children.add(child);
