@@ -49,7 +49,10 @@ class ResponseStream implements CallStream {
   retryMs: number | undefined;
   private readonly reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   private readonly parser = new SseParser();
-  private readonly queue: StreamedMessage[] = [];
+  /** Messages parsed and not yet taken, each with the SSE id in effect after it. */
+  private readonly queue: { readonly taken: StreamedMessage; readonly idAfter: string | undefined }[] = [];
+  /** The id of the last event parsed, which may be ahead of the last taken (one read can carry several). */
+  private parsedEventId: string | undefined;
   private pendingRead: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
   private done = false;
   private json: Uint8Array[] | undefined;
@@ -65,7 +68,11 @@ class ResponseStream implements CallStream {
 
   async next(timeoutMs: number): Promise<StreamedMessage | undefined> {
     while (this.queue.length === 0 && !this.done) await this.readOnce(timeoutMs);
-    return this.queue.shift();
+    const next = this.queue.shift();
+    // Resumption starts after the last event handed out, not the last parsed: a read that carried
+    // the events after it too must not make a dropped stream resume past what the caller took.
+    this.lastEventId = next === undefined || this.queue.length === 0 ? this.parsedEventId : next.idAfter;
+    return next?.taken;
   }
 
   async drop(): Promise<void> {
@@ -93,17 +100,21 @@ class ResponseStream implements CallStream {
     }
     // A tapped body was cut into blocks by the tap already: parse it once, not twice.
     for (const block of sseBlocksOfRead(value) ?? this.parser.push(value)) {
-      if (block.id !== undefined) this.lastEventId = block.id;
+      if (block.id !== undefined) this.parsedEventId = block.id;
       if (block.retry !== undefined) this.retryMs = block.retry;
       if (block.data === undefined || block.data === '') continue;
       const message = parseJsonRpc(block.data);
-      if (message) this.queue.push({ message, ...(block.id !== undefined && { eventId: block.id }) });
+      if (message)
+        this.queue.push({
+          taken: { message, ...(block.id !== undefined && { eventId: block.id }) },
+          idAfter: this.parsedEventId,
+        });
     }
   }
 
   private enqueueJson(bytes: Uint8Array): void {
     const message = parseJsonRpc(decoder.decode(bytes));
-    if (message) this.queue.push({ message });
+    if (message) this.queue.push({ taken: { message }, idAfter: this.parsedEventId });
   }
 }
 

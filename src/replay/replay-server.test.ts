@@ -58,6 +58,24 @@ describe('replaying every golden', () => {
 });
 
 describe('live stamping and matching', () => {
+  test('a stdio golden replayed over HTTP resumes after a drop from the ids it gave its re-framed events', async () => {
+    const stdio = golden('progress-stdio');
+    const replay = await createReplayServer(stdio, { pace: 'instant' });
+    try {
+      // The recorder drops the stream after two notifications and reconnects with Last-Event-ID. At
+      // instant pace every event arrives in one read: the recorder must resume after the last event it
+      // took (not the last it parsed), and the replay, which keeps no bytes of what it sent, must make
+      // the `<stream>-<event>` events after that id again.
+      const again = await recordCall(replay.url, { ...scenarioOfGolden(stdio), transport: 'http', dropAfter: 2 });
+      expect(again.outcome.resumed).toBe(true);
+      expect(again.outcome.progress.map((m) => (m.params as { progress: number }).progress)).toEqual([1, 2, 3, 4, 5]);
+      expect(again.outcome.response).toMatchObject({ result: { structuredContent: { done: true } } });
+      expect(replay.report().unmatched).toEqual([]);
+    } finally {
+      await replay.close();
+    }
+  });
+
   test('stamps the live request id and token, of any JSON type, into every replayed frame', async () => {
     const recorded = golden('progress-10x100');
     const replay = await createReplayServer(recorded, { pace: 'instant' });
