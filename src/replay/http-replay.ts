@@ -14,8 +14,15 @@ import type { ReplayEvent, ReplayExchange } from './replay-plan.js';
 
 interface HttpStream {
   readonly call: ReplayCall;
-  /** What went out, kept for resumption: recorded bytes are held by reference, never copied. */
-  readonly delivered: { id?: string; out: Outgoing }[];
+  /** This stream's number: a re-framed stream's event ids are `<number>-<event>`. */
+  readonly number: number;
+  /** The recorded framing and bytes (as opposed to events re-framed for the client's `Accept`). */
+  readonly exact: boolean;
+  /**
+   * How many of the call's events were played. What a resuming client missed is made again from
+   * them (stamping is deterministic), so a finished stream, kept for resumption, holds no bytes.
+   */
+  played: number;
   readonly primingId: string | undefined;
   sink: ResponseSink | undefined;
   finished: boolean;
@@ -223,7 +230,9 @@ export class HttpReplay {
     const primed = isAdversarial(this.engine.options.chunking) && this.engine.options.chunking?.primingEvents;
     const live: HttpStream = {
       call,
-      delivered: [],
+      number,
+      exact,
+      played: 0,
       primingId: primed ? `primed-${number}` : undefined,
       sink: undefined,
       finished: false,
@@ -242,19 +251,9 @@ export class HttpReplay {
           this.attach(live, out, undefined);
           return;
         }
-        const event = call.events[i - 1] as LiveEvent;
-        if (exact) {
-          const bytes = event.bytes();
-          live.delivered.push(event.eventId !== undefined ? { id: event.eventId, out: bytes } : { out: bytes });
-          if (live.sink) writeOut(live.sink, bytes);
-          return;
-        }
-        const text = frameEvent(event, 'sse');
-        if (text === undefined) return;
-        const id = `${number}-${i}`;
-        const sent = `id: ${id}\n${text}`;
-        live.delivered.push({ id, out: sent });
-        live.sink?.write(sent);
+        live.played = i;
+        const sent = outgoing(live, i - 1);
+        if (sent !== undefined && live.sink) writeOut(live.sink, sent.out);
       },
       () => {
         if (call.cancelled || (exact && exchange.end !== 'complete')) return;
@@ -274,8 +273,10 @@ export class HttpReplay {
       if (stream.sink === sink) stream.sink = undefined;
     });
     if (lastEventId !== undefined) {
-      const from = stream.delivered.findIndex((d) => d.id === lastEventId);
-      for (const missed of stream.delivered.slice(from + 1)) writeOut(sink, missed.out);
+      for (let index = sentIndex(stream, lastEventId) + 1; index < stream.played; index++) {
+        const missed = outgoing(stream, index);
+        if (missed !== undefined) writeOut(sink, missed.out);
+      }
     }
     if (stream.finished) {
       sink.end();
@@ -298,9 +299,7 @@ export class HttpReplay {
       this.openStandalone(state, sink);
       return;
     }
-    const stream = state.streams.find(
-      (s) => s.primingId === lastEventId || s.delivered.some((d) => d.id === lastEventId),
-    );
+    const stream = state.streams.find((s) => s.primingId === lastEventId || sentIndex(s, lastEventId) >= 0);
     if (!stream) {
       const error = `Invalid Last-Event-ID "${lastEventId.slice(0, 100)}": no stream of this session sent it.`;
       this.engine.note(state.session, 'GET', undefined, undefined, error);
@@ -363,4 +362,32 @@ export class HttpReplay {
     state.standalone?.end();
     state.standalone = undefined;
   }
+}
+
+/**
+ * The SSE id and the bytes of a stream's `index`th event as the stream sends it: the recorded bytes
+ * with the live id and token, or the event re-framed with an id of this stream's; `undefined` for an
+ * event a re-framed stream leaves out.
+ */
+function outgoing(stream: HttpStream, index: number): { id: string | undefined; out: Outgoing } | undefined {
+  const event = stream.call.events[index] as LiveEvent;
+  if (stream.exact) return { id: event.eventId, out: event.bytes() };
+  const text = frameEvent(event, 'sse');
+  if (text === undefined) return undefined;
+  const id = `${stream.number}-${index + 1}`;
+  return { id, out: `id: ${id}\n${text}` };
+}
+
+/** Index of the played event the stream sent with SSE id `id`; -1 when it sent none. */
+function sentIndex(stream: HttpStream, id: string): number {
+  if (stream.exact) {
+    for (let index = 0; index < stream.played; index++) {
+      if (stream.call.events[index]?.eventId === id) return index;
+    }
+    return -1;
+  }
+  const prefix = `${stream.number}-`;
+  if (!id.startsWith(prefix) || !/^[1-9]\d*$/.test(id.slice(prefix.length))) return -1;
+  const index = Number(id.slice(prefix.length)) - 1;
+  return index < stream.played && outgoing(stream, index) !== undefined ? index : -1;
 }

@@ -48,8 +48,9 @@ function bytesOf(template: StampTemplate): SharedBytes {
 
 /**
  * A recorded event as one call replays it: the live id and token in the holes its plan found.
- * Its text and its bytes are made on first use, so a session pays only for what it sends, and
- * a large event is sent as slices shared with every other session rather than a copy of its own.
+ * Its text is made on first use and its bytes each time they are asked for (once, unless a client
+ * resumes), so a session pays only for what it sends and keeps no bytes after, and a large event is
+ * sent as slices shared with every other session rather than a copy of its own.
  */
 export class LiveEvent implements ReplayEvent {
   readonly offsetUs: number;
@@ -59,7 +60,6 @@ export class LiveEvent implements ReplayEvent {
   readonly read?: number;
   private readonly cut: StampTemplate;
   private text: string | undefined;
-  private pieces: readonly Uint8Array[] | undefined;
 
   constructor(
     recorded: ReplayEvent,
@@ -82,12 +82,8 @@ export class LiveEvent implements ReplayEvent {
 
   /** The stamped bytes, to be written as one write: recorded slices (shared) and the live values. */
   bytes(): readonly Uint8Array[] {
-    if (this.pieces) return this.pieces;
     const shared = bytesOf(this.cut);
-    if (this.cut.holes.length === 0) {
-      this.pieces = shared.whole;
-      return this.pieces;
-    }
+    if (this.cut.holes.length === 0) return shared.whole;
     const pieces: Uint8Array[] = [shared.texts[0] as Uint8Array];
     let size = pieces[0]?.byteLength ?? 0;
     for (let i = 0; i < this.cut.holes.length; i++) {
@@ -99,8 +95,7 @@ export class LiveEvent implements ReplayEvent {
     }
     // An empty piece would read as the end of a chunked body to some writers: none is written.
     const nonEmpty = pieces.filter((p) => p.byteLength > 0);
-    this.pieces = nonEmpty.length > 1 && size <= COPY_LIMIT ? [concatBytes(nonEmpty, size)] : nonEmpty;
-    return this.pieces;
+    return nonEmpty.length > 1 && size <= COPY_LIMIT ? [concatBytes(nonEmpty, size)] : nonEmpty;
   }
 }
 
