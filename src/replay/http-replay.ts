@@ -7,7 +7,7 @@ import { answerBatch } from './http-batch.js';
 import { type IncomingRequest, type Outgoing, type ResponseSink, writeOut } from './http-exchange.js';
 import { acceptsOf, type HttpRuleOptions, refuseRequest, sendError } from './http-guards.js';
 import { JSON_HEADERS } from './json-rpc-error.js';
-import { type LiveEvent, readOffsets } from './live-event.js';
+import { type LiveEvent, streamOffsets } from './live-event.js';
 import { frameEvent } from './reframe.js';
 import { type ReplayCall, type ReplayEngine, type ReplaySession, SESSION_LIMIT } from './replay-engine.js';
 import type { ReplayEvent, ReplayExchange } from './replay-plan.js';
@@ -244,7 +244,7 @@ export class HttpReplay {
     const out = this.sseSink(sink, live.primingId);
     this.engine.play(
       call,
-      [headUs, ...readOffsets(call.events, headUs)],
+      streamOffsets(call.events, headUs),
       (i) => {
         if (i === 0) {
           out.head(status, headers);

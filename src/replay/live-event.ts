@@ -83,20 +83,47 @@ export class LiveEvent implements ReplayEvent {
   /** The stamped bytes, to be written as one write: recorded slices (shared) and the live values. */
   bytes(): readonly Uint8Array[] {
     const shared = bytesOf(this.cut);
-    if (this.cut.holes.length === 0) return shared.whole;
-    const pieces: Uint8Array[] = [shared.texts[0] as Uint8Array];
-    let size = pieces[0]?.byteLength ?? 0;
-    for (let i = 0; i < this.cut.holes.length; i++) {
-      const live = this.cut.holes[i] === 'id' ? this.fill.id : this.fill.token;
-      const value = live ?? (shared.recorded[i] as Uint8Array);
-      const text = shared.texts[i + 1] as Uint8Array;
-      pieces.push(value, text);
-      size += value.byteLength + text.byteLength;
+    const holes = this.cut.holes;
+    if (holes.length === 0) return shared.whole;
+    let size = (shared.texts[0] as Uint8Array).byteLength;
+    for (let i = 0; i < holes.length; i++) {
+      size += this.valueAt(i, shared).byteLength + (shared.texts[i + 1] as Uint8Array).byteLength;
+    }
+    if (size <= COPY_LIMIT) {
+      // One buffer (from Node's pool when small), filled in place: an event per session per step
+      // makes no lists to be collected.
+      const out = Buffer.allocUnsafe(size);
+      let at = copyInto(out, shared.texts[0] as Uint8Array, 0);
+      for (let i = 0; i < holes.length; i++) {
+        at = copyInto(out, this.valueAt(i, shared), at);
+        at = copyInto(out, shared.texts[i + 1] as Uint8Array, at);
+      }
+      return [out];
     }
     // An empty piece would read as the end of a chunked body to some writers: none is written.
-    const nonEmpty = pieces.filter((p) => p.byteLength > 0);
-    return nonEmpty.length > 1 && size <= COPY_LIMIT ? [concatBytes(nonEmpty, size)] : nonEmpty;
+    const pieces: Uint8Array[] = [];
+    const add = (piece: Uint8Array): void => {
+      if (piece.byteLength > 0) pieces.push(piece);
+    };
+    add(shared.texts[0] as Uint8Array);
+    for (let i = 0; i < holes.length; i++) {
+      add(this.valueAt(i, shared));
+      add(shared.texts[i + 1] as Uint8Array);
+    }
+    return pieces;
   }
+
+  /** The live value for hole `i` (the recorded one where the call has none). */
+  private valueAt(i: number, shared: SharedBytes): Uint8Array {
+    const live = this.cut.holes[i] === 'id' ? this.fill.id : this.fill.token;
+    return live ?? (shared.recorded[i] as Uint8Array);
+  }
+}
+
+/** Copies `piece` into `out` at `at`; returns where the next piece goes. */
+function copyInto(out: Uint8Array, piece: Uint8Array, at: number): number {
+  out.set(piece, at);
+  return at + piece.byteLength;
 }
 
 /** One buffer holding `pieces` in order. */
@@ -106,15 +133,17 @@ export function concatBytes(pieces: readonly Uint8Array[], size?: number): Uint8
 }
 
 /**
- * The delivery offset of each event: events the recording received in one read share the offset of
- * the first of them, so they are written together again (one read for the client), as recorded.
+ * When a stream plays: its head at `headUs`, then each event. Events the recording received in one
+ * read share the offset of the first of them, so they are written together again (one read for the
+ * client), as recorded.
  */
-export function readOffsets(events: readonly LiveEvent[], headUs: number): number[] {
-  const offsets: number[] = [];
-  for (const [i, event] of events.entries()) {
+export function streamOffsets(events: readonly LiveEvent[], headUs: number): number[] {
+  const offsets: number[] = [headUs];
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i] as LiveEvent;
     const previous = events[i - 1];
     const sameRead = previous !== undefined && event.read !== undefined && previous.read === event.read;
-    offsets.push(sameRead ? (offsets[i - 1] as number) : Math.max(headUs, event.offsetUs));
+    offsets.push(sameRead ? (offsets[i] as number) : Math.max(headUs, event.offsetUs));
   }
   return offsets;
 }

@@ -249,9 +249,10 @@ export class ReplayEngine {
     // The plan found where the id (answers only) and the token go in each frame: only they are new.
     const fill = liveFill(stamp);
     // The live server sends no progress for a request without a token.
-    const events = exchange.events
-      .filter((e) => token.present || e.message?.method !== 'notifications/progress')
-      .map((e) => new LiveEvent(e, fill));
+    const events: LiveEvent[] = [];
+    for (const event of exchange.events) {
+      if (token.present || event.message?.method !== 'notifications/progress') events.push(new LiveEvent(event, fill));
+    }
     const call: ReplayCall = {
       exchange,
       liveId: message.id,
