@@ -185,7 +185,9 @@ export class HttpReplay {
   /** The recorded response headers, with the live session id where one was recorded, and today's date. */
   private responseHeaders(exchange: ReplayExchange, state: HttpSession | undefined): Record<string, string> {
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(exchange.responseHeaders ?? {})) {
+    const recorded = exchange.responseHeaders ?? {};
+    for (const name in recorded) {
+      const value = recorded[name] as string;
       if (TRANSPORT_HEADERS.has(name)) continue;
       if (name === 'mcp-session-id') {
         if (state?.session.id) headers[name] = state.session.id;

@@ -143,8 +143,10 @@ export async function createReplayServer(
     req.on('end', () => {
       if (refused) return;
       const headers: Record<string, string | undefined> = {};
-      for (const [name, value] of Object.entries(req.headers))
+      for (const name in req.headers) {
+        const value = req.headers[name];
         headers[name] = Array.isArray(value) ? value.join(', ') : value;
+      }
       replay.handle(
         { httpMethod: req.method ?? 'GET', headers, body: Buffer.concat(chunks).toString('utf8') },
         nodeResponseSink(res),
