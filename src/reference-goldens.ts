@@ -6,7 +6,7 @@ import {
   recordGoldens,
 } from './record/record-goldens.js';
 import type { Scenario, ScenarioServer } from './record/scenario.js';
-import { type ReferenceServer, startReferenceServer } from './server/http-server.js';
+import type { ReferenceServer } from './server/http-server.js';
 import { referenceStdioCommand } from './server/reference-stdio-command.js';
 
 /** Reference-server targets for scenarios, started on demand (one per set of server switches). */
@@ -34,7 +34,11 @@ export function referenceTargets(): ReferenceTargets {
       const key = serverKey(scenario.server);
       let server = servers.get(key);
       if (!server) {
-        server = startReferenceServer({ ...scenario.server });
+        // Loaded here, not with the package: the reference server brings the MCP SDK's server side,
+        // which a test file importing 'mcp-golden' to record or compare never needs.
+        server = import('./server/http-server.js').then(({ startReferenceServer }) =>
+          startReferenceServer({ ...scenario.server }),
+        );
         servers.set(key, server);
       }
       return {
