@@ -46,5 +46,9 @@ test('importing the root entry loads no MCP SDK: the reference server is loaded 
   expect(run.status).toBe(0);
   const loaded = run.stderr.split('\n').filter((line) => line.startsWith('loaded '));
   expect(loaded.some((line) => line.endsWith('/dist/record/record-call.js'))).toBe(true);
-  expect(loaded.filter((line) => /@modelcontextprotocol\/sdk|\/dist\/server\/(http-server|reference-server)\.js$/.test(line))).toEqual([]);
+  expect(
+    loaded.filter((line) =>
+      /@modelcontextprotocol\/sdk|\/dist\/server\/(http-server|reference-server)\.js$/.test(line),
+    ),
+  ).toEqual([]);
 });
