@@ -1,4 +1,5 @@
-import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readdir, rm, rmdir } from 'node:fs/promises';
 import { writeFileAtomic } from './golden-file.js';
 
 /**
@@ -22,8 +23,11 @@ export interface GoldenStore {
 /** The store on the local file system (the default). */
 export const fileGoldenStore: GoldenStore = {
   async read(path) {
+    // Read at once into one flat string: an asynchronous read with an encoding builds a rope of
+    // chunks, which the first comparison or parse copies whole again, and bytes then their text are
+    // two copies too. The parse that follows is synchronous anyway, and takes longer than the read.
     try {
-      return await readFile(path, 'utf8');
+      return readFileSync(path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
@@ -40,16 +44,3 @@ export const fileGoldenStore: GoldenStore = {
     await rmdir(dir).catch(() => undefined);
   },
 };
-
-/**
- * The bytes of the file {@link fileGoldenStore} would read as text at `path`, or `undefined` when
- * there is none: a golden seen before is then recognised by the hash of its bytes, undecoded.
- */
-export async function readGoldenBytes(path: string): Promise<Uint8Array | undefined> {
-  try {
-    return await readFile(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}

@@ -1,6 +1,5 @@
 import { dirname, relative } from 'node:path';
 import { isGoldenError } from '../errors.js';
-import { fileGoldenStore, readGoldenBytes } from '../store/golden-store.js';
 import { PreparedGoldens } from '../store/prepared-goldens.js';
 import { type CompareOptions, comparePrepared } from '../transcript/compare.js';
 import { GOLDEN_FORMAT, type Transcript, type TranscriptHeader } from '../transcript/frame.js';
@@ -78,9 +77,8 @@ type Read = { readonly golden: PreparedTranscript } | { readonly missing: true }
 const preparedGoldens = new PreparedGoldens();
 
 async function readStored(path: string, shown: string, regenerate: string): Promise<Read> {
-  const store = getGoldenStore();
-  // The file store's bytes need no decoding when the golden was seen before; any other store is read as it says.
-  const content = store === fileGoldenStore ? await readGoldenBytes(path) : await store.read(path);
+  // Read as text, not bytes: bytes and then their text would be two copies of the file at once.
+  const content = await getGoldenStore().read(path);
   if (content === undefined) return { missing: true };
   try {
     return {
@@ -89,7 +87,7 @@ async function readStored(path: string, shown: string, regenerate: string): Prom
   } catch (error) {
     if (isGoldenError(error, 'E_GOLDEN_VERSION'))
       return {
-        unreadable: `it is in format ${formatOf(typeof content === 'string' ? content : Buffer.from(content).toString('utf8'))}, which this version of mcp-golden does not read (it reads ${GOLDEN_FORMAT})`,
+        unreadable: `it is in format ${formatOf(content)}, which this version of mcp-golden does not read (it reads ${GOLDEN_FORMAT})`,
       };
     if (isGoldenError(error, 'E_GOLDEN_PARSE')) return { unreadable: error.message };
     throw error;
