@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ProjectRun, runInProject } from '../support/run-in-project.js';
+import { createUserProject, type ProjectRun, runInProject } from '../support/run-in-project.js';
 
 // vitest with `isolate: false` runs several test files in one worker on one module graph: a module
 // imported by each file is evaluated once, so hooks it registers at its top level run for the first
@@ -39,10 +39,7 @@ async function runWith(registration: 'import' | 'setupFiles'): Promise<ProjectRu
 }
 
 beforeAll(async () => {
-  await mkdir(join(root, 'test/.tmp-projects'), { recursive: true });
-  project = await mkdtemp(join(root, 'test/.tmp-projects/shared-modules-'));
-  await mkdir(join(project, 'node_modules'));
-  await symlink(root, join(project, 'node_modules', 'mcp-golden'), 'dir');
+  project = await createUserProject('shared-modules');
 });
 afterAll(async () => {
   await rm(project, { recursive: true, force: true });

@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ProjectRun, runInProject } from '../support/run-in-project.js';
+import { createUserProject, type ProjectRun, runInProject } from '../support/run-in-project.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const vitestBin = join(root, 'node_modules/vitest/vitest.mjs');
@@ -36,10 +36,7 @@ const exists = (path: string): Promise<boolean> =>
   );
 
 beforeAll(async () => {
-  await mkdir(join(root, 'test/.tmp-projects'), { recursive: true });
-  project = await mkdtemp(join(root, 'test/.tmp-projects/workflow-'));
-  await mkdir(join(project, 'node_modules'));
-  await symlink(root, join(project, 'node_modules', 'mcp-golden'), 'dir');
+  project = await createUserProject('workflow');
   await writeFile(join(project, 'vitest.config.mjs'), "export default { test: { include: ['*.test.mjs'] } };\n");
   await writeFile(join(project, 'golden.test.mjs'), TEST_FILE);
 });
