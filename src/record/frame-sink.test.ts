@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { encodeRaw } from '../transcript/serialize.js';
 import { splitSse } from '../transcript/sse.js';
 import { FrameSink, sseBlocksOfRead } from './frame-sink.js';
 
@@ -29,4 +30,25 @@ describe('FrameSink hands the SSE blocks it cut to the reader of the same chunk'
     expect(sseBlocksOfRead(json)).toBeUndefined();
     expect(sseBlocksOfRead(encode('data: x\n\n'))).toBeUndefined();
   });
+});
+
+test("an SSE frame keeps every byte: its raw is what encoding the block's bytes gives, whatever they hold", () => {
+  const bom = Uint8Array.of(0xef, 0xbb, 0xbf);
+  const bodies = [
+    encode('data: {"a":1}\n\n'),
+    encode('data: café résumé naïve 🚀\n\n'),
+    encode('data: a real \uFFFD replacement character\n\n'),
+    Buffer.concat([bom, encode('data: after a byte order mark\n\n')]),
+    Buffer.concat([encode('data: bad '), Uint8Array.of(0xff, 0xc3), encode(' bytes\n\n')]),
+    encode('data: cut short, no blank line'),
+  ];
+  for (const body of bodies) {
+    const sink = new FrameSink();
+    const tap = sink.body(1, 'server->client', 'sse');
+    tap.read(body);
+    tap.end('complete');
+    const frame = sink.snapshot().find((f) => f.channel === 'sse');
+    const { raw, rawBase64 } = { raw: undefined, rawBase64: undefined, ...frame };
+    expect({ raw, rawBase64 }).toEqual({ raw: undefined, rawBase64: undefined, ...encodeRaw(body) });
+  }
 });

@@ -1,6 +1,6 @@
 import type { BodyKind } from '../transcript/body-kind.js';
 import type { Channel, Direction, EndReason, Frame, Transcript, TranscriptHeader } from '../transcript/frame.js';
-import { encodeRaw } from '../transcript/serialize.js';
+import { encodeDecodedRaw, encodeRaw } from '../transcript/serialize.js';
 import { type SseBlock, SseParser } from '../transcript/sse.js';
 
 /** A monotonic clock in whole microseconds since some origin. */
@@ -85,6 +85,11 @@ export class FrameSink {
     const emit = (channel: Channel, bytes: Uint8Array): void => {
       if (bytes.length > 0) sink.push({ dir, channel, exchange, ...encodeRaw(bytes) });
     };
+    // A block's text was decoded to parse it: the frame keeps that text rather than a second copy.
+    const emitBlock = (block: SseBlock): void => {
+      if (block.bytes.length > 0)
+        sink.push({ dir, channel: 'sse', exchange, ...encodeDecodedRaw(block.bytes, block.text) });
+    };
     const parser = kind === 'sse' ? new SseParser() : undefined;
     let pending: Uint8Array[] = [];
     let ended = false;
@@ -106,7 +111,7 @@ export class FrameSink {
         if (parser) {
           const blocks = parser.push(bytes);
           blocksByRead.set(bytes, blocks);
-          for (const block of blocks) emit('sse', block.bytes);
+          for (const block of blocks) emitBlock(block);
         } else if (kind === 'stdio') flushLines(bytes);
         else pending.push(bytes.slice());
       },
@@ -114,7 +119,7 @@ export class FrameSink {
         if (ended) return;
         ended = true;
         sink.open.delete(tap);
-        if (parser) for (const block of parser.end()) emit('sse', block.bytes);
+        if (parser) for (const block of parser.end()) emitBlock(block);
         else if (pending.length > 0)
           emit(kind === 'json' ? 'json' : kind === 'stdio' ? 'stdio' : 'text', Buffer.concat(pending));
         pending = [];

@@ -21,6 +21,16 @@ export function encodeRaw(bytes: Uint8Array): { raw: string } | { rawBase64: str
 }
 
 /**
+ * {@link encodeRaw} of bytes a lenient UTF-8 decoder already made into `text` (a bad sequence as
+ * U+FFFD, a leading byte order mark dropped, as an SSE block's text is): when neither happened,
+ * that text is the `raw`, and a large body is not copied a second time.
+ */
+export function encodeDecodedRaw(bytes: Uint8Array, text: string): { raw: string } | { rawBase64: string } {
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return bom || text.includes('\uFFFD') ? encodeRaw(bytes) : { raw: text };
+}
+
+/**
  * Serializes a transcript as a golden: JSON Lines, UTF-8, LF, sorted keys, the header first
  * (with the frame count, so a file cut short at a line boundary is still detected).
  *

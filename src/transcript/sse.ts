@@ -7,6 +7,11 @@ import { splitLineEnds } from './line-ends.js';
 export interface SseBlock {
   /** The block's bytes, terminators included. */
   readonly bytes: Uint8Array;
+  /**
+   * The block's bytes decoded as an SSE reader decodes them: UTF-8, a bad sequence as U+FFFD, a
+   * leading byte order mark dropped.
+   */
+  readonly text: string;
   /** `event:` field, when present. */
   readonly event?: string;
   /** `id:` field, when present (may be empty). */
@@ -28,11 +33,12 @@ const SURROGATE = /[\uD800-\uDFFF]/;
 const BOM = '\uFEFF';
 
 function parseFields(bytes: Uint8Array, incomplete: boolean): SseBlock {
-  const parts = splitLineEnds(decoder.decode(bytes));
-  return { bytes, ...fieldsOf(parts.filter((_, i) => i % 2 === 0)), incomplete };
+  const text = decoder.decode(bytes);
+  const parts = splitLineEnds(text);
+  return { bytes, text, ...fieldsOf(parts.filter((_, i) => i % 2 === 0)), incomplete };
 }
 
-function fieldsOf(lines: readonly string[]): Omit<SseBlock, 'bytes' | 'incomplete'> {
+function fieldsOf(lines: readonly string[]): Omit<SseBlock, 'bytes' | 'text' | 'incomplete'> {
   const comments: string[] = [];
   const data: string[] = [];
   let event: string | undefined;
@@ -181,6 +187,7 @@ export function firstSseBlock(text: string): SseBlock | undefined {
       bytes ??= new TextEncoder().encode(block);
       return bytes;
     },
+    text: block.startsWith(BOM) ? block.slice(1) : block,
     ...fieldsOf(fields),
     incomplete: end === text.length && lines === parts.length,
   };
