@@ -112,18 +112,28 @@ export class SseParser {
   private scan(final: boolean): SseBlock[] {
     const blocks: SseBlock[] = [];
     const buffer = this.buffer;
+    // Line ends are found with the native byte search (memchr), not a loop over every byte: a
+    // megabyte event is one long line. The next LF and the next CR are each searched for once per
+    // position passed, so a body with no CR (most of them) costs one search for CR per read.
+    const view = Buffer.from(buffer.buffer, buffer.byteOffset, this.tail);
     let blockStart = this.head;
     let i = this.scanFrom;
     let atLineStart = this.lineStart;
+    let nextLf = -2;
+    let nextCr = -2;
     while (i < this.tail) {
-      const byte = buffer[i];
-      if (byte !== LF && byte !== CR) {
+      if (nextLf !== -1 && nextLf < i) nextLf = view.indexOf(LF, i);
+      if (nextCr !== -1 && nextCr < i) nextCr = view.indexOf(CR, i);
+      const end = nextLf < 0 ? nextCr : nextCr < 0 ? nextLf : Math.min(nextLf, nextCr);
+      if (end < 0) {
         atLineStart = false;
-        i++;
-        continue;
+        i = this.tail;
+        break;
       }
+      if (end > i) atLineStart = false;
+      i = end;
       let lineEnd = i + 1;
-      if (byte === CR) {
+      if (buffer[i] === CR) {
         // A CR as the last byte may be the first half of CRLF: wait for the next read.
         if (i + 1 >= this.tail && !final) break;
         if (i + 1 < this.tail && buffer[i + 1] === LF) lineEnd = i + 2;
