@@ -52,3 +52,20 @@ test("an SSE frame keeps every byte: its raw is what encoding the block's bytes 
     expect({ raw, rawBase64 }).toEqual({ raw: undefined, rawBase64: undefined, ...encodeRaw(body) });
   }
 });
+
+test('stdio reads become one frame per line, however the reads cut the lines', () => {
+  const text = '{"a":1}\n{"b":"é"}\n\n{"c":3}\nno newline at the end';
+  const bytes = encode(text);
+  for (const cuts of [[], [3], [8, 9], [1, 2, 3, 12, 13, 20], [bytes.length - 1]]) {
+    const sink = new FrameSink();
+    const tap = sink.body(1, 'server->client', 'stdio');
+    let from = 0;
+    for (const cut of [...cuts, bytes.length]) {
+      tap.read(bytes.subarray(from, cut));
+      from = cut;
+    }
+    tap.end('complete');
+    const lines = sink.snapshot().filter((f) => f.channel === 'stdio');
+    expect(lines.map((f) => f.raw)).toEqual(['{"a":1}\n', '{"b":"é"}\n', '\n', '{"c":3}\n', 'no newline at the end']);
+  }
+});

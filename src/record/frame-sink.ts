@@ -94,13 +94,14 @@ export class FrameSink {
     let pending: Uint8Array[] = [];
     let ended = false;
     const flushLines = (bytes: Uint8Array): void => {
+      // The native byte search finds each LF: a megabyte line is not a loop over every byte.
+      const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       let start = 0;
-      for (let i = 0; i < bytes.length; i++) {
-        if (bytes[i] !== LF) continue;
-        pending.push(bytes.subarray(start, i + 1));
+      for (let lf = view.indexOf(LF); lf >= 0; lf = view.indexOf(LF, start)) {
+        pending.push(bytes.subarray(start, lf + 1));
         emit('stdio', Buffer.concat(pending));
         pending = [];
-        start = i + 1;
+        start = lf + 1;
       }
       if (start < bytes.length) pending.push(bytes.slice(start));
     };
