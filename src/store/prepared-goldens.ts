@@ -4,8 +4,8 @@ import { type PreparedTranscript, prepareTranscript } from '../transcript/prepar
 
 /**
  * SHA-256 of a golden's text: well-formed text as its UTF-8; text holding a lone surrogate as
- * UTF-16, where the lone half cannot collide with U+FFFD. The text goes to the hash in one piece: a
- * golden read from disk is an external string, which a slice would first copy whole.
+ * UTF-16, where the lone half cannot collide with U+FFFD. The text goes to the hash in one piece,
+ * not in slices, which would each be copied first.
  */
 function contentHash(content: string): string {
   const utf8 = content.isWellFormed();
