@@ -9,6 +9,11 @@ export interface Arrival {
   readonly atMs: number;
   /** Index of the read that completed it (reads of the call's streams, counted from 0). */
   readonly read: number;
+  /**
+   * Its place in the transcript's frames: the order the client got it in, which holds when two
+   * messages share a read and so an arrival time.
+   */
+  readonly order: number;
 }
 
 /** What a client saw of one `tools/call`, read off its transcript. */
@@ -44,7 +49,7 @@ export function callView(transcript: Transcript): CallView {
   let cancelAtMs: number | undefined;
   let reads = -1;
   const perRead = new Map<number, number>();
-  for (const frame of frames) {
+  for (const [order, frame] of frames.entries()) {
     if (!callFrame || frame.t < callFrame.t) continue;
     if (frame.dir === 'server->client' && frame.channel === 'read' && frame.exchange >= callFrame.exchange) reads++;
     const message = frameMessage(frame);
@@ -55,7 +60,7 @@ export function callView(transcript: Transcript): CallView {
       }
       continue;
     }
-    const arrival: Arrival = { message, atMs: ms(frame), read: Math.max(0, reads) };
+    const arrival: Arrival = { message, atMs: ms(frame), read: Math.max(0, reads), order };
     if (message.method === 'notifications/progress') progress.push(arrival);
     else if (!('method' in message) && message.id === request?.id && !response) response = arrival;
     else continue;

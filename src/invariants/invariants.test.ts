@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { GOLDEN_FORMAT, type Transcript } from '../transcript/frame.js';
-import { preservesBlocks, preservesUnicode } from './invariants.js';
+import { preservesBlocks, preservesProgressTokens, preservesUnicode } from './invariants.js';
 
 /** A `tools/call` answered with one text block per entry of `texts`. */
 function call(texts: readonly string[]): Transcript {
@@ -44,5 +44,54 @@ describe('preservesBlocks', () => {
 
   test('reports a missing block', () => {
     expect(preservesBlocks(call(['a']), call(['a', 'b'])).evidence).toBe('1 blocks instead of 2: block 1 is missing');
+  });
+});
+
+describe('preservesProgressTokens', () => {
+  /** A call with token "t" whose frames are given as [time in µs, message] pairs after the request. */
+  const session = (events: readonly (readonly [number, object])[]): Transcript => ({
+    header: { format: GOLDEN_FORMAT, protocolVersion: '2025-11-25', transport: 'http', target: 'x', recorder: 'r' },
+    frames: [
+      {
+        t: 0,
+        dir: 'client->server',
+        channel: 'json',
+        exchange: 1,
+        raw: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: { progressToken: 't' } } }),
+      },
+      ...events.map(([t, message]) => ({
+        t,
+        dir: 'server->client' as const,
+        channel: 'sse' as const,
+        exchange: 1,
+        raw: `data: ${JSON.stringify(message)}\n\n`,
+      })),
+    ],
+  });
+  const progress = (n: number): object => ({
+    jsonrpc: '2.0',
+    method: 'notifications/progress',
+    params: { progressToken: 't', progress: n },
+  });
+  const result = { jsonrpc: '2.0', id: 1, result: { content: [] } };
+
+  test('a notification after the result in the same read (the same arrival time) is after the result', () => {
+    const inOrder = preservesProgressTokens(
+      session([
+        [1000, progress(1)],
+        [2000, progress(2)],
+        [2000, result],
+      ]),
+    );
+    expect(inOrder.pass).toBe(true);
+    const late = preservesProgressTokens(
+      session([
+        [1000, progress(1)],
+        [2000, result],
+        [2000, progress(2)],
+      ]),
+    );
+    expect(late.pass).toBe(false);
+    expect(late.evidence).toBe('1 progress notifications arrived after the result');
   });
 });

@@ -81,8 +81,9 @@ export function preservesProgressTokens(received: Transcript, reference?: Transc
         numbers,
       );
   }
-  const responseAt = view.response?.atMs;
-  const late = responseAt === undefined ? [] : view.progress.filter((p) => p.atMs > responseAt);
+  // By order, not time: a notification written right after the result often shares its read.
+  const response = view.response;
+  const late = response === undefined ? [] : view.progress.filter((p) => p.order > response.order);
   if (late.length > 0)
     return result(name, false, `${late.length} progress notifications arrived after the result`, {
       ...numbers,
@@ -190,7 +191,7 @@ export function streamsProgressively(
   // Gaps between consecutive progress values that arrived before the result, matched by value, so a
   // dropped or late notification is judged by the tokens property, not here.
   const gapsByValue = (v: CallView): Map<string, number> => {
-    const before = v.progress.filter((p) => v.response === undefined || p.atMs <= v.response.atMs);
+    const before = v.progress.filter((p) => v.response === undefined || p.order < v.response.order);
     const out = new Map<string, number>();
     before.forEach((p, i) => {
       const next = before[i + 1];

@@ -58,7 +58,7 @@ function compareProgress(golden: SessionView, live: SessionView, volatile: Compi
   const late = (v: SessionView): number =>
     v.call.response === undefined
       ? 0
-      : v.call.progress.filter((p) => p.atMs > (v.call.response as Arrival).atMs).length;
+      : v.call.progress.filter((p) => p.order > (v.call.response as Arrival).order).length;
   if (late(live) > late(golden)) {
     out.push({
       where: 'progress',

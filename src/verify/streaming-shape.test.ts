@@ -4,7 +4,8 @@ import { progressShapeChange } from './streaming-shape.js';
 
 /** A call whose progress arrived at `progressMs` and whose result arrived at `resultMs`. */
 function view(progressMs: readonly number[], resultMs: number): CallView {
-  const arrival = (atMs: number, message: Record<string, unknown>) => ({ message, atMs, read: 0 });
+  // Frame order follows arrival time here: the times are the order.
+  const arrival = (atMs: number, message: Record<string, unknown>) => ({ message, atMs, read: 0, order: atMs });
   return {
     request: undefined,
     hasToken: true,
