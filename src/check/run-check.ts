@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describeError, GoldenError, isGoldenError } from '../errors.js';
 import { type RecordTarget, recordCall } from '../record/record-call.js';
 import type { AuditEntry } from '../server/audit-log.js';
@@ -72,6 +76,45 @@ async function auditThrough(target: RecordTarget, timeoutMs: number): Promise<Au
   return auditEntriesOf(recording.outcome.response);
 }
 
+/**
+ * The rows stdio upstreams appended to `path` as their calls ended (`serve --stdio --audit-file`),
+ * from every process that shares it: each row is written once, when its call ends. A line cut short
+ * by a process killed mid-write is skipped.
+ */
+function auditFileEntries(path: string): AuditEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return [];
+  }
+  const rows: AuditEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    try {
+      rows.push((JSON.parse(line) as { entry: AuditEntry }).entry);
+    } catch {
+      // Cut short: the rest of the file still counts.
+    }
+  }
+  return rows;
+}
+
+/**
+ * The audit of a stdio upstream: what the process behind the gateway says over the wire, and what
+ * every process wrote to the audit file (a gateway may start one upstream per session, and a new
+ * session then reaches a process that saw none of the calls). Rows both give count once, the live
+ * one kept; oldest call first.
+ */
+async function stdioAudit(target: RecordTarget, timeoutMs: number, file: string): Promise<AuditEntry[]> {
+  const live = await auditThrough(target, timeoutMs).catch(() => [] as AuditEntry[]);
+  const key = (e: AuditEntry): string => `${e.startedAtEpochMs}|${typeof e.requestId}:${e.requestId}`;
+  const seen = new Set(live.map(key));
+  return [...live, ...auditFileEntries(file).filter((e) => !seen.has(key(e)))].sort(
+    (a, b) => a.startedAtEpochMs - b.startedAtEpochMs,
+  );
+}
+
 function quote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
 }
@@ -115,6 +158,7 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
   const started = Date.now();
   let upstream: ReferenceServer | undefined;
   let gateway: GatewayProcess | undefined;
+  let auditDir: string | undefined;
   try {
     let direct: RecordTarget;
     let upstreamSpec: string;
@@ -124,7 +168,11 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       upstreamSpec = upstream.url;
     } else {
       const plain = referenceStdioCommand();
-      const command = { ...plain, args: [...(plain.args ?? []), '--check-tools'] };
+      auditDir = await mkdtemp(join(tmpdir(), 'mcp-golden-check-audit-'));
+      const command = {
+        ...plain,
+        args: [...(plain.args ?? []), '--check-tools', '--audit-file', join(auditDir, 'audit.jsonl')],
+      };
       direct = command;
       upstreamSpec = [command.command, ...(command.args ?? [])].map(quote).join(' ');
     }
@@ -152,7 +200,7 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       timeoutMs,
       audit: upstream
         ? async () => (upstream as ReferenceServer).audit.entries()
-        : () => auditThrough(target, timeoutMs),
+        : () => stdioAudit(target, timeoutMs, join(auditDir as string, 'audit.jsonl')),
     };
     const silent = await probe(target, timeoutMs);
     const run = async (property: BatteryProperty): Promise<PropertyResult> => {
@@ -194,5 +242,6 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
   } finally {
     await gateway?.stop();
     await upstream?.close();
+    if (auditDir !== undefined) await rm(auditDir, { recursive: true, force: true });
   }
 }

@@ -1,9 +1,13 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, test } from 'vitest';
 import { CLI, runCli, startCli } from '../../test/support/cli.js';
 import { recordCall } from '../record/record-call.js';
+import type { AuditEntry } from '../server/audit-log.js';
 import { frameMessage } from '../transcript/frame-content.js';
 
 const stdioServer = { command: process.execPath, args: [CLI, 'serve', '--stdio'], label: 'mcp-golden serve --stdio' };
@@ -67,6 +71,38 @@ describe('mcp-golden serve --stdio (a real child process)', () => {
       await client.close();
     }
   });
+});
+
+test('--audit-file: two stdio processes append every call that ended to one file, one JSON line each', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'mcp-golden-audit-file-'));
+  try {
+    const file = join(dir, 'audit.jsonl');
+    const server = { ...stdioServer, args: [...stdioServer.args, '--audit-file', file] };
+    await recordCall(server, { tool: 'progress', arguments: { steps: 2, step_ms: 5 }, progressToken: 'one' });
+    await recordCall(server, {
+      tool: 'progress',
+      arguments: { steps: 10, step_ms: 80 },
+      progressToken: 'two',
+      cancelAfter: 1,
+    });
+    const rows = (await readFile(file, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { pid: number; entry: AuditEntry });
+    expect(rows.map((r) => [r.entry.progressToken, r.entry.outcome, r.entry.notifications.length])).toEqual([
+      ['one', 'result', 2],
+      ['two', 'cancelled', 1],
+    ]);
+    expect(new Set(rows.map((r) => r.pid)).size).toBe(2);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('--audit-file without --stdio is a usage error', async () => {
+  const { code, stderr } = await runCli(['serve', '--audit-file', '/tmp/x.jsonl']);
+  expect(code).toBe(2);
+  expect(stderr).toContain('Option --audit-file is for --stdio');
 });
 
 describe('mcp-golden serve (HTTP)', () => {

@@ -42,6 +42,11 @@ export const serveCommand = defineCommand({
       type: 'boolean',
       description: "also serve progress_tight and multibyte_output (the gateway check's upstream)",
     },
+    'audit-file': {
+      type: 'string',
+      value: 'PATH',
+      description: 'with --stdio: append each audit row to PATH as a JSON line when its call ends',
+    },
     'session-ttl': {
       type: 'string',
       value: 'MS',
@@ -63,12 +68,20 @@ export const serveCommand = defineCommand({
       }
       // Each transport loads only its own server: a gateway may start `serve --stdio` per session.
       const { serveReferenceStdio } = await import('../server/stdio-server.js');
+      const auditFile = args.string('audit-file');
       const server = await serveReferenceStdio({
         checkTools: args.boolean('check-tools'),
+        ...(auditFile !== undefined && { auditFile }),
         ...(failAt !== undefined && { failAtStep: failAt }),
       });
       await server.closed;
       return 0;
+    }
+    if (args.string('audit-file') !== undefined) {
+      throw new GoldenError(
+        'E_USAGE',
+        'Option --audit-file is for --stdio: over HTTP, every session shares one process, whose audit_log tool has every row.',
+      );
     }
     const port = args.integer('port') ?? 0;
     const keepAliveMs = args.integer('keep-alive') ?? 0;

@@ -77,6 +77,7 @@ const round3 = (ms: number): number => Math.round(ms * 1000) / 1000;
 export class AuditLog {
   private readonly rows: AuditEntry[] = [];
   private readonly waiters = new Set<() => void>();
+  private readonly settledListeners = new Set<(entry: AuditEntry) => void>();
   private readonly origin: number;
 
   constructor(private readonly now: () => number = () => performance.now()) {
@@ -139,6 +140,16 @@ export class AuditLog {
     entry.error = error ?? null;
     entry.durationMs = this.elapsed(entry);
     this.changed();
+    for (const listener of this.settledListeners) listener(structuredClone(entry));
+  }
+
+  /**
+   * Calls `listener` with a copy of each row as its call ends (a row does not change after that);
+   * returns the function that stops the calls.
+   */
+  onSettled(listener: (entry: AuditEntry) => void): () => void {
+    this.settledListeners.add(listener);
+    return () => this.settledListeners.delete(listener);
   }
 
   /** A snapshot copy of every row, oldest first. */

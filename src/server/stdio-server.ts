@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { AuditLog } from './audit-log.js';
@@ -15,6 +16,12 @@ export interface StdioServeOptions {
   readonly failAtStep?: number;
   /** Also serve the gateway check's extra tools (`progress_tight`, `multibyte_output`). @default false */
   readonly checkTools?: boolean;
+  /**
+   * Appends each audit row, as its call ends, to this file as a JSON line `{"pid":…,"entry":{…}}`.
+   * Every upstream process a gateway starts can share one file: the gateway check reads it to see
+   * calls that reached a process it cannot ask (a gateway that starts one upstream per session).
+   */
+  readonly auditFile?: string;
 }
 
 /** A reference server running on a pair of streams. */
@@ -35,6 +42,22 @@ export interface StdioReferenceServer {
  */
 export async function serveReferenceStdio(options: StdioServeOptions = {}): Promise<StdioReferenceServer> {
   const audit = options.audit ?? new AuditLog();
+  const { auditFile } = options;
+  if (auditFile !== undefined) {
+    let failed = false;
+    audit.onSettled((entry) => {
+      try {
+        // One write per line with O_APPEND: lines from several processes do not interleave.
+        appendFileSync(auditFile, `${JSON.stringify({ pid: process.pid, entry })}\n`);
+      } catch (error) {
+        if (failed) return;
+        failed = true;
+        process.stderr.write(
+          `[mcp-golden] cannot append to the audit file ${auditFile}: ${(error as Error).message}. Serving on without it; check that its folder exists and is writable.\n`,
+        );
+      }
+    });
+  }
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
   const server = await connectReferenceServer(transport, {

@@ -17,6 +17,11 @@ describe('supergateway (npm) bridging a stdio upstream to Streamable HTTP', () =
     expect(report.results.at(-1)?.evidence).toMatch(
       /^client→gateway \(on one session\): call \d received \d+ notifications of other calls/,
     );
+    // The gateway starts one upstream per session, so the upstream's own record of when it sent
+    // each notification comes from the audit file every upstream process appends to.
+    const spacing = report.results.find((r) => r.property === 'progress streams live (50 ms steps)');
+    expect(spacing?.calls[0]?.upstreamSentMs).toHaveLength(10);
+    expect(spacing?.calls[0]?.clientReceivedMs).toHaveLength(10);
     expect(verdicts(report)).toMatchObject({
       'progress streams live (50 ms steps)': 'pass',
       'large multibyte output (8 x 64 Ki chars)': 'pass',
