@@ -29,10 +29,10 @@ const UNKNOWN_SECONDS = 5;
 
 /**
  * Files that expect a third-party gateway to pass a row judged on real-time spacing (notifications
- * 50 ms apart, within 26 ms), with no upstream send times to tell a stall of the machine from one
- * of the gateway (the upstream is a stdio process the gateway starts). They start last in their
+ * 50 ms apart, within 26 ms). The upstream's send times excuse a late upstream, but a stall of the
+ * gateway's or the client's process looks like the gateway's own delay. They start last in their
  * group, when the other workers are down to the short files: started first, beside npm install and
- * four type-checks, a stall on the loaded machine failed that row in some runs.
+ * four type-checks, a stall on the loaded machine failed that row in a fresh-clone CI run.
  */
 const LAST_IN_GROUP: ReadonlySet<string> = new Set([
   'test/e2e/third-party-gateways/supergateway-stdio-upstream.test.ts',
