@@ -168,13 +168,12 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       upstreamSpec = upstream.url;
     } else {
       const plain = referenceStdioCommand();
+      const args = [...(plain.args ?? []), '--check-tools'];
+      direct = { ...plain, args };
+      // Only the upstreams the gateway starts write the audit file: a row there is a call that came
+      // through the gateway, never one of the check's own direct calls.
       auditDir = await mkdtemp(join(tmpdir(), 'mcp-golden-check-audit-'));
-      const command = {
-        ...plain,
-        args: [...(plain.args ?? []), '--check-tools', '--audit-file', join(auditDir, 'audit.jsonl')],
-      };
-      direct = command;
-      upstreamSpec = [command.command, ...(command.args ?? [])].map(quote).join(' ');
+      upstreamSpec = [plain.command, ...args, '--audit-file', join(auditDir, 'audit.jsonl')].map(quote).join(' ');
     }
     let target: RecordTarget;
     let label: string;
