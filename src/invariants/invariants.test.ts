@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { GOLDEN_FORMAT, type Transcript } from '../transcript/frame.js';
+import { type Frame, GOLDEN_FORMAT, type Transcript } from '../transcript/frame.js';
 import { preservesBlocks, preservesProgressTokens, preservesUnicode } from './invariants.js';
 
 /** A `tools/call` answered with one text block per entry of `texts`. */
@@ -48,26 +48,18 @@ describe('preservesBlocks', () => {
 });
 
 describe('preservesProgressTokens', () => {
-  /** A call with token "t" whose frames are given as [time in µs, message] pairs after the request. */
-  const session = (events: readonly (readonly [number, object])[]): Transcript => ({
-    header: { format: GOLDEN_FORMAT, protocolVersion: '2025-11-25', transport: 'http', target: 'x', recorder: 'r' },
-    frames: [
-      {
-        t: 0,
-        dir: 'client->server',
-        channel: 'json',
-        exchange: 1,
-        raw: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: { progressToken: 't' } } }),
-      },
-      ...events.map(([t, message]) => ({
-        t,
-        dir: 'server->client' as const,
-        channel: 'sse' as const,
-        exchange: 1,
-        raw: `data: ${JSON.stringify(message)}\n\n`,
-      })),
-    ],
-  });
+  /** {@link call}'s frames, its request carrying token "t", then each [time in µs, message] as an SSE event. */
+  const session = (events: readonly (readonly [number, object])[]): Transcript => {
+    const [request, answer] = call([]).frames as [Frame, Frame];
+    const asked = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: { progressToken: 't' } } };
+    return {
+      header: call([]).header,
+      frames: [
+        { ...request, raw: JSON.stringify(asked) },
+        ...events.map(([t, message]) => ({ ...answer, t, raw: `data: ${JSON.stringify(message)}\n\n` })),
+      ],
+    };
+  };
   const progress = (n: number): object => ({
     jsonrpc: '2.0',
     method: 'notifications/progress',
