@@ -1,13 +1,16 @@
-// Cheap MCP session clients for the sessions bench: raw node:http on a keep-alive Agent (or fetch, for
-// msw, which only intercepts in its own process). Each read is time-stamped; progress notifications are
-// counted on the bytes, without parsing, so the client costs little next to the server it measures.
-import { Agent, request } from 'node:http';
+// Cheap MCP session clients for the sessions bench: one raw keep-alive HTTP/1.1 connection per session
+// on node:net (or fetch, for msw, which only intercepts in its own process). Each read is time-stamped;
+// progress notifications are counted on the bytes, without parsing, so the client costs little next to
+// the server it measures: at 1,000 sessions node:http's client took as much CPU as the server, and the
+// client's own late turns of the loop were most of the gap error it reported (for every server alike).
+import { connect } from 'node:net';
 
 const PROGRESS = Buffer.from('notifications/progress');
+const CRLF = Buffer.from('\r\n');
+const HEAD_END = Buffer.from('\r\n\r\n');
 const encoder = new TextEncoder();
 
-/** A keep-alive agent for `n` concurrent sessions (each holds one socket while its stream is open). */
-export const sessionAgent = (n) => new Agent({ keepAlive: true, maxSockets: n + 16, maxFreeSockets: n + 16 });
+const N = 'n'.charCodeAt(0);
 
 const countIn = (buffer) => {
   let count = 0;
@@ -16,47 +19,168 @@ const countIn = (buffer) => {
 };
 
 /**
- * Counts progress notifications in a stream's reads, those cut across two reads included (counted
- * in the read that completes them): `count(bytes)` for each read in order.
+ * Counts progress notifications in a stream's reads, those cut across reads included (counted in the
+ * read that completes them): `count(bytes)` for each read in order. It keeps only how much of the
+ * name the last read ended with, so a read costs a search and no copy.
  */
 export function progressCounter() {
-  let carry = Buffer.alloc(0);
+  let carried = 0; // the length of the name's beginning that the reads so far ended with
   return (bytes) => {
     const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    // Only a match that starts in the carried tail and ends in this read is found at the seam.
-    const seam = Buffer.concat([carry, buffer.subarray(0, PROGRESS.length - 1)]);
-    const count = (carry.length > 0 ? countIn(seam) : 0) + countIn(buffer);
-    carry = Buffer.from(seam.subarray(Math.max(0, seam.length - (PROGRESS.length - 1))));
-    if (buffer.length >= PROGRESS.length - 1)
-      carry = Buffer.from(buffer.subarray(buffer.length - (PROGRESS.length - 1)));
+    let count = countIn(buffer);
+    if (carried > 0) {
+      const rest = PROGRESS.length - carried;
+      const seen = Math.min(rest, buffer.length);
+      if (buffer.compare(PROGRESS, carried, carried + seen, 0, seen) !== 0) carried = 0;
+      else if (seen === rest) {
+        count++;
+        carried = 0;
+      } else {
+        carried += seen;
+        return count;
+      }
+    }
+    // The longest proper beginning of the name this read ends with, if any.
+    for (let at = Math.max(0, buffer.length - PROGRESS.length + 1); at < buffer.length; at++) {
+      at = buffer.indexOf(N, at);
+      if (at < 0) break;
+      if (buffer.compare(PROGRESS, 0, buffer.length - at, at) === 0) {
+        carried = buffer.length - at;
+        break;
+      }
+    }
     return count;
   };
 }
 
-/** One POST over node:http; `onRead(bytes, t)` sees every read. Resolves with status and headers at the end. */
-function httpPost(agent, url, body, headers, onRead) {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-      },
-      (res) => {
-        res.on('data', (chunk) => onRead(chunk, performance.now()));
-        res.on('end', () => resolve({ status: res.statusCode, session: res.headers['mcp-session-id'] }));
-        res.on('error', reject);
-      },
-    );
-    req.setTimeout(60_000, () => req.destroy(new Error('no answer within 60 s')));
-    req.on('error', reject);
-    req.end(body);
+/**
+ * Reads HTTP/1.1 responses off one connection, one at a time: the head (status, headers), then the
+ * body as it arrives, by Content-Length or chunked, handing each piece of body to `onBody(bytes)`.
+ * `push(bytes)` takes a read; `expect(onBody)` resolves with `{ status, headers }` at the body's end.
+ */
+export function responseReader() {
+  let pending; // { onBody, resolve, reject }
+  let buffered = Buffer.alloc(0);
+  let state = 'head';
+  let status = 0;
+  let headers = {};
+  let left = 0; // bytes of the body (length) or of the chunk (chunk) still to come
+  let chunked = false;
+
+  const fail = (message) => {
+    const p = pending;
+    pending = undefined;
+    p?.reject(new Error(`[mcp-golden] bench client: ${message}`));
+  };
+  const finish = () => {
+    const p = pending;
+    pending = undefined;
+    state = 'head';
+    p.resolve({ status, headers });
+  };
+  const startBody = () => {
+    chunked = /\bchunked\b/i.test(headers['transfer-encoding'] ?? '');
+    if (chunked) state = 'size';
+    else {
+      left = status === 204 || status === 304 ? 0 : Number(headers['content-length'] ?? 0);
+      state = 'length';
+      if (left === 0) finish();
+    }
+  };
+  /** Consumes what it can of `bytes` from `at`; returns where it stopped (all consumed, or a partial line). */
+  const step = (bytes, at) => {
+    while (at < bytes.length && pending) {
+      if (state === 'head' || state === 'size' || state === 'crlf' || state === 'trailer') {
+        const end = bytes.indexOf(state === 'head' ? HEAD_END : CRLF, at);
+        if (end < 0) return at;
+        const line = bytes.toString('latin1', at, end);
+        at = end + (state === 'head' ? HEAD_END.length : CRLF.length);
+        if (state === 'head') {
+          const [first, ...rest] = line.split('\r\n');
+          status = Number(first.split(' ')[1]);
+          headers = {};
+          for (const header of rest) {
+            const colon = header.indexOf(':');
+            headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
+          }
+          startBody();
+        } else if (state === 'size') {
+          left = Number.parseInt(line, 16);
+          if (!Number.isFinite(left)) {
+            fail(`bad chunk size line "${line.slice(0, 40)}"`);
+            return bytes.length;
+          }
+          state = left === 0 ? 'trailer' : 'chunk';
+        } else if (state === 'crlf') state = 'size';
+        else if (line === '') finish();
+      } else {
+        const take = Math.min(left, bytes.length - at);
+        pending.onBody(bytes.subarray(at, at + take));
+        at += take;
+        left -= take;
+        if (left === 0) {
+          if (state === 'chunk') state = 'crlf';
+          else finish();
+        }
+      }
+    }
+    return at;
+  };
+  return {
+    expect: (onBody) =>
+      new Promise((resolve, reject) => {
+        pending = { onBody, resolve, reject };
+      }),
+    push(bytes) {
+      const all = buffered.length > 0 ? Buffer.concat([buffered, bytes]) : bytes;
+      const at = step(all, 0);
+      buffered = at < all.length ? Buffer.from(all.subarray(at)) : Buffer.alloc(0);
+    },
+    fail,
+  };
+}
+
+/**
+ * One keep-alive HTTP/1.1 connection to `url`'s host: `post(body, headers, onRead)` sends one POST and
+ * resolves with `{ status, session }` when its response has ended; `onRead(bytes, t)` sees each read's
+ * body bytes with the time (performance.now) the read arrived. One request at a time.
+ */
+export async function rawConnection(url) {
+  const { hostname, port, pathname } = new URL(url);
+  const socket = connect({ host: hostname, port: Number(port), noDelay: true });
+  await new Promise((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
   });
+  const reader = responseReader();
+  let arrived = 0;
+  socket.on('data', (bytes) => {
+    arrived = performance.now();
+    reader.push(bytes);
+  });
+  socket.setTimeout(60_000, () => socket.destroy(new Error('no answer within 60 s')));
+  socket.on('error', (error) => reader.fail(error.message));
+  socket.on('close', () => reader.fail('the server closed the connection'));
+  return {
+    post(body, headers, onRead) {
+      const done = reader.expect((piece) => onRead(piece, arrived));
+      const lines = [
+        `POST ${pathname} HTTP/1.1`,
+        `host: ${hostname}:${port}`,
+        'content-type: application/json',
+        'accept: application/json, text/event-stream',
+        `content-length: ${Buffer.byteLength(body)}`,
+        ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+      ];
+      socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`);
+      return done.then(({ status, headers: got }) => ({ status, session: got['mcp-session-id'] }));
+    },
+    close: () => socket.destroy(),
+  };
 }
 
 /** The same POST through fetch (what msw intercepts). */
-async function fetchPost(_agent, url, body, headers, onRead) {
+async function fetchPost(url, body, headers, onRead) {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
@@ -78,16 +202,18 @@ const INITIALIZE = JSON.stringify({
 });
 const INITIALIZED = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
 
-/**
- * Opens a session (initialize, notifications/initialized). Resolves with the headers its call needs.
- * `via` is 'http' (node:http with `agent`) or 'fetch'.
- */
-export async function openSession(url, agent, via = 'http') {
-  const post = via === 'fetch' ? fetchPost : httpPost;
-  const init = await post(agent, url, INITIALIZE, {}, () => undefined);
+/** A session's way to POST: its own raw connection ('http'), or fetch ('fetch', what msw intercepts). */
+async function poster(url, via) {
+  if (via === 'fetch') return { post: (body, headers, onRead) => fetchPost(url, body, headers, onRead), close() {} };
+  return rawConnection(url);
+}
+
+/** Opens a session (initialize, notifications/initialized) on `connection`. Resolves with the headers its call needs. */
+export async function openSession(connection) {
+  const init = await connection.post(INITIALIZE, {}, () => undefined);
   if (init.status !== 200) throw new Error(`initialize answered ${init.status}`);
   const headers = { ...(init.session && { 'mcp-session-id': init.session }), 'mcp-protocol-version': '2025-11-25' };
-  const ack = await post(agent, url, INITIALIZED, headers, () => undefined);
+  const ack = await connection.post(INITIALIZED, headers, () => undefined);
   if (ack.status !== 202) throw new Error(`notifications/initialized answered ${ack.status}`);
   return headers;
 }
@@ -96,13 +222,12 @@ export async function openSession(url, agent, via = 'http') {
  * Sends the recorded `tools/call` body on an open session. Resolves with the arrival time (ms,
  * performance.now) of every progress notification, the byte count and the time the call was sent.
  */
-export async function callOnce(url, agent, headers, body, via = 'http') {
-  const post = via === 'fetch' ? fetchPost : httpPost;
+export async function callOnce(connection, headers, body) {
   const arrivals = [];
   let bytes = 0;
   const sent = performance.now();
   const count = progressCounter();
-  const res = await post(agent, url, body, headers, (chunk, t) => {
+  const res = await connection.post(body, headers, (chunk, t) => {
     bytes += chunk.byteLength;
     for (let n = count(chunk); n > 0; n--) arrivals.push(t);
   });
@@ -116,21 +241,30 @@ const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * Runs `n` sessions against `url`: all open their sessions first, then (a barrier) send their calls
  * spread evenly over `rampMs`, so that with a stream longer than the ramp all `n` streams are open
  * together once the ramp is over, and neither side spends the first stream's gaps taking `n`
- * requests in one burst. Resolves with each session's outcome or error.
+ * requests in one burst. `via`: 'http' (a raw connection each) or 'fetch'. Resolves with each
+ * session's outcome or error.
  */
-export async function runSessions(url, n, body, { via = 'http', agent = sessionAgent(n), rampMs = 0 } = {}) {
-  const opened = await Promise.allSettled(Array.from({ length: n }, () => openSession(url, agent, via)));
-  const calls = await Promise.allSettled(
-    opened.map(async (o, i) => {
-      if (o.status !== 'fulfilled') throw o.reason;
-      if (rampMs > 0) await delay((i * rampMs) / n);
-      return callOnce(url, agent, o.value, body, via);
-    }),
-  );
-  if (via === 'http') agent.destroy();
-  return calls.map((c) => (c.status === 'fulfilled' ? c.value : { error: String(c.reason?.message ?? c.reason) }));
+export async function runSessions(url, n, body, { via = 'http', rampMs = 0 } = {}) {
+  const connections = await Promise.allSettled(Array.from({ length: n }, () => poster(url, via)));
+  try {
+    const opened = await Promise.allSettled(
+      connections.map(async (c) => {
+        if (c.status !== 'fulfilled') throw c.reason;
+        return openSession(c.value);
+      }),
+    );
+    const calls = await Promise.allSettled(
+      opened.map(async (o, i) => {
+        if (o.status !== 'fulfilled') throw o.reason;
+        if (rampMs > 0) await delay((i * rampMs) / n);
+        return callOnce(connections[i].value, o.value, body);
+      }),
+    );
+    return calls.map((c) => (c.status === 'fulfilled' ? c.value : { error: String(c.reason?.message ?? c.reason) }));
+  } finally {
+    for (const c of connections) if (c.status === 'fulfilled') c.value.close();
+  }
 }
-
 /** Bytes of a text in UTF-8 (what a client receives for it). */
 export const utf8Length = (text) => encoder.encode(text).byteLength;
 

@@ -11,7 +11,7 @@
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { readGolden } from '../../dist/index.js';
-import { runSessions, sessionAgent } from './session-client.mjs';
+import { runSessions } from './session-client.mjs';
 
 const [kind, goldenPath] = process.argv.slice(2);
 const golden = await readGolden(goldenPath);
@@ -196,7 +196,7 @@ process.on('message', async (message) => {
     });
   } else if (message?.run) {
     const { n, body, rampMs } = message.run;
-    process.send({ outcomes: await runSessions(url, n, body, { via: 'fetch', agent: sessionAgent(n), rampMs }) });
+    process.send({ outcomes: await runSessions(url, n, body, { via: 'fetch', rampMs }) });
   } else if (message === 'close') {
     await close();
     process.exit(0);
