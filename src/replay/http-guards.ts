@@ -20,14 +20,20 @@ export interface Accepts {
   readonly sse: boolean;
 }
 
+/** The last `Accept` parsed, and what it parsed to: a client sends the same one with every request. */
+let lastAccept: { readonly header: string | undefined; readonly accepts: Accepts } | undefined;
+
 /** Parses `Accept` into the two media types a Streamable HTTP answer can have. */
 export function acceptsOf(header: string | undefined): Accepts {
+  if (lastAccept !== undefined && lastAccept.header === header) return lastAccept.accepts;
   const types = (header ?? '').split(',').map(mediaTypeOf);
   const any = types.includes('*/*');
-  return {
+  const accepts: Accepts = {
     json: any || types.includes('application/json') || types.includes('application/*'),
     sse: any || types.includes('text/event-stream') || types.includes('text/*'),
   };
+  lastAccept = { header, accepts };
+  return accepts;
 }
 
 /** Sends one complete JSON-RPC error answer. */

@@ -191,7 +191,7 @@ export class HttpReplay {
       if (TRANSPORT_HEADERS.has(name)) continue;
       if (name === 'mcp-session-id') {
         if (state?.session.id) headers[name] = state.session.id;
-      } else headers[name] = name === 'date' ? new Date().toUTCString() : value;
+      } else headers[name] = name === 'date' ? httpDate() : value;
     }
     return headers;
   }
@@ -364,6 +364,19 @@ export class HttpReplay {
     state.standalone?.end();
     state.standalone = undefined;
   }
+}
+
+let dateSecond = -1;
+let dateText = '';
+
+/** Now as an HTTP `date` header, formatted once a second (as Node's own server does): it names whole seconds. */
+function httpDate(): string {
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateText = new Date(second * 1000).toUTCString();
+  }
+  return dateText;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -236,6 +237,86 @@ describe('adversarial chunking', () => {
     } finally {
       await plain.close();
       await hostile.close();
+    }
+  });
+});
+
+describe('HTTP details', () => {
+  const initialize = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
+  const post = (url: string, accept: string) =>
+    fetch(url, { method: 'POST', headers: { accept, 'content-type': 'application/json' }, body: initialize });
+
+  test("the recorded date header is today's, to the second", async () => {
+    const replay = await createReplayServer(golden('progress-small'), { pace: 'instant' });
+    try {
+      const before = Math.floor(Date.now() / 1000) * 1000;
+      const res = await post(replay.url, 'application/json, text/event-stream');
+      await res.text();
+      const date = Date.parse(res.headers.get('date') ?? '');
+      expect(date).toBeGreaterThanOrEqual(before);
+      expect(date).toBeLessThanOrEqual(Date.now());
+    } finally {
+      await replay.close();
+    }
+  });
+
+  test("each request's Accept decides its framing, whatever the one before asked", async () => {
+    const replay = await createReplayServer(golden('progress-small'), { pace: 'instant' });
+    try {
+      for (const [accept, type] of [
+        ['application/json, text/event-stream', 'text/event-stream'],
+        ['application/json', 'application/json'],
+        ['text/event-stream, application/json', 'text/event-stream'],
+        ['application/json', 'application/json'],
+      ] as const) {
+        const res = await post(replay.url, accept);
+        await res.text();
+        expect(res.headers.get('content-type'), accept).toBe(type);
+      }
+      const refused = await post(replay.url, 'text/html');
+      expect(refused.status).toBe(406);
+      await refused.text();
+    } finally {
+      await replay.close();
+    }
+  });
+
+  test('the endpoint answers with a query string and after dot segments; any other path is 404', async () => {
+    const replay = await createReplayServer(golden('progress-small'), { pace: 'instant' });
+    try {
+      // node:http sends the target as written (fetch would resolve the dot segments itself).
+      const status = (path: string) =>
+        new Promise<{ status: number | undefined; body: string }>((resolve, reject) => {
+          const req = request(
+            {
+              host: '127.0.0.1',
+              port: replay.port,
+              path,
+              method: 'POST',
+              headers: { accept: 'application/json', 'content-type': 'application/json' },
+            },
+            (res) => {
+              let body = '';
+              res.on('data', (chunk: Buffer) => {
+                body += chunk;
+              });
+              res.on('end', () => resolve({ status: res.statusCode, body }));
+            },
+          );
+          req.on('error', reject);
+          req.end(initialize);
+        });
+      for (const path of ['/mcp?x=1', '/a/../mcp', '/mcp']) expect((await status(path)).status, path).toBe(200);
+      const other = await status('/mcpx');
+      expect(other.status).toBe(404);
+      expect(other.body).toContain('the MCP endpoint is /mcp');
+    } finally {
+      await replay.close();
     }
   });
 });

@@ -113,9 +113,16 @@ export async function createReplayServer(
   const engine = replay.engine;
   const path = options.path ?? '/mcp';
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  // A request for the path as written (every client's) is matched without parsing a URL; any other is parsed.
+  const plainPath = new URL(path, 'http://127.0.0.1').pathname === path;
   const server = createServer((req, res) => {
     req.socket.setNoDelay(true);
-    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== path) {
+    const target = req.url ?? '/';
+    const pathname =
+      plainPath && (target === path || target.startsWith(`${path}?`))
+        ? path
+        : new URL(target, 'http://127.0.0.1').pathname;
+    if (pathname !== path) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${path}\n`);
       return;
     }
