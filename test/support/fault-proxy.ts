@@ -1,5 +1,8 @@
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { recordCall } from '../../src/record/record-call.js';
+import type { Scenario } from '../../src/record/scenario.js';
+import type { Transcript } from '../../src/transcript/frame.js';
 import { SseParser } from '../../src/transcript/sse.js';
 
 /** Ways a gateway breaks MCP streaming, and benign transforms a faithful gateway may apply. */
@@ -33,6 +36,11 @@ export type Fault =
   | 'drop-on-backpressure'
   // ends every SSE response 1 s after it began, as a proxy's request timeout would
   | 'timeout-1s'
+  // forwards faithfully, but blocks its process's event loop for 80 ms on the 3rd progress
+  // notification of every stream (of the first two streams only, in 'block-loop-twice'): a gateway
+  // running in the check's own process stalls the check too
+  | 'block-loop'
+  | 'block-loop-twice'
   // benign
   | 'remap-ids'
   | 'rechunk'
@@ -43,6 +51,14 @@ type Message = Record<string, unknown> & {
   params?: Record<string, unknown>;
   result?: { content?: { type: string; text: string }[] };
 };
+
+/** Runs nothing else for `ms`: the event loop of the whole process is blocked. */
+function blockLoop(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // busy on purpose
+  }
+}
 
 function renderEvent(message: Message, id: string | undefined): string {
   return `event: message\n${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(message)}\n\n`;
@@ -140,6 +156,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
   const mapper = new IdMapper(fault === 'remap-ids' ? 1000 : 0);
   const upstreamIds = new Map<string, unknown>();
   const getStreams = new Map<string, (text: string) => void>();
+  let progressStreams = 0;
   const server = createServer((req, res) => {
     const session = req.headers['mcp-session-id'] as string | undefined;
     const remapping = fault === 'remap-ids' || fault === 'cancel-id-untranslated';
@@ -228,6 +245,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
             congested = false;
           });
           let lastProgressAt = Number.NEGATIVE_INFINITY;
+          let progressSeen = 0;
           let pendingProgress: { text: string; at: number } | undefined;
           const parser = new SseParser();
           const held: Buffer[] = [];
@@ -273,6 +291,10 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
                 return;
               }
               if (fault === 'drop-on-backpressure' && congested) return;
+              progressSeen++;
+              if (progressSeen === 1) progressStreams++;
+              const blocks = fault === 'block-loop' || (fault === 'block-loop-twice' && progressStreams <= 2);
+              if (blocks && progressSeen === 3) blockLoop(80);
               const gap = now - lastProgressAt;
               lastProgressAt = now;
               if (fault === 'debounce-burst' && gap < 1) return;
@@ -334,4 +356,14 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
         server.closeAllConnections();
       }),
   };
+}
+
+/** Records `scenario` through a proxy applying `fault` in front of `upstream`, and stops the proxy. */
+export async function recordThroughFault(upstream: string, fault: Fault, scenario: Scenario): Promise<Transcript> {
+  const proxy = await startFaultProxy(upstream, fault);
+  try {
+    return await recordCall(proxy.url, scenario);
+  } finally {
+    await proxy.close();
+  }
 }
