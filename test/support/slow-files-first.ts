@@ -14,7 +14,6 @@ const ESTIMATES: Readonly<Record<string, number>> = {
   'test/e2e/third-party-gateways/supergateway-stdio-client.test.ts': 26,
   'test/e2e/third-party-gateways/supergateway-stdio-upstream.test.ts': 23,
   'src/check/run-check-faults.test.ts': 18,
-  'test/e2e/matchers.test.ts': 15,
   'src/msw/create-replay-handlers.test.ts': 14,
   'src/check/run-check-delivery-faults.test.ts': 13,
   'src/check/run-check-stream-faults.test.ts': 12,
