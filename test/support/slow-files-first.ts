@@ -27,21 +27,10 @@ const ESTIMATES: Readonly<Record<string, number>> = {
 const UNKNOWN_SECONDS = 5;
 
 /**
- * Files that expect a third-party gateway to pass a row judged on real-time spacing (notifications
- * 50 ms apart, within 26 ms). The upstream's send times excuse a late upstream, but a stall of the
- * gateway's or the client's process looks like the gateway's own delay. They start last in their
- * group, when the other workers are down to the short files: started first, beside npm install and
- * four type-checks, a stall on the loaded machine failed that row in a fresh-clone CI run.
- */
-const LAST_IN_GROUP: ReadonlySet<string> = new Set([
-  'test/e2e/third-party-gateways/supergateway-stdio-upstream.test.ts',
-]);
-
-/**
  * Starts the slowest files first, so the long ones overlap the many short ones instead of running
  * at the end on too few workers: by the last run's durations (vitest's cache) where known, else by
- * {@link ESTIMATES}; {@link LAST_IN_GROUP} after the rest of their group. Groups (`sequence.groupOrder`)
- * keep vitest's order; projects of one group are interleaved.
+ * {@link ESTIMATES}. Groups (`sequence.groupOrder`) keep vitest's order; projects of one group are
+ * interleaved.
  */
 export class SlowFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -51,12 +40,8 @@ export class SlowFilesFirst extends BaseSequencer {
       const cached = this.ctx.cache.getFileTestResults(`${spec.project.name}:${path}`);
       return cached ? cached.duration / 1000 : (ESTIMATES[path] ?? UNKNOWN_SECONDS);
     };
-    const last = (spec: TestSpecification): number => (LAST_IN_GROUP.has(relative(root, spec.moduleId)) ? 1 : 0);
     return [...files].sort(
-      (a, b) =>
-        a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder ||
-        last(a) - last(b) ||
-        seconds(b) - seconds(a),
+      (a, b) => a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder || seconds(b) - seconds(a),
     );
   }
 }
