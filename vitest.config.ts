@@ -49,7 +49,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Most test files wait on sockets, timers and child processes: two workers left a 2-core machine's
     // CPU half idle. A third keeps it busy without starving the timing judgements of the others.
-    maxWorkers: 3,
+    maxWorkers: 4,
     sequence: { sequencer: SlowFilesFirst },
     projects: [
       {
