@@ -48,7 +48,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Most test files wait on sockets, timers and child processes: two workers left a 2-core machine's
-    // CPU half idle. A third keeps it busy without starving the timing judgements of the others.
+    // CPU half idle, three a quarter. Four keep it busy; the files that judge tight real-time figures
+    // run in the timing group below, and the check's rows tell the machine's stalls from the gateway's.
     maxWorkers: 4,
     sequence: { sequencer: SlowFilesFirst },
     projects: [
