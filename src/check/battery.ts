@@ -226,8 +226,9 @@ const spacingProperty = (name: string, steps: number, stepMs: number, load: Batt
         };
         break;
       }
-      // Buffering bunches most notifications at the result: no stall of a few steps explains that.
-      if (Number(verdict.numbers.bunchedAtResult ?? 0) * 2 >= steps) break;
+      // No notification at all, or most bunched at the result (buffering): no stall explains either.
+      const bunched = Number(verdict.numbers.bunchedAtResult ?? 0) * 2 >= steps;
+      if (verdict.numbers.notifications === 0 || bunched) break;
       // A look the check itself stalled through judged the machine, not the gateway: it does not count.
       if (longestStallMs > stallLimitMs) {
         stalledMs = longestStallMs;
