@@ -2,26 +2,32 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Seconds the slowest test files take on the 2-core machine, for a run without vitest's results cache
+ * Seconds the slowest test files take on the 2-core machine with four workers, for a run without vitest's results cache
  * (a fresh clone in CI). vitest's own order then is by file size, which starts the short files that
  * run a whole `check` battery last, so they would form the tail of the run.
  */
 const ESTIMATES: Readonly<Record<string, number>> = {
-  'test/e2e/packed-package.test.ts': 60,
-  'test/e2e/third-party-gateways/nginx.test.ts': 30,
-  'src/check/run-check-benign.test.ts': 29,
-  'src/check/run-check.test.ts': 29,
-  'test/e2e/third-party-gateways/supergateway-stdio-client.test.ts': 26,
-  'test/e2e/third-party-gateways/supergateway-stdio-upstream.test.ts': 23,
-  'src/check/run-check-faults.test.ts': 18,
-  'src/msw/create-replay-handlers.test.ts': 14,
-  'src/check/run-check-delivery-faults.test.ts': 13,
-  'src/check/run-check-stream-faults.test.ts': 12,
-  'test/e2e/update-workflow.test.ts': 11,
-  'test/api-report.test.ts': 10,
-  'src/cli/serve-command.test.ts': 9,
+  'test/e2e/packed-package.test.ts': 58,
+  'test/e2e/third-party-gateways/supergateway-stdio-client.test.ts': 34,
+  'test/reliability/check-processes.test.ts': 22,
+  'test/e2e/third-party-gateways/supergateway-stdio-upstream.test.ts': 21,
+  'test/e2e/update-workflow.test.ts': 19,
+  'src/check/run-check-delivery-faults.test.ts': 14,
+  'src/check/run-check.test.ts': 13,
+  'test/e2e/third-party-gateways/nginx.test.ts': 12,
+  'src/check/run-check-faults.test.ts': 11,
+  'test/reliability/serve-bounds.test.ts': 11,
+  'src/check/run-check-benign.test.ts': 10,
+  'src/msw/create-replay-handlers.test.ts': 8,
   'src/replay/replay-server.test.ts': 8,
-  'test/reliability/serve-bounds.test.ts': 8,
+  'src/check/run-check-stream-faults.test.ts': 8,
+  'src/cli/serve-command.test.ts': 8,
+  'src/replay/replay-any-transport.test.ts': 7,
+  'test/e2e/verify-server-everything.test.ts': 7,
+  'src/cli/record-command.test.ts': 6,
+  'src/cli/record-target.test.ts': 6,
+  'test/e2e/record-third-party.test.ts': 6,
+  'src/cli/verify-command.test.ts': 6,
 };
 /** A file neither cached nor estimated: after the known slow ones, before the known quick ones. */
 const UNKNOWN_SECONDS = 5;
