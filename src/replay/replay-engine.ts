@@ -150,7 +150,8 @@ export class ReplayEngine {
     match: ReplayExchange | undefined,
     error?: string,
   ): void {
-    if (this.received.length >= REPORT_LIMIT) this.received.splice(0, 1);
+    // shift(), not splice(0, 1): V8 drops the first element in place instead of moving 10,000.
+    if (this.received.length >= REPORT_LIMIT) this.received.shift();
     this.received.push({
       session: session?.id ?? null,
       httpMethod,
