@@ -34,17 +34,18 @@ describe('the check tools (reference server --check-tools)', () => {
     const { client, audit } = await connect(true);
     const seen: number[] = [];
     const result = await client.callTool(
-      { name: 'progress_tight', arguments: { steps: 3, step_ms: 40, tag: 'unit-tag' } },
+      { name: 'progress_tight', arguments: { steps: 3, step_ms: 150, tag: 'unit-tag' } },
       undefined,
       { onprogress: (p) => seen.push(p.progress) },
     );
     expect(result.structuredContent).toEqual({ steps: 3, notified: true, done: true });
     const [row] = audit.entries();
-    expect(row?.arguments).toEqual({ steps: 3, step_ms: 40, tag: 'unit-tag' });
+    expect(row?.arguments).toEqual({ steps: 3, step_ms: 150, tag: 'unit-tag' });
     const last = row?.notifications.at(-1)?.sentAtMs ?? 0;
-    // Two sleeps of 40 ms between three notifications, none after the last.
+    // Two sleeps of 150 ms between three notifications, none after the last: the result follows the
+    // last notification by far less than a step (half a step leaves room for a loaded machine's stall).
     expect(row?.notifications.map((n) => n.progress)).toEqual([1, 2, 3]);
-    expect((row?.durationMs ?? 0) - last).toBeLessThan(30);
+    expect((row?.durationMs ?? 0) - last).toBeLessThan(75);
     await client.close();
   });
 
