@@ -8,7 +8,7 @@ export function responseReader(): {
   fail(message: string): void;
 };
 
-/** One keep-alive HTTP/1.1 connection to `url`'s host (see session-client.mjs). */
+/** One keep-alive HTTP/1.1 connection to `url`'s host; `onRead`'s bytes are valid during the call only (see session-client.mjs). */
 export function rawConnection(url: string): Promise<{
   post(
     body: string,

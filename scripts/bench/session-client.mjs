@@ -11,6 +11,8 @@ const HEAD_END = Buffer.from('\r\n\r\n');
 const encoder = new TextEncoder();
 
 const N = 'n'.charCodeAt(0);
+/** The buffer every connection reads into; see rawConnection. */
+const READS = Buffer.alloc(64 * 1024);
 
 const countIn = (buffer) => {
   let count = 0;
@@ -143,20 +145,30 @@ export function responseReader() {
 /**
  * One keep-alive HTTP/1.1 connection to `url`'s host: `post(body, headers, onRead)` sends one POST and
  * resolves with `{ status, session }` when its response has ended; `onRead(bytes, t)` sees each read's
- * body bytes with the time (performance.now) the read arrived. One request at a time.
+ * body bytes with the time (performance.now) the read arrived; the bytes are only valid during the call
+ * (the read buffer is reused). One request at a time.
  */
 export async function rawConnection(url) {
   const { hostname, port, pathname } = new URL(url);
-  const socket = connect({ host: hostname, port: Number(port), noDelay: true });
+  const reader = responseReader();
+  let arrived = 0;
+  // Reads land in one buffer that every connection shares (each read is handled before the next),
+  // handed straight to the callback: no Buffer and no 'data' event per read.
+  const socket = connect({
+    host: hostname,
+    port: Number(port),
+    noDelay: true,
+    onread: {
+      buffer: READS,
+      callback(length, buffer) {
+        arrived = performance.now();
+        reader.push(buffer.subarray(0, length));
+      },
+    },
+  });
   await new Promise((resolve, reject) => {
     socket.once('connect', resolve);
     socket.once('error', reject);
-  });
-  const reader = responseReader();
-  let arrived = 0;
-  socket.on('data', (bytes) => {
-    arrived = performance.now();
-    reader.push(bytes);
   });
   socket.setTimeout(60_000, () => socket.destroy(new Error('no answer within 60 s')));
   socket.on('error', (error) => reader.fail(error.message));
