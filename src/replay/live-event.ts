@@ -33,6 +33,17 @@ interface SharedBytes {
 }
 
 const templateBytes = new WeakMap<StampTemplate, SharedBytes>();
+const madeTemplates = new WeakMap<ReplayEvent, StampTemplate>();
+
+/** The template of an event without one from a plan, found on first use. */
+function madeTemplate(event: ReplayEvent): StampTemplate {
+  let template = madeTemplates.get(event);
+  if (!template) {
+    template = stampTemplate(event.raw, event.kind, false);
+    madeTemplates.set(event, template);
+  }
+  return template;
+}
 
 function bytesOf(template: StampTemplate): SharedBytes {
   let bytes = templateBytes.get(template);
@@ -53,25 +64,38 @@ function bytesOf(template: StampTemplate): SharedBytes {
  * sent as slices shared with every other session rather than a copy of its own.
  */
 export class LiveEvent implements ReplayEvent {
-  readonly offsetUs: number;
-  readonly kind: ReplayEvent['kind'];
-  readonly eventId?: string;
-  readonly message?: JsonRpcMessage;
-  readonly read?: number;
-  private readonly cut: StampTemplate;
   private text: string | undefined;
 
+  // The recorded event is kept as it is and read through: a session holds one of these per frame of
+  // every call it answers, so each is three fields, not a copy of the recorded one's.
   constructor(
-    recorded: ReplayEvent,
+    private readonly recorded: ReplayEvent,
     private readonly fill: LiveFill = NO_FILL,
-  ) {
-    this.offsetUs = recorded.offsetUs;
-    this.kind = recorded.kind;
-    if (recorded.eventId !== undefined) this.eventId = recorded.eventId;
-    if (recorded.message !== undefined) this.message = recorded.message;
-    if (recorded.read !== undefined) this.read = recorded.read;
-    // An event the engine made up (a `ping` answer) has no plan: it is found here, once.
-    this.cut = recorded.template ?? stampTemplate(recorded.raw, recorded.kind, false);
+  ) {}
+
+  get offsetUs(): number {
+    return this.recorded.offsetUs;
+  }
+
+  get kind(): ReplayEvent['kind'] {
+    return this.recorded.kind;
+  }
+
+  get eventId(): string | undefined {
+    return this.recorded.eventId;
+  }
+
+  get message(): JsonRpcMessage | undefined {
+    return this.recorded.message;
+  }
+
+  get read(): number | undefined {
+    return this.recorded.read;
+  }
+
+  /** Where the live values go: the plan's template, or (an event the engine made up, a `ping` answer) one found here, once. */
+  private get cut(): StampTemplate {
+    return this.recorded.template ?? madeTemplate(this.recorded);
   }
 
   /** The stamped text. */
