@@ -1,7 +1,7 @@
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import type { ReplayEvent } from './replay-plan.js';
 import type { LiveStamp } from './stamp.js';
-import { fillTemplate, type StampTemplate, stampTemplate } from './stamp-template.js';
+import { fillTemplate, type StampTemplate } from './stamp-template.js';
 
 /** Events up to this size go out as one fresh buffer; larger ones as shared slices around the live values. */
 const COPY_LIMIT = 16 * 1024;
@@ -33,17 +33,6 @@ interface SharedBytes {
 }
 
 const templateBytes = new WeakMap<StampTemplate, SharedBytes>();
-const madeTemplates = new WeakMap<ReplayEvent, StampTemplate>();
-
-/** The template of an event without one from a plan, found on first use. */
-function madeTemplate(event: ReplayEvent): StampTemplate {
-  let template = madeTemplates.get(event);
-  if (!template) {
-    template = stampTemplate(event.raw, event.kind, false);
-    madeTemplates.set(event, template);
-  }
-  return template;
-}
 
 function bytesOf(template: StampTemplate): SharedBytes {
   let bytes = templateBytes.get(template);
@@ -63,7 +52,7 @@ function bytesOf(template: StampTemplate): SharedBytes {
  * resumes), so a session pays only for what it sends and keeps no bytes after, and a large event is
  * sent as slices shared with every other session rather than a copy of its own.
  */
-export class LiveEvent implements ReplayEvent {
+export class LiveEvent {
   private text: string | undefined;
 
   // The recorded event is kept as it is and read through: a session holds one of these per frame of
@@ -93,21 +82,16 @@ export class LiveEvent implements ReplayEvent {
     return this.recorded.read;
   }
 
-  /** Where the live values go: the plan's template, or (an event the engine made up, a `ping` answer) one found here, once. */
-  private get cut(): StampTemplate {
-    return this.recorded.template ?? madeTemplate(this.recorded);
-  }
-
   /** The stamped text. */
   get raw(): string {
-    this.text ??= fillTemplate(this.cut, this.fill.stamp);
+    this.text ??= fillTemplate(this.recorded.template, this.fill.stamp);
     return this.text;
   }
 
   /** The stamped bytes, to be written as one write: recorded slices (shared) and the live values. */
   bytes(): readonly Uint8Array[] {
-    const shared = bytesOf(this.cut);
-    const holes = this.cut.holes;
+    const shared = bytesOf(this.recorded.template);
+    const holes = this.recorded.template.holes;
     if (holes.length === 0) return shared.whole;
     let size = (shared.texts[0] as Uint8Array).byteLength;
     for (let i = 0; i < holes.length; i++) {
@@ -139,7 +123,7 @@ export class LiveEvent implements ReplayEvent {
 
   /** The live value for hole `i` (the recorded one where the call has none). */
   private valueAt(i: number, shared: SharedBytes): Uint8Array {
-    const live = this.cut.holes[i] === 'id' ? this.fill.id : this.fill.token;
+    const live = this.recorded.template.holes[i] === 'id' ? this.fill.id : this.fill.token;
     return live ?? (shared.recorded[i] as Uint8Array);
   }
 }

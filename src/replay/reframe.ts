@@ -9,7 +9,7 @@ export type Framing = 'sse' | 'json' | 'stdio';
  * event was recorded in that framing, else its JSON-RPC message re-framed. `undefined` when the
  * event carries nothing to send in that framing (an SSE priming event on stdio, say).
  */
-export function frameEvent(event: ReplayEvent, framing: Framing): string | undefined {
+export function frameEvent(event: Pick<ReplayEvent, 'kind' | 'raw'>, framing: Framing): string | undefined {
   if (event.kind === framing) return event.raw;
   const data = dataOf(event.raw, event.kind);
   if (data === undefined) return undefined;

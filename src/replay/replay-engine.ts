@@ -19,6 +19,7 @@ import {
 } from './replay-plan.js';
 import { type ReplayReport, type ReplayReportEntry, reportUnmatched, type UnmatchedMode } from './replay-report.js';
 import type { LiveStamp } from './stamp.js';
+import { stampTemplate } from './stamp-template.js';
 
 /** Options shared by every replay transport. */
 export interface ReplayOptions {
@@ -294,6 +295,9 @@ export class ReplayEngine {
 
 /** An exchange the engine makes up (a `ping` answer): one JSON message, sent at once. */
 function syntheticExchange(session: ReplaySession, message: JsonRpcMessage, text: string): ReplayExchange {
+  const raw = session.transport === 'stdio' ? `${text}\n` : text;
+  const kind = session.transport === 'stdio' ? 'stdio' : 'json';
+  // Its answer already carries the live id: no hole is looked for in it.
   return {
     exchange: 0,
     source: 'mcp-golden replay',
@@ -305,14 +309,7 @@ function syntheticExchange(session: ReplaySession, message: JsonRpcMessage, text
     key: '',
     hasToken: false,
     headOffsetUs: 0,
-    events: [
-      {
-        offsetUs: 0,
-        raw: session.transport === 'stdio' ? `${text}\n` : text,
-        kind: session.transport === 'stdio' ? 'stdio' : 'json',
-        message: JSON.parse(text),
-      },
-    ],
+    events: [{ offsetUs: 0, raw, kind, message: JSON.parse(text), template: stampTemplate(raw, kind, false) }],
     end: 'complete',
     bodyKind: session.transport === 'stdio' ? 'stdio' : 'json',
   };

@@ -14,13 +14,13 @@ export interface ReplayEvent {
   readonly raw: string;
   readonly kind: 'sse' | 'json' | 'stdio' | 'text';
   /** SSE event id, when the event has one. */
-  readonly eventId?: string | undefined;
+  readonly eventId?: string;
   /** The JSON-RPC message carried, if any. */
-  readonly message?: JsonRpcMessage | undefined;
+  readonly message?: JsonRpcMessage;
   /** Where a live id and token go in `raw`, found once for every session that replays it. */
-  readonly template?: StampTemplate;
+  readonly template: StampTemplate;
   /** Which read of its stream carried it in the recording: events of one read go out in one write. */
-  readonly read?: number | undefined;
+  readonly read?: number;
 }
 
 /** A recorded request and everything that answered it, ready to be replayed. */

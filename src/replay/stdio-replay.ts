@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { isJsonRpcMessage } from '../transcript/json-rpc.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http-guards.js';
 import { jsonRpcError } from './json-rpc-error.js';
+import type { LiveEvent } from './live-event.js';
 import { frameEvent } from './reframe.js';
 import type { ReplayOptions } from './replay-engine.js';
 import { ReplayEngine } from './replay-engine.js';
@@ -95,7 +96,7 @@ export function serveReplayStdio(goldens: readonly GoldenInput[], options: Stdio
       call,
       call.events.map((e) => e.offsetUs),
       (i) => {
-        const text = frameEvent(call.events[i] as ReplayEvent, 'stdio');
+        const text = frameEvent(call.events[i] as LiveEvent, 'stdio');
         if (text !== undefined) write(text);
       },
       () => {
