@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -5,6 +6,7 @@ import { closeNow, listenLoopback } from '../http/listen-loopback.js';
 import { isAllowedOrigin } from '../http/origin-policy.js';
 import { AuditLog } from './audit-log.js';
 import { CountingEventStore } from './counting-event-store.js';
+import { holdForTurn } from './hold-for-turn.js';
 import { connectReferenceServer } from './reference-server.js';
 
 /** Options of {@link startReferenceServer}. */
@@ -138,6 +140,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     });
   };
 
+  // The response a request is answered on, for the tools it calls: a tool may hold its writes (progress_tight).
+  const responses = new AsyncLocalStorage<ServerResponse>();
+
   const createSession = async (): Promise<Session> => {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => `session-${++sessionCount}`,
@@ -157,6 +162,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       audit,
       failAtStep: options.failAtStep,
       checkTools: options.checkTools ?? false,
+      holdWrites: () => {
+        const res = responses.getStore();
+        if (res) holdForTurn(res);
+      },
     });
     const session: Session = { transport, server, lastSeen: Date.now(), open: 0 };
     return session;
@@ -187,7 +196,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
         return;
       }
       track(session, res);
-      await session.transport.handleRequest(req, res);
+      await responses.run(res, () => session.transport.handleRequest(req, res));
       return;
     }
     if (!makeRoom()) {
@@ -200,7 +209,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     track(session, res);
     pending.add(session);
     try {
-      await session.transport.handleRequest(req, res);
+      await responses.run(res, () => session.transport.handleRequest(req, res));
     } finally {
       pending.delete(session);
       if (session.transport.sessionId === undefined) await session.server.close();

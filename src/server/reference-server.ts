@@ -52,6 +52,8 @@ export interface ConnectReferenceOptions {
   readonly failAtStep?: number | undefined;
   /** Also serve `progress_tight` and `multibyte_output`, the gateway check's extra tools. @default false */
   readonly checkTools?: boolean;
+  /** How the transport holds a call's writes for one turn (see `ToolContext.holdWrites`). @default unset */
+  readonly holdWrites?: (() => void) | undefined;
 }
 
 /**
@@ -140,6 +142,7 @@ export async function connectReferenceServer(transport: Transport, options: Conn
         progressToken: token,
         signal: extra.signal,
         failAtStep: options.failAtStep,
+        holdWrites: options.holdWrites,
         onStep: (i) => {
           entry.stepsCompleted = i;
         },

@@ -2,6 +2,7 @@ import { appendFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { AuditLog } from './audit-log.js';
+import { holdForTurn } from './hold-for-turn.js';
 import { connectReferenceServer } from './reference-server.js';
 
 /** Options of {@link serveReferenceStdio}. */
@@ -59,11 +60,13 @@ export async function serveReferenceStdio(options: StdioServeOptions = {}): Prom
     });
   }
   const stdin = options.stdin ?? process.stdin;
-  const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
+  const stdout = options.stdout ?? process.stdout;
+  const transport = new StdioServerTransport(stdin, stdout);
   const server = await connectReferenceServer(transport, {
     audit,
     failAtStep: options.failAtStep,
     checkTools: options.checkTools ?? false,
+    holdWrites: () => holdForTurn(stdout),
   });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
