@@ -7,7 +7,7 @@ import { isAllowedOrigin } from '../http/origin-policy.js';
 import { AuditLog } from './audit-log.js';
 import { CountingEventStore } from './counting-event-store.js';
 import { holdForTurn } from './hold-for-turn.js';
-import { connectReferenceServer } from './reference-server.js';
+import { connectWithHooks } from './reference-server.js';
 
 /** Options of {@link startReferenceServer}. */
 export interface ReferenceServerOptions {
@@ -158,7 +158,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       },
     });
     if (options.onError) transport.onerror = options.onError;
-    const server = await connectReferenceServer(transport, {
+    const server = await connectWithHooks(transport, {
       audit,
       failAtStep: options.failAtStep,
       checkTools: options.checkTools ?? false,

@@ -52,6 +52,10 @@ export interface ConnectReferenceOptions {
   readonly failAtStep?: number | undefined;
   /** Also serve `progress_tight` and `multibyte_output`, the gateway check's extra tools. @default false */
   readonly checkTools?: boolean;
+}
+
+/** What this package's own transports add to {@link ConnectReferenceOptions}. */
+export interface TransportHooks {
   /** How the transport holds a call's writes for one turn (see `ToolContext.holdWrites`). @default unset */
   readonly holdWrites?: (() => void) | undefined;
 }
@@ -83,6 +87,14 @@ function toolError(message: string): McpError {
  * await connectReferenceServer(new StdioServerTransport(), { audit })
  */
 export async function connectReferenceServer(transport: Transport, options: ConnectReferenceOptions): Promise<Server> {
+  return connectWithHooks(transport, options);
+}
+
+/** {@link connectReferenceServer} with the hooks of this package's HTTP and stdio servers. */
+export async function connectWithHooks(
+  transport: Transport,
+  options: ConnectReferenceOptions & TransportHooks,
+): Promise<Server> {
   const { audit } = options;
   const server = new Server(REFERENCE_SERVER_INFO, {
     capabilities: { tools: {}, resources: {} },

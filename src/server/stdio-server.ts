@@ -3,7 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { AuditLog } from './audit-log.js';
 import { holdForTurn } from './hold-for-turn.js';
-import { connectReferenceServer } from './reference-server.js';
+import { connectWithHooks } from './reference-server.js';
 
 /** Options of {@link serveReferenceStdio}. */
 export interface StdioServeOptions {
@@ -62,7 +62,7 @@ export async function serveReferenceStdio(options: StdioServeOptions = {}): Prom
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const transport = new StdioServerTransport(stdin, stdout);
-  const server = await connectReferenceServer(transport, {
+  const server = await connectWithHooks(transport, {
     audit,
     failAtStep: options.failAtStep,
     checkTools: options.checkTools ?? false,
