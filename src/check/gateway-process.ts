@@ -113,7 +113,7 @@ export interface GatewayCrash {
   readonly atMs: number;
 }
 
-/** What {@link superviseGateway} starts: a gateway process and the URL the client reaches it at. */
+/** What a {@link GatewaySupervisor} starts: a gateway process and the URL the client reaches it at. */
 export interface LaunchedGateway {
   readonly process: GatewayProcess;
   readonly target: string;
@@ -133,6 +133,7 @@ export class GatewaySupervisor {
   private current: LaunchedGateway;
   private readonly running = new Map<string, number>();
   private readonly diedDuring = new WeakMap<GatewayProcess, Set<string>>();
+  private readonly diedAt = new WeakMap<GatewayProcess, number>();
   private restarting: Promise<void> | undefined;
   private readonly started = performance.now();
   private giveUp: string | undefined;
@@ -150,14 +151,10 @@ export class GatewaySupervisor {
     this.watch(first.process);
   }
 
-  /** The process rows run on now. */
-  get process(): GatewayProcess {
-    return this.current.process;
-  }
-
   private watch(process: GatewayProcess): void {
     this.diedDuring.set(process, new Set());
     void process.exit.then(() => {
+      this.diedAt.set(process, performance.now() - this.started);
       for (const row of this.running.keys()) this.diedDuring.get(process)?.add(row);
     });
   }
@@ -170,7 +167,7 @@ export class GatewaySupervisor {
         reason: dead.process.exited() ?? 'exited',
         output: dead.process.output().split('\n').slice(-5).join('\n'),
         duringRows: [...(this.diedDuring.get(dead.process) ?? [])],
-        atMs: performance.now() - this.started,
+        atMs: this.diedAt.get(dead.process) ?? performance.now() - this.started,
       });
       await dead.process.stop();
       if (!restart) return;
@@ -219,7 +216,8 @@ export class GatewaySupervisor {
       }
       // A connection cut by the crash can fail the row just before the process's exit is seen.
       if (isFailure(result)) await Promise.race([on.process.exit, sleep(500)]);
-      if (on.process.exited() === undefined) return result;
+      // A row that passed stands, even when the process died right after it.
+      if (on.process.exited() === undefined || !isFailure(result)) return result;
       // The row's own connection broke with the process: it ran during the crash.
       this.diedDuring.get(on.process)?.add(row);
       if (attempt > 0)
