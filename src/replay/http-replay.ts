@@ -116,7 +116,7 @@ export class HttpReplay {
   }
 
   private post(state: HttpSession, message: JsonRpcMessage, request: IncomingRequest, sink: ResponseSink): void {
-    const answer = this.engine.receive(state.session, message, 'POST');
+    const answer = this.engine.receive(state.session, message, 'POST', request.body);
     if (answer.kind === 'accepted') {
       const recorded = answer.exchange?.transport === 'http' ? answer.exchange : undefined;
       this.engine.later(state.session, recorded?.headOffsetUs ?? 0, () => {

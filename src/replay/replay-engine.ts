@@ -6,7 +6,8 @@ import {
   resultOf,
 } from '../transcript/json-rpc.js';
 import type { ChunkingOptions } from './chunking.js';
-import { jsonRpcError } from './json-rpc-error.js';
+import { jsonRpcErrorText } from './json-rpc-error.js';
+import { rawRequestValues } from './json-text.js';
 import { LiveEvent, liveFill } from './live-event.js';
 import { chooseExchange, explainUnmatched, type UnmatchedError } from './matching.js';
 import { type Pace, paceInOrder, runLater } from './pacing.js';
@@ -18,8 +19,7 @@ import {
   type ReplayPlan,
 } from './replay-plan.js';
 import { type ReplayReport, type ReplayReportEntry, reportUnmatched, type UnmatchedMode } from './replay-report.js';
-import type { LiveStamp } from './stamp.js';
-import { stampTemplate } from './stamp-template.js';
+import { type LiveStamp, stampTemplate } from './stamp-template.js';
 
 /** Options shared by every replay transport. */
 export interface ReplayOptions {
@@ -163,8 +163,11 @@ export class ReplayEngine {
     });
   }
 
-  /** Answers one JSON-RPC message (request, notification or response) received on `session`. */
-  receive(session: ReplaySession, message: JsonRpcMessage, httpMethod = 'POST'): ReplayAnswer {
+  /**
+   * Answers one JSON-RPC message (request, notification or response) received on `session`;
+   * `text` is the message as the client wrote it, whose id and token the answer carries verbatim.
+   */
+  receive(session: ReplaySession, message: JsonRpcMessage, httpMethod = 'POST', text?: string): ReplayAnswer {
     const label = session.transport === 'stdio' ? 'STDIO' : httpMethod;
     if (typeof message.method !== 'string' || !('id' in message)) {
       const exchange = chooseExchange(this.plan.exchanges, httpMethod, message, session.transport);
@@ -177,9 +180,10 @@ export class ReplayEngine {
       return { kind: 'accepted', exchange };
     }
     const exchange = chooseExchange(this.plan.exchanges, httpMethod, message, session.transport);
-    if (!exchange) return this.unanswered(session, label, message);
+    const live = liveValues(message, text);
+    if (!exchange) return this.unanswered(session, label, message, live);
     this.note(session, label, message, exchange);
-    const call = this.startCall(session, exchange, message);
+    const call = this.startCall(session, exchange, message, live);
     if (message.method === 'initialize') this.startSession(session, call);
     return { kind: 'call', call };
   }
@@ -225,35 +229,36 @@ export class ReplayEngine {
     call.stop = undefined;
   }
 
-  private unanswered(session: ReplaySession, label: string, message: JsonRpcMessage): ReplayAnswer {
+  private unanswered(session: ReplaySession, label: string, message: JsonRpcMessage, live: LiveStamp): ReplayAnswer {
     // A replay answers `ping` whether or not a golden recorded one, as any live server would.
     if (message.method === 'ping') {
       this.note(session, label, message, undefined);
-      const exchange = syntheticExchange(
-        session,
-        message,
-        `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{}}`,
-      );
-      return { kind: 'call', call: this.startCall(session, exchange, message) };
+      const exchange = syntheticExchange(session, message, `{"jsonrpc":"2.0","id":${live.idJson},"result":{}}`);
+      return { kind: 'call', call: this.startCall(session, exchange, message, live) };
     }
     const error = explainUnmatched(this.plan.exchanges, message);
     this.note(session, label, message, undefined, error.message);
     reportUnmatched(this.options.onUnmatchedRequest, { httpMethod: label, message, error: error.message });
-    return { kind: 'unmatched', text: jsonRpcError(message.id, error.code, error.message, error.data), error };
+    const text = jsonRpcErrorText(live.idJson ?? 'null', error.code, error.message, error.data);
+    return { kind: 'unmatched', text, error };
   }
 
-  private startCall(session: ReplaySession, exchange: ReplayExchange, message: JsonRpcMessage): ReplayCall {
-    const token = requestProgressToken(message);
-    const stamp: LiveStamp = {
-      idJson: JSON.stringify(message.id),
-      ...(token.present && { tokenJson: JSON.stringify(token.token) }),
-    };
+  private startCall(
+    session: ReplaySession,
+    exchange: ReplayExchange,
+    message: JsonRpcMessage,
+    live: LiveStamp,
+  ): ReplayCall {
     // The plan found where the id (answers only) and the token go in each frame: only they are new.
-    const fill = liveFill(stamp);
+    const fill = liveFill({
+      ...live,
+      ...(exchange.tokenJson !== undefined && { recordedTokenJson: exchange.tokenJson }),
+    });
     // The live server sends no progress for a request without a token.
+    const hasToken = live.tokenJson !== undefined;
     const events: LiveEvent[] = [];
     for (const event of exchange.events) {
-      if (token.present || event.message?.method !== 'notifications/progress') events.push(new LiveEvent(event, fill));
+      if (hasToken || event.message?.method !== 'notifications/progress') events.push(new LiveEvent(event, fill));
     }
     const call: ReplayCall = {
       exchange,
@@ -291,6 +296,19 @@ export class ReplayEngine {
     );
     session.timers.add(stop);
   }
+}
+
+/**
+ * The live id and token as the client wrote them (its text, where the adapter has it), else as
+ * JSON writes their parsed values.
+ */
+function liveValues(message: JsonRpcMessage, text: string | undefined): LiveStamp {
+  const raw = text === undefined ? {} : rawRequestValues(text);
+  const token = requestProgressToken(message);
+  return {
+    idJson: raw.idJson ?? JSON.stringify(message.id ?? null),
+    ...(token.present && { tokenJson: raw.tokenJson ?? JSON.stringify(token.token) }),
+  };
 }
 
 /** An exchange the engine makes up (a `ping` answer): one JSON message, sent at once. */

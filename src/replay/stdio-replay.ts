@@ -84,7 +84,7 @@ export function serveReplayStdio(goldens: readonly GoldenInput[], options: Stdio
       );
       return;
     }
-    const answer = engine.receive(session, value);
+    const answer = engine.receive(session, value, 'POST', line);
     if (answer.kind === 'accepted') return;
     if (answer.kind === 'unmatched') {
       write(answer.text);
