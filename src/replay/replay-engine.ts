@@ -10,6 +10,7 @@ import { jsonRpcErrorText } from './json-rpc-error.js';
 import { rawRequestValues } from './json-text.js';
 import { LiveEvent, liveFill } from './live-event.js';
 import { chooseExchange, explainUnmatched, type UnmatchedError } from './matching.js';
+import { checkPace } from './pace-option.js';
 import { type Pace, paceInOrder, runLater } from './pacing.js';
 import {
   buildReplayPlan,
@@ -91,6 +92,7 @@ export class ReplayEngine {
     goldens: readonly GoldenInput[],
     readonly options: ReplayOptions = {},
   ) {
+    checkPace(options.pace);
     this.plan = buildReplayPlan(goldens);
   }
 
