@@ -9,7 +9,7 @@ import { acceptsOf, type HttpRuleOptions, refuseRequest, sendError } from './htt
 import { JSON_HEADERS } from './json-rpc-error.js';
 import { type LiveEvent, streamOffsets } from './live-event.js';
 import { frameEvent } from './reframe.js';
-import { type ReplayCall, type ReplayEngine, type ReplaySession, SESSION_LIMIT } from './replay-engine.js';
+import { CALL_LIMIT, type ReplayCall, type ReplayEngine, type ReplaySession, SESSION_LIMIT } from './replay-engine.js';
 import type { ReplayEvent, ReplayExchange } from './replay-plan.js';
 
 interface HttpStream {
@@ -240,9 +240,14 @@ export class HttpReplay {
       finished: false,
     };
     state.streams.push(live);
-    // A long session keeps only recent finished streams (they are there for resumption).
-    const oldest = state.streams.length > 64 ? state.streams.findIndex((s) => s.finished) : -1;
-    if (oldest >= 0) state.streams.splice(oldest, 1);
+    // A long session keeps only recent finished or cancelled streams (they are there for resumption);
+    // a cancelled one let go is closed, as its call is no longer kept.
+    const oldest =
+      state.streams.length > CALL_LIMIT ? state.streams.findIndex((s) => s.finished || s.call.cancelled) : -1;
+    if (oldest >= 0) {
+      const [gone] = state.streams.splice(oldest, 1);
+      gone?.sink?.end();
+    }
     const out = this.sseSink(sink, live.primingId);
     this.engine.play(
       call,

@@ -38,6 +38,8 @@ export interface ReplayOptions {
 
 /** Most report entries kept: a flood of requests must not grow the replayer without bound. */
 const REPORT_LIMIT = 10_000;
+/** Most calls a session keeps; beyond it the oldest finished or cancelled one is let go. */
+export const CALL_LIMIT = 64;
 /** Most sessions tracked at once; the oldest is ended when a new one would pass it. */
 export const SESSION_LIMIT = 10_000;
 
@@ -271,9 +273,9 @@ export class ReplayEngine {
       cancelled: false,
     };
     session.calls.push(call);
-    // A long session must not keep every finished call (they are only needed for resumption).
-    if (session.calls.length > 64) {
-      const oldest = session.calls.findIndex((c) => c.finished);
+    // A long session must not keep every finished or cancelled call (they are only needed for resumption).
+    if (session.calls.length > CALL_LIMIT) {
+      const oldest = session.calls.findIndex((c) => c.finished || c.cancelled);
       if (oldest >= 0) session.calls.splice(oldest, 1);
     }
     return call;
