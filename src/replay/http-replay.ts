@@ -110,7 +110,7 @@ export class HttpReplay {
       );
       return;
     }
-    const state = value.method === 'initialize' ? this.initializing() : this.lookup(request, sink);
+    const state = value.method === 'initialize' ? this.initializing(value) : this.lookup(request, sink);
     if (!state) return;
     this.post(state, value, request, sink);
   }
@@ -126,28 +126,31 @@ export class HttpReplay {
       return;
     }
     if (answer.kind === 'unmatched') {
+      // A session opened for an initialize nothing answers is never used again.
+      if (message.method === 'initialize' && state !== this.shared) this.engine.endSession(state.session);
       sink.head(200, { ...JSON_HEADERS, ...this.sessionHeader(state) });
       sink.write(answer.text);
       sink.end();
       return;
     }
-    if (message.method === 'initialize') this.register(state, answer.call.exchange);
+    if (message.method === 'initialize') this.register(state);
     this.stream(state, answer.call, request, sink);
   }
 
-  /** A session for an `initialize`; registered once the answer is known to use sessions. */
-  private initializing(): HttpSession {
+  /**
+   * The session an `initialize` runs in: the one shared by every sessionless client when the
+   * golden that answers it came from a stateless server (recorded over HTTP without a session
+   * id), else a new one, registered once answered.
+   */
+  private initializing(message: JsonRpcMessage): HttpSession {
+    const exchange = this.engine.match(message, 'http');
+    const stateless = exchange?.transport === 'http' && !('mcp-session-id' in (exchange.responseHeaders ?? {}));
+    if (stateless) return this.sharedSession();
     return { session: this.engine.openSession('http'), streams: [], standalone: undefined };
   }
 
-  private register(state: HttpSession, exchange: ReplayExchange): void {
-    // A golden recorded over HTTP without a session id came from a stateless server: so is the replay.
-    const stateless = exchange.transport === 'http' && !('mcp-session-id' in (exchange.responseHeaders ?? {}));
-    if (stateless) {
-      const shared = this.sharedSession();
-      shared.session.version = state.session.version;
-      return;
-    }
+  private register(state: HttpSession): void {
+    if (state === this.shared) return;
     // Unguessable, as the spec asks: another client must not be able to end or join this session.
     state.session.id = `replay-session-${++this.sessionCount}-${randomBytes(12).toString('hex')}`;
     this.sessions.set(state.session.id, state);

@@ -40,7 +40,7 @@ export interface ReplayOptions {
 const REPORT_LIMIT = 10_000;
 /** Most calls a session keeps; beyond it the oldest finished or cancelled one is let go. */
 export const CALL_LIMIT = 64;
-/** Most sessions tracked at once; the oldest is ended when a new one would pass it. */
+/** Most HTTP sessions kept at once; the oldest is ended when a new one would pass it. */
 export const SESSION_LIMIT = 10_000;
 
 /** A client connection as the engine sees it: an HTTP session (or none), or one stdio peer. */
@@ -122,11 +122,9 @@ export class ReplayEngine {
       pending: [],
       timers: new Set(),
     };
+    // Not bounded here: the adapter that opens sessions bounds them (HTTP at SESSION_LIMIT, ending
+    // their streams with them; stdio has one), so no session is ended behind its adapter's back.
     this.sessions.add(session);
-    if (this.sessions.size > SESSION_LIMIT) {
-      const oldest = this.sessions.values().next().value as ReplaySession;
-      this.endSession(oldest);
-    }
     return session;
   }
 
@@ -176,11 +174,7 @@ export class ReplayEngine {
     if (typeof message.method !== 'string' || !('id' in message)) {
       const exchange = chooseExchange(this.plan.exchanges, httpMethod, message, session.transport);
       this.note(session, label, message, exchange);
-      if (message.method === 'notifications/cancelled') {
-        const requestId = cancelledRequestId(message);
-        const call = session.calls.find((c) => c.liveId === requestId && !c.finished);
-        if (call) this.cancel(call);
-      }
+      if (message.method === 'notifications/cancelled') this.cancelNamed(session, cancelledRequestId(message));
       return { kind: 'accepted', exchange };
     }
     const exchange = chooseExchange(this.plan.exchanges, httpMethod, message, session.transport);
@@ -224,6 +218,27 @@ export class ReplayEngine {
       run();
     });
     session?.timers.add(stop);
+  }
+
+  /**
+   * Cancels the running call a `notifications/cancelled` names. Only one that the id names alone:
+   * without a session (a stateless golden) two clients may both be running id 1, and a cancel
+   * cannot say whose it is, so it cancels neither (as a stateless server, which cannot route it
+   * either) rather than stopping another client's call.
+   */
+  private cancelNamed(session: ReplaySession, requestId: unknown): void {
+    let named: ReplayCall | undefined;
+    for (const call of session.calls) {
+      if (call.liveId !== requestId || call.finished || call.cancelled) continue;
+      if (named) return;
+      named = call;
+    }
+    if (named) this.cancel(named);
+  }
+
+  /** Which recorded exchange would answer `message` on `transport`, without answering it. */
+  match(message: JsonRpcMessage, transport: 'http' | 'stdio', httpMethod = 'POST'): ReplayExchange | undefined {
+    return chooseExchange(this.plan.exchanges, httpMethod, message, transport);
   }
 
   /** Stops a call's remaining deliveries. */
