@@ -20,6 +20,7 @@ import {
   type ReplayPlan,
 } from './replay-plan.js';
 import { type ReplayReport, type ReplayReportEntry, reportUnmatched, type UnmatchedMode } from './replay-report.js';
+import { mixedServersWarning } from './server-mix.js';
 import { type LiveStamp, stampTemplate } from './stamp-template.js';
 
 /** Options shared by every replay transport. */
@@ -96,6 +97,8 @@ export class ReplayEngine {
   ) {
     checkPace(options.pace);
     this.plan = buildReplayPlan(goldens);
+    const mixed = mixedServersWarning(this.plan);
+    if (mixed !== undefined) process.stderr.write(`${mixed}\n`);
   }
 
   /** Everything received so far, unmatched requests listed separately. */
