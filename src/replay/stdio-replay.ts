@@ -155,7 +155,7 @@ interface LineWriter {
  * Time between a notification and an answer written after it: enough for the client to read the
  * notification on its own, as it would from a live server that sends the answer after its work.
  */
-const ANSWER_GAP_MS = 5;
+const ANSWER_GAP_MS = 10;
 
 /**
  * Writes each message as its own line write, the next one only after the previous was handed to
