@@ -1,6 +1,7 @@
 import { isJsonObject } from '../transcript/json-object.js';
 import type { ResponseSink } from './http-exchange.js';
 import { JSON_HEADERS, jsonRpcError } from './json-rpc-error.js';
+import { arrayItemTexts } from './json-text.js';
 import { frameEvent } from './reframe.js';
 import type { ReplayEngine, ReplaySession } from './replay-engine.js';
 
@@ -15,12 +16,16 @@ export function answerBatch(
   batch: readonly unknown[],
   sink: ResponseSink,
   headers: Record<string, string>,
+  body?: string,
 ): void {
-  const answers: (string | Promise<string | undefined>)[] = batch.map((item) => {
+  // Each item's own text, so its id and token are answered as the client wrote them.
+  const texts = body === undefined ? undefined : arrayItemTexts(body);
+  const textOf = (index: number): string | undefined => (texts?.length === batch.length ? texts[index] : undefined);
+  const answers: (string | Promise<string | undefined>)[] = batch.map((item, index) => {
     if (!isJsonObject(item) || item.jsonrpc !== '2.0') {
       return jsonRpcError(null, -32600, 'Invalid Request: a batch item is not a JSON-RPC 2.0 message object.');
     }
-    const answer = engine.receive(session, item, 'POST');
+    const answer = engine.receive(session, item, 'POST', textOf(index));
     if (answer.kind === 'unmatched') return answer.text;
     if (answer.kind === 'accepted') return Promise.resolve(undefined);
     const { call } = answer;

@@ -96,7 +96,7 @@ export class HttpReplay {
       if (!state) return;
       const refusal = batchRefusal(value.length, version ?? state.session.version);
       if (refusal) refuse(sink, refusal);
-      else answerBatch(this.engine, state.session, value, sink, sessionHeader(state));
+      else answerBatch(this.engine, state.session, value, sink, sessionHeader(state), request.body);
       return;
     }
     if (!isJsonRpcMessage(value)) {

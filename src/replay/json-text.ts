@@ -107,3 +107,36 @@ export function sameJsonScalar(a: string, b: string): boolean {
     return false;
   }
 }
+
+/**
+ * The text of each item of a JSON array (a batch), as written; `undefined` when the text is not one
+ * well-formed array, so a caller falls back to the parsed items.
+ */
+export function arrayItemTexts(text: string): string[] | undefined {
+  let i = text.indexOf('[');
+  if (i < 0 || text.slice(0, i).trim() !== '') return undefined;
+  const items: string[] = [];
+  const skipSpace = (at: number): number => {
+    let j = at;
+    while (j < text.length && /\s/.test(text[j] as string)) j++;
+    return j;
+  };
+  i = skipSpace(i + 1);
+  if (text[i] === ']') return text.slice(i + 1).trim() === '' ? items : undefined;
+  while (i < text.length) {
+    const first = text[i];
+    let end: number;
+    if (first === '{' || first === '[') end = compositeEnd(text, i);
+    else if (first === '"') end = stringEnd(text, i);
+    else {
+      end = i;
+      while (end < text.length && !/[\s,\]]/.test(text[end] as string)) end++;
+    }
+    items.push(text.slice(i, end));
+    i = skipSpace(end);
+    if (text[i] === ']') return text.slice(i + 1).trim() === '' ? items : undefined;
+    if (text[i] !== ',') return undefined;
+    i = skipSpace(i + 1);
+  }
+  return undefined;
+}

@@ -28,7 +28,7 @@ const dataLines = (text: string): string[] =>
     .map((l) => l.slice(6));
 
 /** Opens a session on a replay of `recorded`, then POSTs `body` (text, sent as is) and returns the data lines. */
-async function callWith(recorded: Transcript, body: string): Promise<string[]> {
+async function callWith(recorded: Transcript, body: string, version?: string): Promise<string[]> {
   const replay = await createReplayServer(recorded, { pace: 'instant' });
   try {
     const init = await fetch(replay.url, {
@@ -38,8 +38,10 @@ async function callWith(recorded: Transcript, body: string): Promise<string[]> {
     });
     await init.text();
     const session = init.headers.get('mcp-session-id') as string;
-    const res = await fetch(replay.url, { method: 'POST', headers: { ...HEADERS, 'mcp-session-id': session }, body });
-    return dataLines(await res.text());
+    const headers = { ...HEADERS, 'mcp-session-id': session, ...(version && { 'mcp-protocol-version': version }) };
+    const res = await fetch(replay.url, { method: 'POST', headers, body });
+    const text = await res.text();
+    return res.headers.get('content-type') === 'application/json' ? [text] : dataLines(text);
   } finally {
     await replay.close();
   }
@@ -56,6 +58,15 @@ describe('the live id and token go into the replayed frames as the client wrote 
     const [progress2, answer2] = await callWith(golden, call('1e3', '"a\\u0062c"'));
     expect(progress2).toContain('"progressToken":"a\\u0062c",');
     expect(answer2).toMatch(/"id":1e3\}$/);
+  });
+
+  test('the items of a 2025-03-26 batch are answered with their ids as written', async () => {
+    const [answer] = await callWith(
+      golden,
+      '[ {"jsonrpc":"2.0","id":12345678901234567890,"method":"tools/list"} ,{"jsonrpc":"2.0","id":"a\\u0062c","method":"tools/list"}]',
+      '2025-03-26',
+    );
+    expect(answer).toMatch(/^\[\{"result".*"id":12345678901234567890\},\{"result".*"id":"a\\u0062c"\}\]$/s);
   });
 
   test('only the notification’s own params.progressToken is stamped, not one inside a tool result', async () => {
