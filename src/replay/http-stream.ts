@@ -32,6 +32,7 @@ export interface HttpSession {
   standalone: ResponseSink | undefined;
 }
 
+/** Headers of an answer re-framed as SSE. */
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache',
