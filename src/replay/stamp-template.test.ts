@@ -72,6 +72,21 @@ describe('stamp templates', () => {
     });
   });
 
+  test('the token is stamped in params.progressToken and a server request’s params._meta, nowhere else', () => {
+    const stamp = { idJson: '7', tokenJson: '"live"', recordedTokenJson: '"a"' };
+    const cases: [string, string][] = [
+      ['{"method":"notifications/progress","params":{"progressToken":"a"}}', '"live"'],
+      ['{"method":"sampling/createMessage","id":3,"params":{"_meta":{"progressToken":"a"}}}', '"live"'],
+      ['{"id":1,"result":{"progressToken":"a","_meta":{"progressToken":"a"}}}', '"a"'],
+      ['{"method":"x","params":{"data":{"progressToken":"a"},"list":[{"progressToken":"a"}]}}', '"a"'],
+    ];
+    for (const [raw, want] of cases) {
+      const out = fillTemplate(stampTemplate(raw, 'json', false), stamp);
+      expect(out, raw).toBe(raw.replaceAll('"a"', want));
+      expect(stampFrame(raw, 'json', { tokenJson: '"live"', recordedTokenJson: '"a"' })).toBe(out);
+    }
+  });
+
   test('a large event goes out as recorded slices shared by every session, only the live values its own', () => {
     const block = 'x'.repeat(100_000);
     const raw = `data: {"jsonrpc":"2.0","id":1,"result":{"text":"${block}"}}\n\n`;

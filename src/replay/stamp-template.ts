@@ -28,7 +28,7 @@ export interface StampTemplate {
   readonly recorded: readonly string[];
 }
 
-const KEYS: ReadonlySet<string> = new Set(['id', 'params', 'progressToken']);
+const KEYS: ReadonlySet<string> = new Set(['id', 'params', '_meta', 'progressToken']);
 const LINE_BREAK = /\r\n|\r|\n/g;
 
 /** Where a live value goes in a message's text. */
@@ -40,26 +40,31 @@ export interface Hole {
 
 /**
  * The holes of one JSON message's text, offset by where the text starts in the frame: the
- * top-level `id` (when `withId`), whole even when it is an object or array, and
- * `params.progressToken` (a progress notification's own token). A `progressToken` anywhere else,
- * such as inside a tool's result, is the server's data and stays as recorded.
+ * top-level `id` (when `withId`), whole even when it is an object or array; a progress
+ * notification's own token (`params.progressToken`); and a server request's
+ * `params._meta.progressToken`. A `progressToken` anywhere else, such as inside a tool's result,
+ * is the server's data and stays as recorded.
  */
 export function liveHoles(text: string, offset: number, withId: boolean): Hole[] {
   const holes: Hole[] = [];
   let params: readonly [number, number] | undefined;
+  let meta: readonly [number, number] | undefined;
+  const within = (at: number, range: readonly [number, number] | undefined): boolean =>
+    range !== undefined && at > range[0] && at < range[1];
   for (const span of findJsonValueSpans(text, KEYS)) {
+    const scalar = span.type === 'string' || span.type === 'number';
     if (span.depth === 1 && span.key === 'id' && withId) {
       const end = span.type === 'object' || span.type === 'array' ? compositeEnd(text, span.start) : span.end;
       holes.push({ start: offset + span.start, end: offset + end, kind: 'id' });
     } else if (span.depth === 1 && span.key === 'params') {
       params = span.type === 'object' ? [span.start, compositeEnd(text, span.start)] : undefined;
+      meta = undefined;
+    } else if (span.depth === 2 && span.key === '_meta' && within(span.start, params)) {
+      meta = span.type === 'object' ? [span.start, compositeEnd(text, span.start)] : undefined;
     } else if (
-      span.depth === 2 &&
       span.key === 'progressToken' &&
-      (span.type === 'string' || span.type === 'number') &&
-      params !== undefined &&
-      span.start > params[0] &&
-      span.start < params[1]
+      scalar &&
+      ((span.depth === 2 && within(span.start, params)) || (span.depth === 3 && within(span.start, meta)))
     ) {
       holes.push({ start: offset + span.start, end: offset + span.end, kind: 'token' });
     }
