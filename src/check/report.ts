@@ -1,24 +1,8 @@
+import { wrap } from '../wrap.js';
 import type { TimelineCall } from './battery.js';
 import type { CheckReport } from './run-check.js';
 
 const MARK = { pass: 'pass', fail: 'FAIL', 'n/a': 'n/a ' } as const;
-
-/** Splits `text` into lines of at most `width` characters, at spaces (a longer word keeps its own line). */
-export function wrap(text: string, width: number): string[] {
-  const words = text.split(' ');
-  const lines: string[] = [];
-  let line = '';
-  for (const word of words) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line ? `${line} ${word}` : word;
-    }
-  }
-  if (line) lines.push(line);
-  return lines.length > 0 ? lines : [''];
-}
 
 /** The verdict table: one row per property, then the totals. */
 export function formatReport(report: CheckReport, width = 110): string {
