@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { GoldenError, isGoldenError } from '../errors.js';
 import { isLintRuleId, LINT_RULES, type LintRuleId } from '../lint/lint-rules.js';
 import { type LintOptions, type LintReport, lintTranscript } from '../lint/lint-transcript.js';
@@ -6,6 +6,7 @@ import { formatViolation } from '../lint/lint-violation.js';
 import { readGolden } from '../store/golden-file.js';
 import type { Transcript } from '../transcript/frame.js';
 import { memberOf } from '../transcript/json-object.js';
+import { findGoldens } from '../verify/find-goldens.js';
 import { defineCommand, suggest } from './command-spec.js';
 
 interface GoldenLint {
@@ -77,15 +78,29 @@ async function readLintable(path: string): Promise<Transcript> {
   }
 }
 
+/** The golden files named: a directory is searched for `*.jsonl` (in name order), a file is read as given. */
+async function lintOperands(operands: readonly string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const path of operands) {
+    const isDirectory = await stat(path).then(
+      (info) => info.isDirectory(),
+      () => false,
+    );
+    files.push(...(isDirectory ? await findGoldens([path]) : [path]));
+  }
+  return [...new Set(files)];
+}
+
 /** `mcp-golden lint`: exit 0 clean, 1 with violations, 2 on usage errors. */
 export const lintCommand = defineCommand({
   name: 'lint',
   summary: 'judge recorded servers against the progress contract',
-  operands: '<golden.jsonl>...',
+  operands: '<golden.jsonl | dir>...',
   minOperands: 1,
   missing: 'golden path',
-  description: `Judges recorded servers against the progress contract. Exit 0 when every call follows it,
-1 listing each violation, 2 on a usage error (including a golden that is missing or unreadable).`,
+  description: `Judges recorded servers against the progress contract; a directory stands for every *.jsonl
+under it. Exit 0 when every call follows it, 1 listing each violation, 2 on a usage error (including
+a golden that is missing or unreadable).`,
   options: {
     json: { type: 'string', value: 'FILE', description: 'also write the report as JSON' },
     'min-interval-ms': {
@@ -110,7 +125,7 @@ export const lintCommand = defineCommand({
   epilog: `Per project: "mcp-golden": { "lint": { "rules": { "rate": false }, "minIntervalMs": 100 } } in ./package.json.
 Per golden: notes.lint = { "<rule>": "why this golden is an exception" } in its header.`,
   async run(args) {
-    const positionals = args.operands;
+    const positionals = await lintOperands(args.operands);
     const project = await projectOptions();
     const minIntervalMs = args.integer('min-interval-ms');
     const maxSilenceMs = args.integer('max-silence-ms');
