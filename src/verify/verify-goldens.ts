@@ -5,6 +5,7 @@ import type { Scenario } from '../record/scenario.js';
 import { scenarioOfGolden } from '../record/scenario-of-golden.js';
 import { readGolden, writeGolden } from '../store/golden-file.js';
 import type { Transcript } from '../transcript/frame.js';
+import { keepRecordedTimes } from '../transcript/keep-recorded-times.js';
 import { compileVolatile, mergeVolatile, parseVolatile, type VolatileOptions } from '../transcript/volatile.js';
 import { compareSessions } from './compare-session.js';
 import type { Difference } from './json-difference.js';
@@ -126,7 +127,8 @@ async function verifyOne(item: Prepared, options: VerifyOptions): Promise<Golden
     const hasVolatile = (volatile.ignore?.length ?? 0) + (volatile.mask?.length ?? 0) > 0;
     const notes = { ...live.header.notes, ...(hasVolatile && { volatile }) };
     const target = options.redactText ? options.redactText(live.header.target) : live.header.target;
-    await writeGolden(item.file, { header: { ...live.header, target, notes }, frames: live.frames });
+    const next = { header: { ...live.header, target, notes }, frames: live.frames };
+    await writeGolden(item.file, keepRecordedTimes(item.golden, next));
     rewritten = true;
   }
   return {
