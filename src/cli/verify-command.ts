@@ -1,10 +1,13 @@
 import { GoldenError } from '../errors.js';
+import { junitXml } from '../report/junit.js';
+import { sarifLog } from '../report/sarif.js';
 import { writeFileAtomic } from '../store/golden-file.js';
 import { compileVolatile, mergeVolatile, NAMED_MASKS } from '../transcript/volatile.js';
 import { findGoldens } from '../verify/find-goldens.js';
 import { redactSecrets, targetSecrets } from '../verify/target-secrets.js';
 import { verifyGoldens } from '../verify/verify-goldens.js';
 import { buildVerifyReport, formatReportTail, formatVerdictLine } from '../verify/verify-report.js';
+import { SARIF_TOOL, verifyJunit, verifySarif } from './ci-reports.js';
 import { defineCommand } from './command-spec.js';
 import { parseTargetOptions, TARGET_OPTIONS, targetValues } from './target-options.js';
 import { loadVerifyConfig } from './verify-config.js';
@@ -43,6 +46,12 @@ classified breaking or compatible).`,
     },
     update: { type: 'boolean', description: 'rewrite, atomically, only the goldens that differ; exit 0' },
     json: { type: 'string', value: 'FILE', description: 'write the verdict as JSON' },
+    junit: { type: 'string', value: 'FILE', description: 'write a JUnit XML report: one test case per golden' },
+    sarif: {
+      type: 'string',
+      value: 'FILE',
+      description: 'write a SARIF 2.1.0 log: each difference on its golden, each tool-schema change once',
+    },
     concurrency: {
       type: 'string',
       value: 'N',
@@ -97,6 +106,13 @@ Exit 0 when every golden matches, 1 when any differs, 2 on usage errors.`,
     const json = args.string('json');
     if (json !== undefined) {
       await writeFileAtomic(json, `${redactSecrets(JSON.stringify(report, null, 2), secrets)}\n`);
+    }
+    const junit = args.string('junit');
+    if (junit !== undefined) await writeFileAtomic(junit, redactSecrets(junitXml(verifyJunit(report)), secrets));
+    const sarif = args.string('sarif');
+    if (sarif !== undefined) {
+      const { rules, results } = verifySarif(report);
+      await writeFileAtomic(sarif, redactSecrets(sarifLog(SARIF_TOOL('verify'), rules, results), secrets));
     }
     return report.pass ? 0 : 1;
   },

@@ -48,6 +48,41 @@ describe('verify: tool-schema drift', () => {
     }
   });
 
+  test('--junit writes one test case per golden with the evidence as the failure; --sarif lists each schema change once', async () => {
+    const [junit, sarif] = [join(dir, 'verify.xml'), join(dir, 'verify.sarif')];
+    const result = await runCli([
+      'verify',
+      '--stdio',
+      stdio('compatible'),
+      ...MASKS,
+      '--junit',
+      junit,
+      '--sarif',
+      sarif,
+      goldens,
+    ]);
+    expect(result.code).toBe(1);
+    const xml = await readFile(junit, 'utf8');
+    expect([...xml.matchAll(/<testcase name="([^"]*)"/g)].map((m) => m[1]?.split('/').pop())).toEqual([
+      'count.jsonl',
+      'report.jsonl',
+    ]);
+    expect(xml).toContain('tests="2" failures="2"');
+    expect(
+      count(
+        xml,
+        'tool-schema change: compatible: tool &#34;report&#34; argument &#34;format&#34;: new optional argument',
+      ),
+    ).toBe(4);
+    const log = JSON.parse(await readFile(sarif, 'utf8'));
+    const messages = log.runs[0].results.map((r: { message: { text: string } }) => r.message.text);
+    expect(messages.filter((m: string) => m.includes('new optional argument'))).toHaveLength(1);
+    expect(log.runs[0].results.map((r: { ruleId: string }) => r.ruleId)).toEqual([
+      'verify/schema-compatible',
+      'verify/schema-compatible',
+    ]);
+  });
+
   test('a removed tool is breaking drift, not a session error; --update says what it updated and what not', async () => {
     const before = await readFile(join(goldens, 'report.jsonl'), 'utf8');
     const check = await runCli(['verify', '--stdio', stdio('removed'), ...MASKS, goldens]);
