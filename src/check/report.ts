@@ -69,7 +69,7 @@ export function timelineSvg(report: CheckReport): string {
     return all.length === 0 ? 0 : Math.max(...all) - Math.min(...all);
   };
   const span = Math.max(1, ...calls.map(spanOf));
-  const left = 300;
+  const left = 320;
   const plot = 900;
   const top0 = 70;
   const laneHeight = (call: (typeof calls)[number]): number => Math.max(56, 18 + 13 * (call.title.length + 1));
