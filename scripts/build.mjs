@@ -1,7 +1,9 @@
 // `npm run build`: compiles src/ into dist/ with tsc, copies the non-TypeScript files that ship, and
-// records a digest of everything the build reads. The test suite's global setup builds only when that
-// digest changed, so after `npm install` (whose `prepare` builds) `npm test` does not compile the same
-// sources a second time, while an edited source, tsconfig or TypeScript version is always rebuilt.
+// records a digest of everything the build reads. The test suite's global setup, `npm run demo` and
+// `npm run goldens` build with `--if-stale`, only when that digest changed, so a second run does not
+// compile the same sources again, while an edited source, tsconfig or TypeScript version is always
+// rebuilt. `npm pack` builds in `prepack`; there is no `prepare`, so installing the package never
+// runs a build script (scripts/ does not ship).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

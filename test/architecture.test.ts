@@ -5,9 +5,9 @@ import { expect, test } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = join(root, 'src');
-const KERNEL = new Set(['errors.ts', 'version.ts']);
+const KERNEL = new Set(['errors.ts', 'version.ts', 'wrap.ts']);
 
-/** The room of a file under src/: its top folder; `kernel` for errors/version; `entry` for the other root files. */
+/** The room of a file under src/: its top folder; `kernel` for errors/version/wrap; `entry` for the other root files. */
 function roomOf(file: string): string {
   const [top, ...rest] = relative(src, file).split('/');
   if (rest.length > 0) return top ?? '';
@@ -79,4 +79,20 @@ test('every arrow in docs/architecture.md is drawn by an import', () => {
   const { arrows } = arrowsInDoc();
   const code = arrowsInCode();
   expect([...arrows].filter((arrow) => !code.has(arrow))).toEqual([]);
+});
+
+/** Every source file `file` loads through static relative imports (type-only ones included), itself too. */
+function staticClosure(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  for (const match of text.matchAll(/(?:from|import)\s+'(\.{1,2}\/[^']+)'/g)) {
+    staticClosure(resolve(file, '..', (match[1] ?? '').replace(/\.js$/, '.ts')), seen);
+  }
+  return seen;
+}
+
+test("the CLI's shared command code loads nothing from check/ (each command loads its own rooms)", () => {
+  const shared = [...staticClosure(join(src, 'cli/run-cli.ts'))].map((file) => relative(src, file));
+  expect(shared.filter((file) => file.startsWith('check/'))).toEqual([]);
 });

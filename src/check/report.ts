@@ -1,24 +1,8 @@
+import { wrap } from '../wrap.js';
 import type { TimelineCall } from './battery.js';
 import type { CheckReport } from './run-check.js';
 
 const MARK = { pass: 'pass', fail: 'FAIL', 'n/a': 'n/a ' } as const;
-
-/** Splits `text` into lines of at most `width` characters, at spaces (a longer word keeps its own line). */
-export function wrap(text: string, width: number): string[] {
-  const words = text.split(' ');
-  const lines: string[] = [];
-  let line = '';
-  for (const word of words) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line ? `${line} ${word}` : word;
-    }
-  }
-  if (line) lines.push(line);
-  return lines.length > 0 ? lines : [''];
-}
 
 /** The verdict table: one row per property, then the totals. */
 export function formatReport(report: CheckReport, width = 110): string {
@@ -47,57 +31,90 @@ export function formatReport(report: CheckReport, width = 110): string {
 
 const escapeXml = (text: string): string => text.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** A round axis step (1, 2 or 5 times a power of ten) giving about six ticks over `span`. */
+function tickStep(span: number): number {
+  const raw = Math.max(span, 1) / 6;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 5, 10].map((m) => m * power).find((step) => step >= raw) ?? raw;
+}
+
+const VERDICT_MARK = {
+  pass: { text: '✓ pass', color: '#2ca02c' },
+  fail: { text: '✗ FAIL', color: '#d62728' },
+  'n/a': { text: '– n/a', color: '#888888' },
+} as const;
+
 /**
  * An SVG timeline: one lane per call, upstream send times on the upper line and client arrival
  * times on the lower line, each notification joined to its arrival, so buffering shows as lines
- * fanning into one point.
+ * fanning into one point. Every call is drawn on one time axis in ms (from the call's first
+ * event), under its row's full title and pass/fail mark.
  */
 export function timelineSvg(report: CheckReport): string {
-  const calls: (TimelineCall & { property: string })[] = report.results.flatMap((r) =>
-    r.calls.map((c) => ({ ...c, property: r.property })),
+  const calls = report.results.flatMap((r) =>
+    r.calls.map((c) => ({ ...c, property: r.property, verdict: r.verdict, title: wrap(r.property, 38) })),
   );
-  const lane = 56;
-  const left = 260;
-  const plot = 900;
-  const height = 48 + Math.max(1, calls.length) * lane;
-  const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${left + plot + 20}" height="${height}" font-family="monospace" font-size="11">`,
-    `<text x="10" y="16" font-size="13">mcp-golden check: ${escapeXml(report.gateway)}</text>`,
-    `<text x="10" y="31" fill="#444">blue: upstream sent a progress notification; orange: the client received it; black square: the result arrived</text>`,
-  ];
-  calls.forEach((call, i) => {
+  const startOf = (call: TimelineCall): number =>
+    Math.min(
+      ...call.upstreamSentMs,
+      ...call.clientReceivedMs,
+      ...(call.clientResultMs !== undefined ? [call.clientResultMs] : []),
+    );
+  const spanOf = (call: TimelineCall): number => {
     const all = [
       ...call.upstreamSentMs,
       ...call.clientReceivedMs,
       ...(call.clientResultMs !== undefined ? [call.clientResultMs] : []),
     ];
-    const t0 = Math.min(...all);
-    const span = Math.max(1, Math.max(...all) - t0);
-    const x = (t: number): number => left + ((t - t0) / span) * plot;
-    const top = 48 + i * lane;
+    return all.length === 0 ? 0 : Math.max(...all) - Math.min(...all);
+  };
+  const span = Math.max(1, ...calls.map(spanOf));
+  const left = 320;
+  const plot = 900;
+  const top0 = 70;
+  const laneHeight = (call: (typeof calls)[number]): number => Math.max(56, 18 + 13 * (call.title.length + 1));
+  const height = top0 + calls.reduce((h, c) => h + laneHeight(c), 0) + 10;
+  const x = (ms: number): number => left + (ms / span) * plot;
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${left + plot + 40}" height="${height}" font-family="monospace" font-size="11">`,
+    `<text x="10" y="16" font-size="13">mcp-golden check: ${escapeXml(report.gateway)}</text>`,
+    `<text x="10" y="31" fill="#444">blue: upstream sent a progress notification; orange: the client received it; black square: the result arrived</text>`,
+    `<line x1="${left}" y1="${top0 - 8}" x2="${left + plot}" y2="${top0 - 8}" stroke="#333"/>`,
+    `<text x="${left + plot + 6}" y="${top0 - 5}">ms</text>`,
+  ];
+  const step = tickStep(span);
+  for (let ms = 0; ms <= span + 1e-9; ms += step) {
     parts.push(
-      `<text x="10" y="${top + 14}">${escapeXml(call.property.slice(0, 34))}</text>`,
-      `<text x="10" y="${top + 28}" fill="#666">${escapeXml(call.label)} (${span.toFixed(0)} ms)</text>`,
+      `<line x1="${x(ms).toFixed(1)}" y1="${top0 - 12}" x2="${x(ms).toFixed(1)}" y2="${top0 - 8}" stroke="#333"/>`,
+      `<text x="${x(ms).toFixed(1)}" y="${top0 - 15}" text-anchor="middle">${Number(ms.toPrecision(6))}</text>`,
+    );
+  }
+  let top = top0;
+  for (const call of calls) {
+    const t0 = startOf(call);
+    const at = (t: number): string => x(t - t0).toFixed(1);
+    const mark = VERDICT_MARK[call.verdict];
+    parts.push(
+      `<text x="10" y="${top + 14}" fill="${mark.color}" font-weight="bold">${mark.text}</text>`,
+      ...call.title.map((line, i) => `<text x="70" y="${top + 14 + 13 * i}">${escapeXml(line)}</text>`),
+      `<text x="70" y="${top + 14 + 13 * call.title.length}" fill="#666">${escapeXml(call.label)} (${spanOf(call).toFixed(0)} ms)</text>`,
       `<line x1="${left}" y1="${top + 8}" x2="${left + plot}" y2="${top + 8}" stroke="#ddd"/>`,
       `<line x1="${left}" y1="${top + 32}" x2="${left + plot}" y2="${top + 32}" stroke="#ddd"/>`,
     );
     call.clientReceivedMs.forEach((t, n) => {
       const sent = call.upstreamSentMs[n];
       if (sent !== undefined)
-        parts.push(
-          `<line x1="${x(sent).toFixed(1)}" y1="${top + 8}" x2="${x(t).toFixed(1)}" y2="${top + 32}" stroke="#bbb"/>`,
-        );
+        parts.push(`<line x1="${at(sent)}" y1="${top + 8}" x2="${at(t)}" y2="${top + 32}" stroke="#bbb"/>`);
     });
-    for (const t of call.upstreamSentMs)
-      parts.push(`<circle cx="${x(t).toFixed(1)}" cy="${top + 8}" r="3" fill="#1f77b4"/>`);
-    for (const t of call.clientReceivedMs)
-      parts.push(`<circle cx="${x(t).toFixed(1)}" cy="${top + 32}" r="3" fill="#ff7f0e"/>`);
+    for (const t of call.upstreamSentMs) parts.push(`<circle cx="${at(t)}" cy="${top + 8}" r="3" fill="#1f77b4"/>`);
+    for (const t of call.clientReceivedMs) parts.push(`<circle cx="${at(t)}" cy="${top + 32}" r="3" fill="#ff7f0e"/>`);
     if (call.clientResultMs !== undefined) {
       parts.push(
-        `<rect x="${(x(call.clientResultMs) - 3).toFixed(1)}" y="${top + 29}" width="6" height="6" fill="#000"/>`,
+        `<rect x="${(Number(at(call.clientResultMs)) - 3).toFixed(1)}" y="${top + 29}" width="6" height="6" fill="#000"/>`,
       );
     }
-  });
+    top += laneHeight(call);
+  }
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;
 }

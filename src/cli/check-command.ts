@@ -1,8 +1,12 @@
 import { formatReport, timelineSvg } from '../check/report.js';
 import { MIN_CHECK_TIMEOUT_MS, runGatewayCheck } from '../check/run-check.js';
 import { GoldenError } from '../errors.js';
+import { timelineHtml } from '../report/html-report.js';
+import { junitXml } from '../report/junit.js';
 import { writeFileAtomic } from '../store/golden-file.js';
+import { checkJunit } from './ci-reports.js';
 import { defineCommand } from './command-spec.js';
+import { checkSections } from './html-reports.js';
 import { stopOnSignal } from './stop-on-signal.js';
 
 const TRANSPORTS = ['http', 'stdio'];
@@ -82,6 +86,12 @@ stops everything it started, and prints one row per property. Exit code 1 on any
       description: 'progress interval of the --long call',
     },
     json: { type: 'string', value: 'FILE', description: 'write the report as JSON' },
+    junit: { type: 'string', value: 'FILE', description: 'write a JUnit XML report: one test case per row' },
+    html: {
+      type: 'string',
+      value: 'FILE',
+      description: "write one self-contained HTML page: each call's upstream and client lanes on a shared time axis",
+    },
     svg: { type: 'string', value: 'FILE', description: 'write a timeline (upstream send vs client arrival) as SVG' },
   },
   epilog: `Examples:
@@ -127,6 +137,13 @@ stops everything it started, and prints one row per property. Exit code 1 on any
     const svg = args.string('svg');
     if (json) await writeFileAtomic(json, `${JSON.stringify(report, null, 2)}\n`);
     if (svg) await writeFileAtomic(svg, timelineSvg(report));
+    const junit = args.string('junit');
+    if (junit) await writeFileAtomic(junit, junitXml(checkJunit(report)));
+    const html = args.string('html');
+    if (html) {
+      const summary = formatReport(report).split('\n').at(-1) ?? '';
+      await writeFileAtomic(html, timelineHtml(`mcp-golden check: ${report.gateway}`, summary, checkSections(report)));
+    }
     return report.pass ? 0 : 1;
   },
 });

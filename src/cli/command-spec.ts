@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { wrap } from '../check/report.js';
 import { GoldenError } from '../errors.js';
+import { wrap } from '../wrap.js';
 
 /** One option of a command, declared once: parsing, `--help` and usage errors all come from it. */
 export interface OptionSpec {

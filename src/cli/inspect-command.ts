@@ -1,8 +1,11 @@
 import { dirname } from 'node:path';
-import { readGolden } from '../store/golden-file.js';
+import { lintTranscript } from '../lint/lint-transcript.js';
+import { type TimelineSection, timelineHtml } from '../report/html-report.js';
+import { readGolden, writeFileAtomic } from '../store/golden-file.js';
 import { describeLeftovers, findLeftoverTempFiles } from '../store/leftover-temp-files.js';
 import { formatTimeline } from '../transcript/timeline.js';
 import { defineCommand } from './command-spec.js';
+import { goldenSection } from './html-reports.js';
 
 /** `mcp-golden inspect`. */
 export const inspectCommand = defineCommand({
@@ -14,7 +17,14 @@ export const inspectCommand = defineCommand({
   description: `Prints a timeline of each golden: HTTP heads, JSON-RPC messages and stream ends with their
 offsets, then frame, exchange and progress-gap figures. Reports leftover temporary files of
 interrupted writes in the goldens' directories.`,
-  options: {},
+  options: {
+    html: {
+      type: 'string',
+      value: 'FILE',
+      description:
+        "write one self-contained HTML page: each golden's calls on a shared time axis, marked by the progress contract",
+    },
+  },
   async run(args) {
     const positionals = args.operands;
     for (const dir of new Set(positionals.map((p) => dirname(p)))) {
@@ -22,10 +32,17 @@ interrupted writes in the goldens' directories.`,
         process.stderr.write(`[mcp-golden] ${line}\n`);
       }
     }
+    const sections: TimelineSection[] = [];
     for (const [index, path] of positionals.entries()) {
       const transcript = await readGolden(path);
       if (index > 0) process.stdout.write('\n');
       process.stdout.write(`${path}\n${formatTimeline(transcript).join('\n')}\n`);
+      sections.push(goldenSection(path, transcript, lintTranscript(transcript).violations));
+    }
+    const html = args.string('html');
+    if (html !== undefined) {
+      const summary = `${positionals.length} golden${positionals.length === 1 ? '' : 's'}; each call marked by the progress contract (mcp-golden lint)`;
+      await writeFileAtomic(html, timelineHtml('mcp-golden inspect', summary, sections));
     }
     return 0;
   },

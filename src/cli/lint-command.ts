@@ -1,17 +1,16 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { GoldenError, isGoldenError } from '../errors.js';
 import { isLintRuleId, LINT_RULES, type LintRuleId } from '../lint/lint-rules.js';
-import { type LintOptions, type LintReport, lintTranscript } from '../lint/lint-transcript.js';
+import { type LintOptions, lintTranscript } from '../lint/lint-transcript.js';
 import { formatViolation } from '../lint/lint-violation.js';
-import { readGolden } from '../store/golden-file.js';
+import { junitXml } from '../report/junit.js';
+import { sarifLog } from '../report/sarif.js';
+import { readGolden, writeFileAtomic } from '../store/golden-file.js';
 import type { Transcript } from '../transcript/frame.js';
 import { memberOf } from '../transcript/json-object.js';
+import { findGoldens } from '../verify/find-goldens.js';
+import { type LintedGolden, lintJunit, lintSarif, SARIF_TOOL } from './ci-reports.js';
 import { defineCommand, suggest } from './command-spec.js';
-
-interface GoldenLint {
-  readonly path: string;
-  readonly report: LintReport;
-}
 
 async function projectOptions(): Promise<LintOptions> {
   let text: string;
@@ -77,17 +76,33 @@ async function readLintable(path: string): Promise<Transcript> {
   }
 }
 
+/** The golden files named: a directory is searched for `*.jsonl` (in name order), a file is read as given. */
+async function lintOperands(operands: readonly string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const path of operands) {
+    const isDirectory = await stat(path).then(
+      (info) => info.isDirectory(),
+      () => false,
+    );
+    files.push(...(isDirectory ? await findGoldens([path]) : [path]));
+  }
+  return [...new Set(files)];
+}
+
 /** `mcp-golden lint`: exit 0 clean, 1 with violations, 2 on usage errors. */
 export const lintCommand = defineCommand({
   name: 'lint',
   summary: 'judge recorded servers against the progress contract',
-  operands: '<golden.jsonl>...',
+  operands: '<golden.jsonl | dir>...',
   minOperands: 1,
   missing: 'golden path',
-  description: `Judges recorded servers against the progress contract. Exit 0 when every call follows it,
-1 listing each violation, 2 on a usage error (including a golden that is missing or unreadable).`,
+  description: `Judges recorded servers against the progress contract; a directory stands for every *.jsonl
+under it. Exit 0 when every call follows it, 1 listing each violation, 2 on a usage error (including
+a golden that is missing or unreadable).`,
   options: {
     json: { type: 'string', value: 'FILE', description: 'also write the report as JSON' },
+    junit: { type: 'string', value: 'FILE', description: 'write a JUnit XML report: one test case per call' },
+    sarif: { type: 'string', value: 'FILE', description: 'write a SARIF 2.1.0 log: each violation at its line' },
     'min-interval-ms': {
       type: 'string',
       value: 'N',
@@ -110,7 +125,7 @@ export const lintCommand = defineCommand({
   epilog: `Per project: "mcp-golden": { "lint": { "rules": { "rate": false }, "minIntervalMs": 100 } } in ./package.json.
 Per golden: notes.lint = { "<rule>": "why this golden is an exception" } in its header.`,
   async run(args) {
-    const positionals = args.operands;
+    const positionals = await lintOperands(args.operands);
     const project = await projectOptions();
     const minIntervalMs = args.integer('min-interval-ms');
     const maxSilenceMs = args.integer('max-silence-ms');
@@ -120,8 +135,11 @@ Per golden: notes.lint = { "<rule>": "why this golden is an exception" } in its 
       ...(minIntervalMs !== undefined && { minIntervalMs }),
       ...(maxSilenceMs !== undefined && { maxSilenceMs }),
     };
-    const results: GoldenLint[] = [];
-    for (const path of positionals) results.push({ path, report: lintTranscript(await readLintable(path), options) });
+    const results: LintedGolden[] = [];
+    for (const path of positionals) {
+      const transcript = await readLintable(path);
+      results.push({ path, transcript, report: lintTranscript(transcript, options) });
+    }
     let total = 0;
     for (const { path, report } of results) {
       total += report.violations.length;
@@ -142,6 +160,13 @@ Per golden: notes.lint = { "<rule>": "why this golden is an exception" } in its 
     if (jsonFile !== undefined) {
       const json = { goldens: results.map(({ path, report }) => ({ path, ...report })), violations: total };
       await writeFile(jsonFile, `${JSON.stringify(json, null, 2)}\n`);
+    }
+    const junit = args.string('junit');
+    if (junit !== undefined) await writeFileAtomic(junit, junitXml(lintJunit(results)));
+    const sarif = args.string('sarif');
+    if (sarif !== undefined) {
+      const { rules, results: found } = lintSarif(results);
+      await writeFileAtomic(sarif, sarifLog(SARIF_TOOL('lint'), rules, found));
     }
     return total === 0 ? 0 : 1;
   },

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { GoldenError } from '../errors.js';
 import { memberOf } from '../transcript/json-object.js';
 import { type CommandSpec, formatUsage, parseCommandArgs, suggest } from './command-spec.js';
+import { listenError } from './listen-error.js';
 
 /**
  * Every command of the CLI, in `--help` order, each loaded only when it runs: `serve --stdio`
@@ -74,5 +75,10 @@ export async function runCli(argv: string[]): Promise<number> {
     process.stdout.write(`${formatUsage(spec)}\n`);
     return 0;
   }
-  return spec.run(parseCommandArgs(spec, rest));
+  const args = parseCommandArgs(spec, rest);
+  try {
+    return await spec.run(args);
+  } catch (error) {
+    throw listenError(error, spec, args) ?? error;
+  }
 }

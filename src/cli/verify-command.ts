@@ -1,11 +1,17 @@
 import { GoldenError } from '../errors.js';
-import { writeFileAtomic } from '../store/golden-file.js';
+import { timelineHtml } from '../report/html-report.js';
+import { junitXml } from '../report/junit.js';
+import { sarifLog } from '../report/sarif.js';
+import { readGolden, writeFileAtomic } from '../store/golden-file.js';
+import type { Transcript } from '../transcript/frame.js';
 import { compileVolatile, mergeVolatile, NAMED_MASKS } from '../transcript/volatile.js';
 import { findGoldens } from '../verify/find-goldens.js';
 import { redactSecrets, targetSecrets } from '../verify/target-secrets.js';
 import { verifyGoldens } from '../verify/verify-goldens.js';
 import { buildVerifyReport, formatReportTail, formatVerdictLine } from '../verify/verify-report.js';
+import { SARIF_TOOL, verifyJunit, verifySarif } from './ci-reports.js';
 import { defineCommand } from './command-spec.js';
+import { verifySections } from './html-reports.js';
 import { parseTargetOptions, TARGET_OPTIONS, targetValues } from './target-options.js';
 import { loadVerifyConfig } from './verify-config.js';
 
@@ -43,6 +49,17 @@ classified breaking or compatible).`,
     },
     update: { type: 'boolean', description: 'rewrite, atomically, only the goldens that differ; exit 0' },
     json: { type: 'string', value: 'FILE', description: 'write the verdict as JSON' },
+    junit: { type: 'string', value: 'FILE', description: 'write a JUnit XML report: one test case per golden' },
+    html: {
+      type: 'string',
+      value: 'FILE',
+      description: "write one self-contained HTML page: each golden's calls on a shared time axis, with the diff",
+    },
+    sarif: {
+      type: 'string',
+      value: 'FILE',
+      description: 'write a SARIF 2.1.0 log: each difference on its golden, each tool-schema change once',
+    },
     concurrency: {
       type: 'string',
       value: 'N',
@@ -97,6 +114,24 @@ Exit 0 when every golden matches, 1 when any differs, 2 on usage errors.`,
     const json = args.string('json');
     if (json !== undefined) {
       await writeFileAtomic(json, `${redactSecrets(JSON.stringify(report, null, 2), secrets)}\n`);
+    }
+    const junit = args.string('junit');
+    if (junit !== undefined) await writeFileAtomic(junit, redactSecrets(junitXml(verifyJunit(report)), secrets));
+    const html = args.string('html');
+    if (html !== undefined) {
+      const goldens = new Map<string, Transcript>();
+      for (const file of files) {
+        const golden = await readGolden(file).catch(() => undefined);
+        if (golden) goldens.set(file, golden);
+      }
+      const summary = formatReportTail(report).find((line) => /^(PASS|FAIL): /.test(line)) ?? '';
+      const page = timelineHtml('mcp-golden verify', summary, verifySections(report, goldens));
+      await writeFileAtomic(html, redactSecrets(page, secrets));
+    }
+    const sarif = args.string('sarif');
+    if (sarif !== undefined) {
+      const { rules, results } = verifySarif(report);
+      await writeFileAtomic(sarif, redactSecrets(sarifLog(SARIF_TOOL('verify'), rules, results), secrets));
     }
     return report.pass ? 0 : 1;
   },

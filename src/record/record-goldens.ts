@@ -1,7 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GoldenError } from '../errors.js';
-import { GOLDEN_EXTENSION, writeGolden } from '../store/golden-file.js';
+import { GOLDEN_EXTENSION } from '../store/golden-file.js';
+import { rewriteGolden } from '../store/rewrite-golden.js';
 import { type RecordOptions, type RecordTarget, recordCall } from './record-call.js';
 import { parseScenarioList, type Scenario } from './scenario.js';
 
@@ -103,7 +104,7 @@ export async function recordGoldens(options: RecordGoldensOptions): Promise<Reco
     const transcript = await recordCall(target, scenario, options.record);
     const name = scenario.name ?? scenario.tool;
     const path = join(outDir, `${name}${GOLDEN_EXTENSION}`);
-    await writeGolden(path, transcript);
+    await rewriteGolden(path, transcript);
     const result: RecordedGolden = {
       name,
       path,

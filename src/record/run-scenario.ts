@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { GoldenError } from '../errors.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isErrorResult, isResponse, progressOf } from '../transcript/json-rpc.js';
+import { argumentRejection, rejectedArguments } from './argument-error.js';
 import {
   answerServerRequest,
   drain,
@@ -131,6 +132,8 @@ export async function runScenario(session: WireSession, scenario: Scenario): Pro
   if (response && scenario.expectError === true && !isErrorResponse(response)) {
     fail('the scenario expects an error ("expectError": true) but the call succeeded');
   }
+  const rejected = response && scenario.expectError !== true ? argumentRejection(response) : undefined;
+  if (rejected !== undefined) throw rejectedArguments(scenario, rejected);
   await session.close();
   return {
     progress,

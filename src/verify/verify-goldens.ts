@@ -5,6 +5,7 @@ import type { Scenario } from '../record/scenario.js';
 import { scenarioOfGolden } from '../record/scenario-of-golden.js';
 import { readGolden, writeGolden } from '../store/golden-file.js';
 import type { Transcript } from '../transcript/frame.js';
+import { keepRecordedTimes } from '../transcript/keep-recorded-times.js';
 import { compileVolatile, mergeVolatile, parseVolatile, type VolatileOptions } from '../transcript/volatile.js';
 import { compareSessions } from './compare-session.js';
 import type { Difference } from './json-difference.js';
@@ -47,6 +48,8 @@ export interface GoldenVerdict {
   readonly error?: string;
   /** `--update` rewrote this golden. */
   readonly rewritten: boolean;
+  /** The server now refuses the call (tool removed, arguments invalid): compared, never rewritten. */
+  readonly refused?: string;
 }
 
 function describeTarget(target: RecordTarget): string {
@@ -102,8 +105,20 @@ async function verifyOne(item: Prepared, options: VerifyOptions): Promise<Golden
   );
   const base = { file: item.file, volatile, rewritten: false, schemaChanges: [] };
   let live: Transcript;
+  let refused: string | undefined;
   try {
-    live = await recordCall(options.target, item.scenario, options.record);
+    try {
+      live = await recordCall(options.target, item.scenario, options.record);
+    } catch (error) {
+      // The server no longer lists the tool, or refuses the recorded arguments: that is drift to
+      // compare (a removed tool is breaking), so run the session again taking the error as the answer.
+      if (!isGoldenError(error, 'E_UNKNOWN_TOOL') && !isGoldenError(error, 'E_ARGUMENTS')) throw error;
+      refused =
+        error.code === 'E_UNKNOWN_TOOL'
+          ? `the server no longer has tool "${item.scenario.tool}"`
+          : 'the server now refuses the recorded arguments';
+      live = await recordCall(options.target, { ...item.scenario, expectError: true }, options.record);
+    }
   } catch (error) {
     const why = isGoldenError(error) ? error.message : `unexpected error: ${(error as Error).message}`;
     const message = `Could not run the session of "${item.file}" against ${describeTarget(options.target)}: ${why}`;
@@ -122,11 +137,13 @@ async function verifyOne(item: Prepared, options: VerifyOptions): Promise<Golden
   });
   const differs = verdict.differences.length > 0;
   let rewritten = false;
-  if (differs && options.update) {
+  // A call the server now refuses is not rewritten: the golden would record an error nobody asked for.
+  if (differs && options.update && refused === undefined) {
     const hasVolatile = (volatile.ignore?.length ?? 0) + (volatile.mask?.length ?? 0) > 0;
     const notes = { ...live.header.notes, ...(hasVolatile && { volatile }) };
     const target = options.redactText ? options.redactText(live.header.target) : live.header.target;
-    await writeGolden(item.file, { header: { ...live.header, target, notes }, frames: live.frames });
+    const next = { header: { ...live.header, target, notes }, frames: live.frames };
+    await writeGolden(item.file, keepRecordedTimes(item.golden, next));
     rewritten = true;
   }
   return {
@@ -137,6 +154,7 @@ async function verifyOne(item: Prepared, options: VerifyOptions): Promise<Golden
     differences: verdict.differences,
     schemaChanges: verdict.schemaChanges,
     rewritten,
+    ...(refused !== undefined && { refused }),
   };
 }
 

@@ -27,6 +27,8 @@ export interface VerifyReport {
     readonly ms: number;
     readonly rewritten: boolean;
     readonly error?: string;
+    /** The server now refuses the call (tool removed, arguments invalid); never rewritten. */
+    readonly refused?: string;
     readonly volatile: GoldenVerdict['volatile'];
     readonly differences: readonly Difference[];
   }[];
@@ -71,6 +73,7 @@ export function buildVerifyReport(
       ms: v.ms,
       rewritten: v.rewritten,
       ...(v.error !== undefined && { error: v.error }),
+      ...(v.refused !== undefined && { refused: v.refused }),
       volatile: v.volatile,
       differences: v.differences.map((d) => ({ ...d })),
     })),
@@ -83,32 +86,69 @@ const shown = (file: string): string => relative(process.cwd(), file) || file;
 /** One line per golden as it finishes: `PASS  goldens/search.jsonl  312 ms`. */
 export function formatVerdictLine(verdict: GoldenVerdict): string {
   const status = verdict.rewritten ? 'UPDATED' : verdict.pass ? 'PASS' : 'FAIL';
-  const note = verdict.rewritten ? ' (rewritten with what the server sent now)' : '';
-  return `${status.padEnd(7)} ${shown(verdict.file)}  ${verdict.ms} ms${note}`;
+  const notes = [
+    verdict.rewritten && 'rewritten with what the server sent now',
+    verdict.refused,
+    verdict.schemaChanges.length > 0 && 'tool-schema changes, listed once below',
+  ].filter(Boolean);
+  return `${status.padEnd(7)} ${shown(verdict.file)}  ${verdict.ms} ms${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
+}
+
+/** The tool-schema drift of the run, once: each change with how many of the goldens that listed tools saw it. */
+function formatDrift(report: VerifyReport): string[] {
+  if (report.schemaChanges.length === 0) return [];
+  const seen = new Set(report.schemaChanges.flatMap((c) => c.goldens));
+  const names = [...seen].map(shown);
+  const lines = [
+    '',
+    `Tool-schema changes: the server's drift, reported once (seen by ${seen.size} golden${seen.size === 1 ? '' : 's'}: ${names.join(', ')}):`,
+  ];
+  for (const change of report.schemaChanges) {
+    const some = change.goldens.length < seen.size ? ` (only ${change.goldens.map(shown).join(', ')})` : '';
+    lines.push(`  ${formatSchemaChange(change)}${some}`);
+  }
+  return lines;
+}
+
+/** After `--update`: which goldens were rewritten, and which differ but were not, and why. */
+function formatUpdated(report: VerifyReport): string[] {
+  const rewritten = report.goldens.filter((g) => g.rewritten);
+  const lines = [
+    '',
+    rewritten.length === 0
+      ? 'Updated no golden.'
+      : `Updated ${rewritten.length} golden${rewritten.length === 1 ? '' : 's'} (review the change with \`git diff\` and commit): ${rewritten.map((g) => shown(g.file)).join(', ')}`,
+  ];
+  for (const golden of report.goldens.filter((g) => g.refused !== undefined)) {
+    lines.push(
+      `Not updated: ${shown(golden.file)}: ${golden.refused} (breaking drift). Delete the golden if that is intended, or re-record it with "expectError": true to keep the error.`,
+    );
+  }
+  for (const golden of report.goldens.filter((g) => g.error !== undefined)) {
+    lines.push(`Not updated: ${shown(golden.file)}: its session could not be run (above).`);
+  }
+  return lines;
 }
 
 /**
  * The lines after the per-golden lines: each differing golden with its differences (up to
- * `maxDifferences`), the tool-schema changes once each, and the summary line.
+ * `maxDifferences`; tool-schema changes are listed once for the run instead), the tool-schema
+ * drift, what `--update` rewrote, and the summary line.
  */
 export function formatReportTail(report: VerifyReport, maxDifferences = 20): string[] {
   const lines: string[] = [];
   for (const golden of report.goldens) {
-    if (golden.differences.length === 0 || golden.rewritten) continue;
+    const own = golden.differences.filter((d) => d.kind !== 'schema');
+    if (own.length === 0 || golden.rewritten) continue;
     lines.push('', `${golden.pass ? 'differs (passes under --fail-on breaking)' : 'FAIL'} ${shown(golden.file)}`);
-    for (const d of golden.differences.slice(0, maxDifferences)) lines.push(`  ${formatDifference(d)}`);
-    if (golden.differences.length > maxDifferences) {
-      lines.push(`  … and ${golden.differences.length - maxDifferences} more differences (all of them are in --json)`);
+    for (const d of own.slice(0, maxDifferences)) lines.push(`  ${formatDifference(d)}`);
+    if (own.length > maxDifferences) {
+      lines.push(`  … and ${own.length - maxDifferences} more differences (all of them are in --json)`);
     }
+    if (golden.differences.length > own.length) lines.push('  and the tool-schema changes listed once below');
   }
-  if (report.schemaChanges.length > 0) {
-    lines.push('', 'Tool-schema changes:');
-    for (const change of report.schemaChanges) {
-      lines.push(
-        `  ${formatSchemaChange(change)} (${change.goldens.length} golden${change.goldens.length === 1 ? '' : 's'})`,
-      );
-    }
-  }
+  lines.push(...formatDrift(report));
+  if (report.update) lines.push(...formatUpdated(report));
   const s = report.summary;
   const rewritten = report.update ? `, ${s.rewritten} rewritten` : '';
   lines.push(

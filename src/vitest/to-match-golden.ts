@@ -4,6 +4,7 @@ import { PreparedGoldens } from '../store/prepared-goldens.js';
 import { type CompareOptions, comparePrepared } from '../transcript/compare.js';
 import { GOLDEN_FORMAT, type Transcript, type TranscriptHeader } from '../transcript/frame.js';
 import { memberOf } from '../transcript/json-object.js';
+import { keepRecordedTimes } from '../transcript/keep-recorded-times.js';
 import { parseTranscript } from '../transcript/parse.js';
 import { type PreparedTranscript, prepareTranscript } from '../transcript/prepared-transcript.js';
 import { recordCommandOf } from '../transcript/record-command.js';
@@ -174,7 +175,14 @@ export async function toMatchGolden(
   if (comparison.pass)
     return { pass: true, message: () => `[mcp-golden] transcript matches golden "${shown}" (${comparison.headline})` };
   if (mode === 'all' && !this.isNot && origin.by === 'matcher') {
-    await write(path, received, `updated golden ${shown}: ${comparison.headline}`);
+    // Read again only on update: the prepared golden is normalised, and unchanged lines keep their bytes.
+    const previous = await getGoldenStore().read(path);
+    const tolerance = typeof options.timing === 'object' ? options.timing : undefined;
+    const next =
+      previous === undefined
+        ? received
+        : keepRecordedTimes(parseTranscript(previous, { source: shown }), received, tolerance);
+    await write(path, next, `updated golden ${shown}: ${comparison.headline}`);
     return { pass: true, message: () => `[mcp-golden] updated golden "${shown}"` };
   }
   const lines = [`[mcp-golden] golden "${shown}" does not match: ${comparison.headline}`];

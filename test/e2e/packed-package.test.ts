@@ -165,6 +165,9 @@ describe('the packed package in a fresh project', { timeout: 120_000 }, () => {
     expect(await stat(join(shipped, 'README.md')).then(() => true)).toBe(true);
     const files = await readdir(join(shipped, 'dist'), { recursive: true });
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    // scripts/ does not ship: a `prepare` would run (and fail or warn) in every consumer's install.
+    const shippedPkg = JSON.parse(await readFile(join(shipped, 'package.json'), 'utf8'));
+    expect(shippedPkg.scripts.prepare).toBeUndefined();
     const { code, output } = await run('.bin/mcp-golden', ['--version']);
     expect({ code, output: output.trim() }).toEqual({ code: 0, output: pkg.version });
   });

@@ -6,8 +6,8 @@ const marks = globalThis as { [CHECKED]?: boolean };
 
 /**
  * Builds dist/ before the suite, so tests that spawn the `mcp-golden` binary run the code under
- * test, never a stale build. `npm install` has built it already (`prepare`); it is compiled again
- * only if a source, tsconfig or the TypeScript version changed since (see scripts/build.mjs).
+ * test, never a stale build. It is compiled only when dist/ is missing or was built from other
+ * sources, tsconfigs or TypeScript version (see scripts/build.mjs).
  */
 export default function setup(): void {
   if (marks[CHECKED]) return;

@@ -1,5 +1,5 @@
 /** A release of the test server: what changed since `v1`. */
-export type Release = 'v1' | 'text-changed' | 'lost-progress' | 'buffered' | 'breaking' | 'compatible';
+export type Release = 'v1' | 'text-changed' | 'lost-progress' | 'buffered' | 'breaking' | 'compatible' | 'removed';
 
 /** Every release the server knows. */
 export declare const RELEASES: readonly Release[];

@@ -6,10 +6,10 @@ import { createServer } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 /** Every release the server knows. */
-export const RELEASES = ['v1', 'text-changed', 'lost-progress', 'buffered', 'breaking', 'compatible'];
+export const RELEASES = ['v1', 'text-changed', 'lost-progress', 'buffered', 'breaking', 'compatible', 'removed'];
 
 const STEP_MS = 80;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -30,7 +30,8 @@ function tools(release) {
     description: 'Counts to steps, reporting progress at each step.',
     inputSchema: { type: 'object', properties: { steps: { type: 'integer', minimum: 1 } }, required: ['steps'] },
   };
-  const list = [report, count];
+  // `removed`: the report tool is gone (its calls get the SDK's unknown-tool error).
+  const list = release === 'removed' ? [count] : [report, count];
   if (release === 'compatible') {
     list.push({ name: 'summary', description: 'New in this release.', inputSchema: { type: 'object' } });
   }
@@ -44,6 +45,9 @@ export function createReleaseServer(release) {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools(release) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const args = request.params.arguments ?? {};
+    if (release === 'removed' && request.params.name === 'report') {
+      throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    }
     if (request.params.name === 'report') {
       const title = release === 'text-changed' ? 'Report on' : 'report on';
       return {
