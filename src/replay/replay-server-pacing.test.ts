@@ -7,6 +7,7 @@ import { scenarioOfGolden } from '../record/scenario-of-golden.js';
 import { readGolden } from '../store/golden-file.js';
 import type { Frame, Transcript } from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
+import { paceInOrder } from './pacing.js';
 import { createReplayServer } from './replay-server.js';
 
 // The real-time figures of the replay server. This file runs alone, after every other file (the
@@ -28,6 +29,25 @@ const progressTimes = (t: Transcript): number[] => {
 };
 
 describe('pacing', () => {
+  test('the real pacer delivers in order when the event loop is late, never before a frame is due', async () => {
+    const delivered: [number, number][] = [];
+    const start = performance.now();
+    const done = new Promise<void>((resolve) => {
+      paceInOrder(
+        6,
+        (i) => i * 10,
+        (i) => delivered.push([i, performance.now() - start]),
+        resolve,
+      );
+    });
+    // Block the loop past several due times: the overdue frames must still go out in order.
+    const until = performance.now() + 35;
+    while (performance.now() < until) {}
+    await done;
+    expect(delivered.map(([i]) => i)).toEqual([0, 1, 2, 3, 4, 5]);
+    for (const [i, t] of delivered) expect(t).toBeGreaterThanOrEqual(i * 10);
+  });
+
   test('replays frames at their recorded offsets: p99 error within 5 ms at 1x', async () => {
     const recorded = await golden('progress-100x10');
     // The replayer in its own process, as a gateway under test would have it: the recording client's
