@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { readGolden } from '../store/golden-file.js';
-import { describeLeftovers, findLeftoverTempFiles } from '../store/leftover-temp-files.js';
+import { describeInterruptedWrites, findInterruptedWritesUnder } from '../store/interrupted-writes.js';
 import { formatTimeline } from '../transcript/timeline.js';
 import { defineCommand } from './command-spec.js';
 
@@ -12,13 +12,13 @@ export const inspectCommand = defineCommand({
   minOperands: 1,
   missing: 'golden path',
   description: `Prints a timeline of each golden: HTTP heads, JSON-RPC messages and stream ends with their
-offsets, then frame, exchange and progress-gap figures. Reports leftover temporary files of
+offsets, then frame, exchange and progress-gap figures. Reports the temporary files of
 interrupted writes in the goldens' directories.`,
   options: {},
   async run(args) {
     const positionals = args.operands;
     for (const dir of new Set(positionals.map((p) => dirname(p)))) {
-      for (const line of describeLeftovers(await findLeftoverTempFiles(dir, 0))) {
+      for (const line of describeInterruptedWrites(await findInterruptedWritesUnder(dir, 0))) {
         process.stderr.write(`[mcp-golden] ${line}\n`);
       }
     }
