@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { runCli } from '../../test/support/cli.js';
 import { EVERYTHING } from '../../test/support/server-everything.js';
 import { isGoldenError } from '../errors.js';
-import { loadRecordConfig } from './record-config.js';
+import { loadProjectConfig } from './project-config.js';
+import { type RecordConfig, recordConfigOf } from './record-config.js';
 
 /** A reference to an environment variable as the config file spells it (dollar, brace, name, brace). */
 const ref = (name: string): string => `$\u007b${name}}`;
@@ -18,7 +19,10 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('loadRecordConfig', () => {
+const loadRecordConfig = async (cwd: string, path?: string): Promise<RecordConfig | undefined> =>
+  recordConfigOf(await loadProjectConfig(cwd, path));
+
+describe('the record section of the project config', () => {
   test('reads mcp-golden.config.json, resolving paths against it and expanding environment references', async () => {
     await writeFile(
       join(dir, 'mcp-golden.config.json'),

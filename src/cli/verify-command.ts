@@ -6,8 +6,9 @@ import { redactSecrets, targetSecrets } from '../verify/target-secrets.js';
 import { verifyGoldens } from '../verify/verify-goldens.js';
 import { buildVerifyReport, formatReportTail, formatVerdictLine } from '../verify/verify-report.js';
 import { defineCommand } from './command-spec.js';
+import { loadProjectConfig } from './project-config.js';
 import { parseTargetOptions, TARGET_OPTIONS, targetValues } from './target-options.js';
-import { loadVerifyConfig } from './verify-config.js';
+import { verifyConfigOf } from './verify-config.js';
 
 /** `mcp-golden verify`. */
 export const verifyCommand = defineCommand({
@@ -70,7 +71,7 @@ Exit 0 when every golden matches, 1 when any differs, 2 on usage errors.`,
     }
     const flags = { ignore: args.strings('ignore'), mask: args.strings('mask') };
     compileVolatile(flags, 'on the command line');
-    const config = await loadVerifyConfig(process.cwd());
+    const config = verifyConfigOf(await loadProjectConfig(process.cwd()));
     const concurrency = args.integer('concurrency');
     const files = await findGoldens(args.operands);
     const secrets = targetSecrets(target);
