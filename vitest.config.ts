@@ -7,7 +7,7 @@ import { SlowFilesFirst } from './test/support/slow-files-first.js';
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
- * Tests that assert tight real-time figures (replay pacing p99 within 5 ms on the real clock; fresh
+ * Tests that assert tight real-time figures (replay pacing p99 within 5 ms on a quiet machine; fresh
  * recordings of the reference server whose progress gaps must match the committed goldens within 50 %;
  * the streaming matchers passing a faithful path, 100 ms gaps within 50 ms) run in their own group,
  * after everything else, so they measure the product and not the load of other test files on a 2-core
