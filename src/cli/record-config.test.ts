@@ -19,7 +19,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const loadRecordConfig = async (cwd: string, path?: string): Promise<RecordConfig | undefined> =>
+const recordSection = async (cwd: string, path?: string): Promise<RecordConfig | undefined> =>
   recordConfigOf(await loadProjectConfig(cwd, path));
 
 describe('the record section of the project config', () => {
@@ -37,7 +37,7 @@ describe('the record section of the project config', () => {
     );
     process.env.MY_TOKEN = 'from-env';
     try {
-      expect(await loadRecordConfig(dir)).toEqual({
+      expect(await recordSection(dir)).toEqual({
         target: 'http://127.0.0.1:3001/mcp',
         headers: ['Authorization: Bearer from-env'],
         scenarios: join(dir, 'mcp/scenarios.json'),
@@ -49,12 +49,12 @@ describe('the record section of the project config', () => {
   });
 
   test('falls back to the "mcp-golden" key of package.json, and to nothing', async () => {
-    expect(await loadRecordConfig(dir)).toBeUndefined();
+    expect(await recordSection(dir)).toBeUndefined();
     await writeFile(
       join(dir, 'package.json'),
       JSON.stringify({ 'mcp-golden': { record: { stdio: 'node server.js' } } }),
     );
-    expect(await loadRecordConfig(dir)).toEqual({ stdio: 'node server.js' });
+    expect(await recordSection(dir)).toEqual({ stdio: 'node server.js' });
   });
 
   test('refuses an unset variable, an unknown key and a missing --config file, saying how to fix them', async () => {
@@ -63,16 +63,16 @@ describe('the record section of the project config', () => {
       file,
       JSON.stringify({ record: { target: 'http://h/mcp', headers: [`A: ${ref('NOT_SET_ANYWHERE')}`] } }),
     );
-    const unset = await loadRecordConfig(dir).catch((e: unknown) => e);
+    const unset = await recordSection(dir).catch((e: unknown) => e);
     expect(isGoldenError(unset, 'E_USAGE')).toBe(true);
     expect((unset as Error).message).toContain(
       `uses ${ref('NOT_SET_ANYWHERE')}, but the environment variable NOT_SET_ANYWHERE is not set`,
     );
     await writeFile(file, JSON.stringify({ record: { taget: 'http://h/mcp' } }));
-    expect(((await loadRecordConfig(dir).catch((e: unknown) => e)) as Error).message).toContain(
+    expect(((await recordSection(dir).catch((e: unknown) => e)) as Error).message).toContain(
       'unknown key "taget" in "record"',
     );
-    expect(((await loadRecordConfig(dir, 'nope.json').catch((e: unknown) => e)) as Error).message).toContain(
+    expect(((await recordSection(dir, 'nope.json').catch((e: unknown) => e)) as Error).message).toContain(
       'Cannot read config "nope.json": no such file',
     );
   });

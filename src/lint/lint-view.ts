@@ -43,10 +43,6 @@ export function lintView(transcript: Transcript): LintView {
   };
 }
 
-/** When the client cancelled the call, in microseconds since the transcript began. */
-export const cancelT = (call: Call): number | undefined =>
-  call.cancelAtMs === undefined ? undefined : call.t + Math.round(call.cancelAtMs * 1000);
-
 /** The `progress` field of a notification. */
 export const progressValue = (event: StreamEvent): unknown => progressOf(event.message)?.progress;
 

@@ -1,5 +1,5 @@
 import { isErrorResult, progressOf } from '../transcript/json-rpc.js';
-import { cancelT, type LintView, progressValue, totalValue } from './lint-view.js';
+import { type LintView, progressValue, totalValue } from './lint-view.js';
 import type { LintViolation } from './lint-violation.js';
 import { violation } from './lint-violation.js';
 
@@ -101,7 +101,7 @@ export function checkFinalProgress(view: LintView): LintViolation[] {
   const out: LintViolation[] = [];
   for (const call of view.calls) {
     const response = call.response;
-    if (!response || cancelT(call) !== undefined) continue;
+    if (!response || call.cancelAtMs !== undefined) continue;
     const before = call.progress.filter((p) => p.order < response.order);
     const last = before.at(-1);
     if (!last || !call.progress.some((p) => totalValue(p) !== undefined)) continue;

@@ -1,5 +1,5 @@
 import type { StreamEvent } from '../transcript/read-calls.js';
-import { cancelT, type LintView, progressValue } from './lint-view.js';
+import { type LintView, progressValue } from './lint-view.js';
 import type { LintViolation } from './lint-violation.js';
 import { violation } from './lint-violation.js';
 
@@ -120,7 +120,7 @@ export function checkResumeLossless(view: LintView): LintViolation[] {
           );
         }
       }
-      if (!call.response && cancelT(call) === undefined) problems.push('the result never arrived');
+      if (!call.response && call.cancelAtMs === undefined) problems.push('the result never arrived');
     }
     if (problems.length === 0) continue;
     out.push(

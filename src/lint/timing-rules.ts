@@ -1,4 +1,4 @@
-import { cancelT, type LintView } from './lint-view.js';
+import type { LintView } from './lint-view.js';
 import type { LintViolation } from './lint-violation.js';
 import { violation } from './lint-violation.js';
 
@@ -77,7 +77,10 @@ export function checkHeartbeat(view: LintView, options: TimingOptions = {}): Lin
   const endT = view.transcript.frames.at(-1)?.t ?? 0;
   for (const call of view.calls) {
     if (!call.hasToken) continue;
-    const stopT = Math.min(call.response?.t ?? endT, cancelT(call) ?? Number.POSITIVE_INFINITY);
+    // The cancel's own frame time: atMs counts from the call's t, in whole microseconds.
+    const cancelledT =
+      call.cancelAtMs === undefined ? Number.POSITIVE_INFINITY : call.t + Math.round(call.cancelAtMs * 1000);
+    const stopT = Math.min(call.response?.t ?? endT, cancelledT);
     const marks = [call.t, ...call.progress.map((p) => p.t).filter((t) => t < stopT), stopT];
     let longest = 0;
     let at = 0;
