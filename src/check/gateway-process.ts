@@ -44,6 +44,8 @@ export interface GatewayProcess {
   output(): string;
   /** Why it exited, once no process of its group is left (a shell that backgrounded the server is not "exited"). */
   exited(): string | undefined;
+  /** Resolves when the process the command started (the group leader) has exited. */
+  readonly exit: Promise<void>;
   /** Stops it and every process of its group: SIGTERM, then SIGKILL after `graceMs`; bounded. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -71,6 +73,7 @@ export async function startGateway(
     command,
     output: () => output.trim(),
     exited: () => (group.exited() !== undefined && !group.alive() ? group.exited() : undefined),
+    exit: group.exit,
     stop: (graceMs) => group.stop(graceMs),
   };
   if (port === undefined) return gateway;
@@ -95,5 +98,147 @@ export async function startGateway(
     // The shell may have exited while its children live on (a backgrounded server): stop them all.
     await group.stop();
     throw error;
+  }
+}
+
+/** A gateway process that died while the check ran. */
+export interface GatewayCrash {
+  /** How it ended: `exited with code 3`, `was killed by SIGSEGV`. */
+  readonly reason: string;
+  /** The last lines it wrote to stdout and stderr. */
+  readonly output: string;
+  /** The rows that were running when it died (none: it died between rows). */
+  readonly duringRows: readonly string[];
+  /** Milliseconds into the check. */
+  readonly atMs: number;
+}
+
+/** What a {@link GatewaySupervisor} starts: a gateway process and the URL the client reaches it at. */
+export interface LaunchedGateway {
+  readonly process: GatewayProcess;
+  readonly target: string;
+}
+
+/** Most fresh gateway processes one check starts after crashes. */
+export const MAX_GATEWAY_RESTARTS = 3;
+
+/**
+ * Watches the check's gateway process: a row runs on the process alive when it starts; when that
+ * process dies, the crash is recorded (how it ended, its last output, the rows it was running) and
+ * a fresh one is started for the rows still to run. A row whose process died under it runs once
+ * more on the fresh one, so its verdict is about the gateway's behaviour, not about the crash.
+ */
+export class GatewaySupervisor {
+  readonly crashes: GatewayCrash[] = [];
+  private current: LaunchedGateway;
+  private readonly running = new Map<string, number>();
+  private readonly diedDuring = new WeakMap<GatewayProcess, Set<string>>();
+  private readonly diedAt = new WeakMap<GatewayProcess, number>();
+  private restarting: Promise<void> | undefined;
+  private readonly started = performance.now();
+  private giveUp: string | undefined;
+
+  /** Why no fresh process runs the rows left, once the supervisor gave up; else `undefined`. */
+  get gaveUp(): string | undefined {
+    return this.giveUp;
+  }
+
+  constructor(
+    first: LaunchedGateway,
+    private readonly launch: () => Promise<LaunchedGateway>,
+  ) {
+    this.current = first;
+    this.watch(first.process);
+  }
+
+  private watch(process: GatewayProcess): void {
+    this.diedDuring.set(process, new Set());
+    void process.exit.then(() => {
+      this.diedAt.set(process, performance.now() - this.started);
+      for (const row of this.running.keys()) this.diedDuring.get(process)?.add(row);
+    });
+  }
+
+  /** Records the crash of `dead` and (unless `restart` is false) starts a fresh process, once, however many rows notice it. */
+  private replace(dead: LaunchedGateway, restart = true): Promise<void> {
+    if (this.current !== dead) return this.restarting ?? Promise.resolve();
+    this.restarting ??= (async () => {
+      this.crashes.push({
+        reason: dead.process.exited() ?? 'exited',
+        output: dead.process.output().split('\n').slice(-5).join('\n'),
+        duringRows: [...(this.diedDuring.get(dead.process) ?? [])],
+        atMs: this.diedAt.get(dead.process) ?? performance.now() - this.started,
+      });
+      await dead.process.stop();
+      if (!restart) return;
+      if (this.crashes.length > MAX_GATEWAY_RESTARTS) {
+        this.giveUp = `the gateway process died ${this.crashes.length} times; no fresh one was started`;
+        return;
+      }
+      try {
+        this.current = await this.launch();
+        this.watch(this.current.process);
+      } catch (error) {
+        this.giveUp = `a fresh gateway process could not be started: ${(error as Error).message.split('\n')[0]}`;
+      }
+    })().finally(() => {
+      this.restarting = undefined;
+    });
+    return this.restarting;
+  }
+
+  /**
+   * Runs one row on the live gateway (`body` gets its URL). When the process dies under the row,
+   * the row runs once more on a fresh process (`diedUnder` marks the result when it dies again).
+   * `isFailure` says when to wait a moment for an exit that the row's broken connection may have
+   * come just before; `notRun` is the result when no process is left to run it on.
+   */
+  async run<T>(
+    row: string,
+    body: (target: string) => Promise<T>,
+    isFailure: (result: T) => boolean,
+    notRun: (why: string) => T,
+    diedUnder: (result: T, why: string) => T,
+  ): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      await this.restarting;
+      if (this.current.process.exited() !== undefined) await this.replace(this.current);
+      if (this.giveUp !== undefined) return notRun(this.giveUp);
+      const on = this.current;
+      this.running.set(row, (this.running.get(row) ?? 0) + 1);
+      let result: T;
+      try {
+        result = await body(on.target);
+      } finally {
+        const left = (this.running.get(row) ?? 1) - 1;
+        if (left === 0) this.running.delete(row);
+        else this.running.set(row, left);
+      }
+      // A connection cut by the crash can fail the row just before the process's exit is seen.
+      if (isFailure(result)) await Promise.race([on.process.exit, sleep(500)]);
+      // A row that passed stands, even when the process died right after it.
+      if (on.process.exited() === undefined || !isFailure(result)) return result;
+      // The row's own connection broke with the process: it ran during the crash.
+      this.diedDuring.get(on.process)?.add(row);
+      if (attempt > 0)
+        return diedUnder(
+          result,
+          `the gateway process ${on.process.exited()} during this row, again on a fresh process`,
+        );
+      await this.replace(on);
+    }
+  }
+
+  /** Records a crash of the process running now that no row noticed (it died during the last rows). */
+  async settle(): Promise<void> {
+    await this.restarting;
+    if (this.current.process.exited() !== undefined && this.giveUp === undefined) {
+      await this.replace(this.current, false);
+    }
+  }
+
+  /** Stops the process running now (crashed ones were stopped when they were replaced). */
+  stop(): Promise<void> {
+    return this.current.process.stop();
   }
 }

@@ -48,6 +48,22 @@ describe('each streaming fault class is caught by its row, judged from the upstr
     expect(evidence).toMatch(/the cancel never reached it under the id it knows \(\d+\)/);
   }, 60_000);
 
+  test('a cancel after progress 2 that could not be sent because no progress arrived is n/a, with the reason', async () => {
+    const report = await checkThrough('drop-progress', { only: ['cancellation'] });
+    expect(report.results.map((r) => [r.property, r.verdict])).toEqual([
+      [CANCELS[0], 'n/a'],
+      [CANCELS[1], 'n/a'],
+      [CANCELS[2], 'pass'],
+    ]);
+    for (const row of report.results.slice(0, 2)) {
+      expect(row.evidence).toMatch(
+        /^not judged: the cancel after progress 2 could not be sent, because only 0 progress notifications reached the client \(then the result\); the progress rows report that loss/,
+      );
+      expect(row.evidence).toMatch(/gateway→upstream: the upstream \(audit row \d+\) .* sent 40 notifications/);
+    }
+    expect(report.pass).toBe(true);
+  }, 60_000);
+
   test('a gateway that drops all progress is still judged on a timed cancel, not "n/a"', async () => {
     const report = await checkThrough('drop-progress', { only: ['cancellation (no progress'] });
     expect(report.results.map((r) => r.verdict)).toEqual(['pass']);

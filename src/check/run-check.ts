@@ -9,7 +9,14 @@ import { type ReferenceServer, startReferenceServer } from '../server/http-serve
 import { referenceStdioCommand } from '../server/reference-stdio-command.js';
 import { BATTERY, type BatteryContext, type BatteryProperty, type PropertyResult, spawnsProcesses } from './battery.js';
 import { auditEntriesOf } from './check-session.js';
-import { fillTemplate, freePort, type GatewayProcess, startGateway } from './gateway-process.js';
+import {
+  fillTemplate,
+  freePort,
+  type GatewayCrash,
+  GatewaySupervisor,
+  type LaunchedGateway,
+  startGateway,
+} from './gateway-process.js';
 import { runBattery } from './run-battery.js';
 import { longCall } from './stream-rows.js';
 
@@ -115,6 +122,24 @@ async function stdioAudit(target: RecordTarget, timeoutMs: number, file: string)
   );
 }
 
+/** The row that names each crash of the gateway process: a failure of its own. */
+export const CRASH_ROW = 'gateway process stays up';
+
+function crashRow(crashes: readonly GatewayCrash[], gaveUp: string | undefined): PropertyResult {
+  const one = (c: GatewayCrash): string => {
+    const during = c.duringRows.length > 0 ? `during ${c.duringRows.map((r) => `"${r}"`).join(', ')}` : 'between rows';
+    const output = c.output.split('\n').join(' | ') || '(nothing)';
+    return `the gateway process ${c.reason} ${during}, ${(c.atMs / 1000).toFixed(1)} s into the check; its output ended with: ${output}`;
+  };
+  return {
+    property: CRASH_ROW,
+    verdict: 'fail',
+    evidence: `${crashes.map(one).join('; then ')}. ${gaveUp ? `The rows left were not run: ${gaveUp}` : 'The rows it was running ran again, and the rest ran, on a fresh gateway process'}`,
+    numbers: { crashes: crashes.length, exit: crashes[0]?.reason ?? '' },
+    calls: [],
+  };
+}
+
 function quote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
 }
@@ -157,7 +182,7 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
   }
   const started = Date.now();
   let upstream: ReferenceServer | undefined;
-  let gateway: GatewayProcess | undefined;
+  let gateway: GatewaySupervisor | undefined;
   let auditDir: string | undefined;
   try {
     let direct: RecordTarget;
@@ -181,29 +206,35 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       target = options.gatewayUrl;
       label = options.gatewayUrl;
     } else {
-      const port = await freePort();
-      const command = fillTemplate(options.gateway as string, { upstream: upstreamSpec, port });
-      label = command;
+      const launch = async (): Promise<LaunchedGateway> => {
+        const port = await freePort();
+        const command = fillTemplate(options.gateway as string, { upstream: upstreamSpec, port });
+        const process = await startGateway(command, port, timeoutMs);
+        return { process, target: `http://127.0.0.1:${port}${options.gatewayPath ?? '/mcp'}` };
+      };
       if (clientTransport === 'http') {
-        gateway = await startGateway(command, port, timeoutMs);
-        target = `http://127.0.0.1:${port}${options.gatewayPath ?? '/mcp'}`;
+        const first = await launch();
+        label = first.process.command;
+        gateway = new GatewaySupervisor(first, launch);
+        target = first.target;
       } else {
-        target = { command: '/bin/sh', args: ['-c', command], label: command };
+        label = fillTemplate(options.gateway as string, { upstream: upstreamSpec, port: await freePort() });
+        target = { command: '/bin/sh', args: ['-c', label], label };
       }
     }
-    const context: BatteryContext = {
-      gateway: target,
+    const contextFor = (gatewayTarget: RecordTarget): BatteryContext => ({
+      gateway: gatewayTarget,
       direct,
       clientTransport,
       upstreamTransport,
       timeoutMs,
       audit: upstream
         ? async () => (upstream as ReferenceServer).audit.entries()
-        : () => stdioAudit(target, timeoutMs, join(auditDir as string, 'audit.jsonl')),
-    };
+        : () => stdioAudit(gatewayTarget, timeoutMs, join(auditDir as string, 'audit.jsonl')),
+    });
+    const context = contextFor(target);
     const silent = await probe(target, timeoutMs);
     const run = async (property: BatteryProperty): Promise<PropertyResult> => {
-      const gone = gateway?.exited();
       const skipped = (evidence: string): PropertyResult => ({
         property: property.name,
         verdict: 'fail',
@@ -211,15 +242,18 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
         numbers: {},
         calls: [],
       });
-      if (gone)
-        return skipped(
-          `the gateway ${gone}; its output ended with: ${gateway?.output().split('\n').slice(-3).join(' | ') || '(nothing)'}`,
-        );
       if (silent)
         return skipped(
           `not run: the gateway did not answer a first chatty call (timeout after ${timeoutMs} ms): ${silent}`,
         );
-      return property.run(context);
+      if (!gateway) return property.run(context);
+      return gateway.run(
+        property.name,
+        (url) => property.run(contextFor(url)),
+        (r) => r.verdict === 'fail',
+        (why) => skipped(`not run: ${why}`),
+        (r, why) => ({ ...r, verdict: 'fail', evidence: `${why}: ${r.evidence}` }),
+      );
     };
     const results = await runBattery(chosen, {
       spawns: spawnsProcesses(context),
@@ -229,6 +263,9 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
         options.onProgress?.({ index, total: chosen.length, property: result.property, result });
       },
     });
+    await gateway?.settle();
+    const crashes = gateway?.crashes ?? [];
+    if (crashes.length > 0) results.push(crashRow(crashes, gateway?.gaveUp));
     return {
       gateway: label,
       upstreamTransport,

@@ -136,6 +136,18 @@ const cancellation = (label: string, id: string | number, by: { progress?: numbe
         afterCancel: seen.afterCancel.length,
         ...(typeof audit === 'object' && { upstreamCancelled: audit.cancelled, stepsCompleted: audit.stepsCompleted }),
       };
+      const got = progressOf(seen).length;
+      if (seen.cancelledAtMs === undefined && by.progress !== undefined && got < by.progress) {
+        // The cancel waits for progress the gateway never delivered: that loss is the progress rows'
+        // verdict, and failing here too would blame the gateway for a cancel it was never sent.
+        return result(
+          name,
+          'n/a',
+          `not judged: the cancel after progress ${by.progress} could not be sent, because only ${got} progress notification${got === 1 ? '' : 's'} reached the client (${seen.response ? 'then the result' : `no result: ${seen.error ?? 'stream closed'}`}); the progress rows report that loss, and the timed cancel row judges cancellation without progress. ${LEG.upstream}: ${upstreamSaid(audit)}`,
+          numbers,
+          calls,
+        );
+      }
       if (seen.cancelledAtMs === undefined) {
         return result(
           name,

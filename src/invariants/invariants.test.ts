@@ -47,6 +47,28 @@ describe('preservesBlocks', () => {
   });
 });
 
+describe('non-ASCII injected into an ASCII-only block', () => {
+  test.each([
+    ['a replacement character', 'plain \ufffd text', 'got "plain \ufffd text"'],
+    ['a BOM', '\ufeffplain text', 'got "\\ufeffplain text"'],
+    ['latin-1 mojibake', 'plain Ã© text', 'got "plain Ã© text"'],
+  ])('fails blocks and unicode on %s', (_, arrived, shown) => {
+    const sent = ['first block: short', 'plain text', 'café'];
+    const received = call(['first block: short', arrived, 'café']);
+    const blocks = preservesBlocks(received, call(sent));
+    expect(blocks.pass).toBe(false);
+    expect(blocks.evidence).toContain('block 1 differs at character');
+    expect(blocks.evidence).toContain(shown);
+    const unicode = preservesUnicode(received, call(sent));
+    expect(unicode.pass).toBe(false);
+    expect(unicode.evidence).toMatch(/^block 1: "plain text" arrived as "/);
+  });
+
+  test('still passes the same ASCII-only blocks', () => {
+    expect(preservesUnicode(call(['plain', 'café']), call(['plain', 'café'])).pass).toBe(true);
+  });
+});
+
 describe('preservesProgressTokens', () => {
   /** {@link call}'s frames, its request carrying token "t", then each [time in µs, message] as an SSE event. */
   const session = (events: readonly (readonly [number, object])[]): Transcript => {
@@ -85,5 +107,18 @@ describe('preservesProgressTokens', () => {
     );
     expect(late.pass).toBe(false);
     expect(late.evidence).toBe('1 progress notifications arrived after the result');
+  });
+
+  test('progress must increase: a repeated value fails', () => {
+    const repeated = preservesProgressTokens(
+      session([
+        [1000, progress(1)],
+        [2000, progress(1)],
+        [3000, progress(2)],
+        [4000, result],
+      ]),
+    );
+    expect(repeated.pass).toBe(false);
+    expect(repeated.evidence).toBe('progress went 1 → 1 at notification 2 of 3; it must increase');
   });
 });

@@ -6,6 +6,26 @@ import { isIdLike, paramsOf, requestProgressToken } from '../transcript/json-rpc
 import type { Scenario } from './scenario.js';
 
 /**
+ * The answers the client sent to the server's requests, by method, read off the recorded frames:
+ * the header's copy has its keys sorted, and a server that echoes an answer must get it as it was sent.
+ */
+function recordedAnswers(golden: Transcript): Record<string, Record<string, unknown>> {
+  const asked = new Map<string, string>();
+  const answers: Record<string, Record<string, unknown>> = {};
+  for (const frame of golden.frames) {
+    const message = frameMessage(frame);
+    if (!message || !('id' in message)) continue;
+    const id = JSON.stringify(message.id);
+    if (frame.dir === 'server->client' && typeof message.method === 'string') asked.set(id, message.method);
+    else if (frame.dir === 'client->server' && message.method === undefined && isJsonObject(message.result)) {
+      const method = asked.get(id);
+      if (method !== undefined && method !== 'ping' && !(method in answers)) answers[method] = message.result;
+    }
+  }
+  return answers;
+}
+
+/**
  * The scenario that recorded a golden, rebuilt from its `tools/call` frame (arguments in their
  * wire order, token and request id verbatim) and its header notes (cancel and resume steps, answers, an expected error), so
  * the same call can be replayed against another target and compared.
@@ -27,8 +47,8 @@ export function scenarioOfGolden(golden: Transcript): Scenario {
   };
   const cancelAfter = step('cancelAfter');
   const dropAfter = step('dropAfter');
-  const answers = notes.answers;
-  const isAnswers = isJsonObject(answers);
+  const answers = { ...(isJsonObject(notes.answers) ? notes.answers : {}), ...recordedAnswers(golden) };
+  const isAnswers = Object.keys(answers).length > 0;
   return {
     ...(golden.header.scenario !== undefined && { name: golden.header.scenario }),
     tool: String(params.name),

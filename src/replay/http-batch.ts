@@ -1,17 +1,14 @@
 import { isJsonObject } from '../transcript/json-object.js';
 import type { ResponseSink } from './http-exchange.js';
-import { sendError } from './http-guards.js';
 import { JSON_HEADERS, jsonRpcError } from './json-rpc-error.js';
+import { arrayItemTexts } from './json-text.js';
 import { frameEvent } from './reframe.js';
 import type { ReplayEngine, ReplaySession } from './replay-engine.js';
 
-/** Protocol versions whose Streamable HTTP accepts JSON-RPC batches (2025-06-18 removed them). */
-const BATCH_VERSIONS: ReadonlySet<string> = new Set(['2025-03-26']);
-
 /**
- * Answers a JSON-RPC batch: with a clear `-32600` when the session's protocol version has no
- * batches, else every request of it through the engine, the answers in one JSON array sent when
- * the last recorded answer is due (notifications in the batch get none, per JSON-RPC).
+ * Answers a JSON-RPC batch the version in use allows (see `batchRefusal`): every request of it
+ * through the engine, the answers in one JSON array sent when the last recorded answer is due
+ * (notifications in the batch get none, per JSON-RPC).
  */
 export function answerBatch(
   engine: ReplayEngine,
@@ -19,24 +16,16 @@ export function answerBatch(
   batch: readonly unknown[],
   sink: ResponseSink,
   headers: Record<string, string>,
+  body?: string,
 ): void {
-  const version = session.version ?? 'none negotiated';
-  if (!BATCH_VERSIONS.has(version) || batch.length === 0) {
-    sendError(
-      sink,
-      400,
-      -32600,
-      batch.length === 0
-        ? 'Invalid Request: an empty JSON-RPC batch.'
-        : `Invalid Request: JSON-RPC batches are not supported in protocol version ${version} (batches exist only in 2025-03-26). Send one message per POST.`,
-    );
-    return;
-  }
-  const answers: (string | Promise<string | undefined>)[] = batch.map((item) => {
+  // Each item's own text, so its id and token are answered as the client wrote them.
+  const texts = body === undefined ? undefined : arrayItemTexts(body);
+  const textOf = (index: number): string | undefined => (texts?.length === batch.length ? texts[index] : undefined);
+  const answers: (string | Promise<string | undefined>)[] = batch.map((item, index) => {
     if (!isJsonObject(item) || item.jsonrpc !== '2.0') {
       return jsonRpcError(null, -32600, 'Invalid Request: a batch item is not a JSON-RPC 2.0 message object.');
     }
-    const answer = engine.receive(session, item, 'POST');
+    const answer = engine.receive(session, item, 'POST', textOf(index));
     if (answer.kind === 'unmatched') return answer.text;
     if (answer.kind === 'accepted') return Promise.resolve(undefined);
     const { call } = answer;

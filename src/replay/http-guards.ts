@@ -1,3 +1,4 @@
+import { acceptRefusal } from '../http/mcp-http-rules.js';
 import { isAllowedOrigin } from '../http/origin-policy.js';
 import { mediaTypeOf } from '../transcript/body-kind.js';
 import type { IncomingRequest, ResponseSink } from './http-exchange.js';
@@ -23,7 +24,7 @@ export interface Accepts {
 /** The last `Accept` parsed, and what it parsed to: a client sends the same one with every request. */
 let lastAccept: { readonly header: string | undefined; readonly accepts: Accepts } | undefined;
 
-/** Parses `Accept` into the two media types a Streamable HTTP answer can have. */
+/** Parses `Accept` into the two media types a Streamable HTTP answer can have (the framing; which Accept is refused is {@link acceptRefusal}'s). */
 export function acceptsOf(header: string | undefined): Accepts {
   if (lastAccept !== undefined && lastAccept.header === header) return lastAccept.accepts;
   const types = (header ?? '').split(',').map(mediaTypeOf);
@@ -82,21 +83,12 @@ export function refuseRequest(request: IncomingRequest, sink: ResponseSink, opti
     });
     return true;
   }
-  const accepts = acceptsOf(request.headers.accept);
-  if (method === 'GET' && !accepts.sse) {
-    sendError(sink, 406, -32000, 'Not Acceptable: a GET stream needs Accept: text/event-stream.');
+  const refusal = acceptRefusal(method, request.headers.accept);
+  if (refusal) {
+    sendError(sink, refusal.status, refusal.code, refusal.message);
     return true;
   }
   if (method !== 'POST') return false;
-  if (!accepts.json && !accepts.sse) {
-    sendError(
-      sink,
-      406,
-      -32000,
-      `Not Acceptable: expected Accept to list application/json and text/event-stream, got ${JSON.stringify((request.headers.accept ?? '').slice(0, 100))}.`,
-    );
-    return true;
-  }
   if (mediaTypeOf(request.headers['content-type']) !== 'application/json') {
     sendError(
       sink,

@@ -1,43 +1,34 @@
 import { randomBytes } from 'node:crypto';
+import {
+  batchRefusal,
+  type HttpRefusal,
+  invalidMessageRefusal,
+  MCP_PROTOCOL_VERSIONS,
+  PARSE_REFUSAL,
+  protocolVersionRefusal,
+} from '../http/mcp-http-rules.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isJsonRpcMessage } from '../transcript/json-rpc.js';
-import { TRANSPORT_HEADERS } from '../transcript/normalize.js';
-import { chunkingSink, isAdversarial } from './chunking.js';
 import { answerBatch } from './http-batch.js';
-import { type IncomingRequest, type Outgoing, type ResponseSink, writeOut } from './http-exchange.js';
-import { acceptsOf, type HttpRuleOptions, refuseRequest, sendError } from './http-guards.js';
+import type { IncomingRequest, ResponseSink } from './http-exchange.js';
+import { type HttpRuleOptions, refuseRequest, sendError } from './http-guards.js';
+import {
+  attach,
+  type HttpSession,
+  responseHeaders,
+  SSE_HEADERS,
+  sentIndex,
+  sessionHeader,
+  sseSink,
+  streamCall,
+} from './http-stream.js';
 import { JSON_HEADERS } from './json-rpc-error.js';
-import { type LiveEvent, streamOffsets } from './live-event.js';
 import { frameEvent } from './reframe.js';
-import { type ReplayCall, type ReplayEngine, type ReplaySession, SESSION_LIMIT } from './replay-engine.js';
-import type { ReplayEvent, ReplayExchange } from './replay-plan.js';
+import { type ReplayEngine, SESSION_LIMIT } from './replay-engine.js';
+import type { ReplayEvent } from './replay-plan.js';
 
-interface HttpStream {
-  readonly call: ReplayCall;
-  /** This stream's number: a re-framed stream's event ids are `<number>-<event>`. */
-  readonly number: number;
-  /** The recorded framing and bytes (as opposed to events re-framed for the client's `Accept`). */
-  readonly exact: boolean;
-  /**
-   * How many of the call's events were played. What a resuming client missed is made again from
-   * them (stamping is deterministic), so a finished stream, kept for resumption, holds no bytes.
-   */
-  played: number;
-  readonly primingId: string | undefined;
-  sink: ResponseSink | undefined;
-  finished: boolean;
-}
-
-interface HttpSession {
-  readonly session: ReplaySession;
-  readonly streams: HttpStream[];
-  standalone: ResponseSink | undefined;
-}
-
-const SSE_HEADERS: Readonly<Record<string, string>> = {
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache',
-};
+const refuse = (sink: ResponseSink, refusal: HttpRefusal): void =>
+  sendError(sink, refusal.status, refusal.code, refusal.message);
 
 /**
  * The Streamable HTTP adapter of the {@link ReplayEngine}, shared by the loopback server and the
@@ -50,11 +41,16 @@ export class HttpReplay {
   private shared: HttpSession | undefined;
   private sessionCount = 0;
   private streamCount = 0;
+  /** `MCP-Protocol-Version` values served: the 2025-era versions and those the goldens hold. */
+  private readonly versions: readonly string[];
 
   constructor(
     readonly engine: ReplayEngine,
     private readonly rules: HttpRuleOptions = {},
-  ) {}
+  ) {
+    const recorded = engine.plan.exchanges.map((e) => e.protocolVersion).filter((v) => v !== '');
+    this.versions = [...new Set([...MCP_PROTOCOL_VERSIONS, ...recorded])];
+  }
 
   /** Stops every stream and timer. */
   close(): void {
@@ -79,12 +75,12 @@ export class HttpReplay {
 
   private dispatch(request: IncomingRequest, sink: ResponseSink): void {
     if (refuseRequest(request, sink, this.rules)) return;
-    if (request.httpMethod === 'GET') {
-      this.handleGet(request, sink);
-      return;
-    }
-    if (request.httpMethod === 'DELETE') {
-      this.handleDelete(request, sink);
+    const version = request.headers['mcp-protocol-version'];
+    if (request.httpMethod !== 'POST') {
+      const refusal = protocolVersionRefusal(version, this.versions);
+      if (refusal) refuse(sink, refusal);
+      else if (request.httpMethod === 'GET') this.handleGet(request, sink);
+      else this.handleDelete(request, sink);
       return;
     }
     let value: unknown;
@@ -92,62 +88,69 @@ export class HttpReplay {
       value = JSON.parse(request.body);
     } catch {
       // The parser's message quotes the body: it is not repeated back.
-      sendError(sink, 400, -32700, 'Parse error: the request body is not valid JSON. Send one JSON-RPC message.');
+      refuse(sink, PARSE_REFUSAL);
       return;
     }
     if (Array.isArray(value)) {
       const state = this.lookup(request, sink);
-      if (state) answerBatch(this.engine, state.session, value, sink, this.sessionHeader(state));
+      if (!state) return;
+      const refusal = batchRefusal(value.length, version ?? state.session.version);
+      if (refusal) refuse(sink, refusal);
+      else answerBatch(this.engine, state.session, value, sink, sessionHeader(state), request.body);
       return;
     }
     if (!isJsonRpcMessage(value)) {
-      const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
-      sendError(
-        sink,
-        400,
-        -32600,
-        `Invalid Request: expected a JSON-RPC 2.0 message object (with "jsonrpc":"2.0" and a method, result or error), got ${got === 'object' ? 'an object that is not one' : got}.`,
-      );
+      refuse(sink, invalidMessageRefusal(value));
       return;
     }
-    const state = value.method === 'initialize' ? this.initializing() : this.lookup(request, sink);
+    if (value.method !== 'initialize') {
+      const refusal = protocolVersionRefusal(version, this.versions);
+      if (refusal) {
+        refuse(sink, refusal);
+        return;
+      }
+    }
+    const state = value.method === 'initialize' ? this.initializing(value) : this.lookup(request, sink);
     if (!state) return;
     this.post(state, value, request, sink);
   }
 
   private post(state: HttpSession, message: JsonRpcMessage, request: IncomingRequest, sink: ResponseSink): void {
-    const answer = this.engine.receive(state.session, message, 'POST');
+    const answer = this.engine.receive(state.session, message, 'POST', request.body);
     if (answer.kind === 'accepted') {
       const recorded = answer.exchange?.transport === 'http' ? answer.exchange : undefined;
       this.engine.later(state.session, recorded?.headOffsetUs ?? 0, () => {
-        sink.head(recorded?.status ?? 202, recorded ? this.responseHeaders(recorded, state) : {});
+        sink.head(recorded?.status ?? 202, recorded ? responseHeaders(recorded, state.session.id) : {});
         sink.end();
       });
       return;
     }
     if (answer.kind === 'unmatched') {
-      sink.head(200, { ...JSON_HEADERS, ...this.sessionHeader(state) });
+      // A session opened for an initialize nothing answers is never used again.
+      if (message.method === 'initialize' && state !== this.shared) this.engine.endSession(state.session);
+      sink.head(200, { ...JSON_HEADERS, ...sessionHeader(state) });
       sink.write(answer.text);
       sink.end();
       return;
     }
-    if (message.method === 'initialize') this.register(state, answer.call.exchange);
-    this.stream(state, answer.call, request, sink);
+    if (message.method === 'initialize') this.register(state);
+    streamCall(this.engine, state, answer.call, request, sink, () => ++this.streamCount);
   }
 
-  /** A session for an `initialize`; registered once the answer is known to use sessions. */
-  private initializing(): HttpSession {
+  /**
+   * The session an `initialize` runs in: the one shared by every sessionless client when the
+   * golden that answers it came from a stateless server (recorded over HTTP without a session
+   * id), else a new one, registered once answered.
+   */
+  private initializing(message: JsonRpcMessage): HttpSession {
+    const exchange = this.engine.match(message, 'http');
+    const stateless = exchange?.transport === 'http' && !('mcp-session-id' in (exchange.responseHeaders ?? {}));
+    if (stateless) return this.sharedSession();
     return { session: this.engine.openSession('http'), streams: [], standalone: undefined };
   }
 
-  private register(state: HttpSession, exchange: ReplayExchange): void {
-    // A golden recorded over HTTP without a session id came from a stateless server: so is the replay.
-    const stateless = exchange.transport === 'http' && !('mcp-session-id' in (exchange.responseHeaders ?? {}));
-    if (stateless) {
-      const shared = this.sharedSession();
-      shared.session.version = state.session.version;
-      return;
-    }
+  private register(state: HttpSession): void {
+    if (state === this.shared) return;
     // Unguessable, as the spec asks: another client must not be able to end or join this session.
     state.session.id = `replay-session-${++this.sessionCount}-${randomBytes(12).toString('hex')}`;
     this.sessions.set(state.session.id, state);
@@ -178,120 +181,6 @@ export class HttpReplay {
     return state;
   }
 
-  private sessionHeader(state: HttpSession): Record<string, string> {
-    return state.session.id ? { 'mcp-session-id': state.session.id } : {};
-  }
-
-  /** The recorded response headers, with the live session id where one was recorded, and today's date. */
-  private responseHeaders(exchange: ReplayExchange, state: HttpSession | undefined): Record<string, string> {
-    const headers: Record<string, string> = {};
-    const recorded = exchange.responseHeaders ?? {};
-    for (const name in recorded) {
-      const value = recorded[name] as string;
-      if (TRANSPORT_HEADERS.has(name)) continue;
-      if (name === 'mcp-session-id') {
-        if (state?.session.id) headers[name] = state.session.id;
-      } else headers[name] = name === 'date' ? httpDate() : value;
-    }
-    return headers;
-  }
-
-  private stream(state: HttpSession, call: ReplayCall, request: IncomingRequest, sink: ResponseSink): void {
-    const exchange = call.exchange;
-    const accepts = acceptsOf(request.headers.accept);
-    const recorded = exchange.transport === 'http' && exchange.responseHeaders !== undefined;
-    const exact =
-      recorded && (exchange.bodyKind === 'sse' ? accepts.sse : exchange.bodyKind === 'json' ? accepts.json : true);
-    const framing = exact ? (exchange.bodyKind === 'sse' ? 'sse' : 'json') : accepts.sse ? 'sse' : 'json';
-    const headers = exact
-      ? this.responseHeaders(exchange, state)
-      : { ...(framing === 'sse' ? SSE_HEADERS : JSON_HEADERS), ...this.sessionHeader(state) };
-    const status = exact ? (exchange.status ?? 200) : 200;
-    const headUs = exact ? exchange.headOffsetUs : 0;
-    if (framing === 'json') {
-      // One body: everything (exact), or only the answer (notifications have no place in a JSON body).
-      const events = exact ? call.events : call.events.filter((e) => e.message && !('method' in e.message));
-      const at = Math.max(headUs, ...events.map((e) => e.offsetUs));
-      this.engine.play(
-        call,
-        [at],
-        () => {
-          sink.head(status, headers);
-          for (const event of events) {
-            const out = exact ? event.bytes() : frameEvent(event, 'json');
-            if (out !== undefined) writeOut(sink, out);
-          }
-          call.finished = true;
-          sink.end();
-        },
-        () => undefined,
-      );
-      return;
-    }
-    const number = ++this.streamCount;
-    const primed = isAdversarial(this.engine.options.chunking) && this.engine.options.chunking?.primingEvents;
-    const live: HttpStream = {
-      call,
-      number,
-      exact,
-      played: 0,
-      primingId: primed ? `primed-${number}` : undefined,
-      sink: undefined,
-      finished: false,
-    };
-    state.streams.push(live);
-    // A long session keeps only recent finished streams (they are there for resumption).
-    const oldest = state.streams.length > 64 ? state.streams.findIndex((s) => s.finished) : -1;
-    if (oldest >= 0) state.streams.splice(oldest, 1);
-    const out = this.sseSink(sink, live.primingId);
-    this.engine.play(
-      call,
-      streamOffsets(call.events, headUs),
-      (i) => {
-        if (i === 0) {
-          out.head(status, headers);
-          this.attach(live, out, undefined);
-          return;
-        }
-        live.played = i;
-        const sent = outgoing(live, i - 1);
-        if (sent !== undefined && live.sink) writeOut(live.sink, sent.out);
-      },
-      () => {
-        if (call.cancelled || (exact && exchange.end !== 'complete')) return;
-        call.finished = true;
-        live.finished = true;
-        live.sink?.end();
-        live.sink = undefined;
-      },
-      () => live.sink?.flush?.(),
-    );
-  }
-
-  /** Connects a client connection to a live stream, sending what it missed after `lastEventId`. */
-  private attach(stream: HttpStream, sink: ResponseSink, lastEventId: string | undefined): void {
-    stream.sink = sink;
-    sink.onClose(() => {
-      if (stream.sink === sink) stream.sink = undefined;
-    });
-    if (lastEventId !== undefined) {
-      for (let index = sentIndex(stream, lastEventId) + 1; index < stream.played; index++) {
-        const missed = outgoing(stream, index);
-        if (missed !== undefined) writeOut(sink, missed.out);
-      }
-    }
-    if (stream.finished) {
-      sink.end();
-      stream.sink = undefined;
-    }
-  }
-
-  /** The sink SSE events go through: the client's own, or a re-chunking wrapper around it. */
-  private sseSink(sink: ResponseSink, primingId: string | undefined): ResponseSink {
-    const chunking = this.engine.options.chunking;
-    return chunking && isAdversarial(chunking) ? chunkingSink(sink, chunking, primingId) : sink;
-  }
-
   private handleGet(request: IncomingRequest, sink: ResponseSink): void {
     const state = this.lookup(request, sink);
     if (!state) return;
@@ -312,17 +201,17 @@ export class HttpReplay {
     const exchange = stream.call.exchange;
     const headers =
       exchange.transport === 'http' && exchange.responseHeaders
-        ? this.responseHeaders(exchange, state)
-        : { ...SSE_HEADERS, ...this.sessionHeader(state) };
-    const out = this.sseSink(sink, stream.primingId);
+        ? responseHeaders(exchange, state.session.id)
+        : { ...SSE_HEADERS, ...sessionHeader(state) };
+    const out = sseSink(this.engine, sink, stream.primingId);
     out.head(200, headers);
-    this.attach(stream, out, lastEventId);
+    attach(stream, out, lastEventId);
   }
 
   /** The standalone GET stream: where server-initiated messages go. */
   private openStandalone(state: HttpSession, sink: ResponseSink): void {
     state.standalone?.end();
-    sink.head(200, { ...SSE_HEADERS, ...this.sessionHeader(state) });
+    sink.head(200, { ...SSE_HEADERS, ...sessionHeader(state) });
     state.standalone = sink;
     const push = (event: ReplayEvent): void => {
       const text = frameEvent(event, 'sse');
@@ -349,7 +238,7 @@ export class HttpReplay {
     this.endSession(state);
     this.sessions.delete(id);
     this.engine.later(null, recorded?.headOffsetUs ?? 0, () => {
-      sink.head(recorded?.status ?? 200, recorded ? this.responseHeaders(recorded, undefined) : {});
+      sink.head(recorded?.status ?? 200, recorded ? responseHeaders(recorded, null) : {});
       sink.end();
     });
   }
@@ -364,45 +253,4 @@ export class HttpReplay {
     state.standalone?.end();
     state.standalone = undefined;
   }
-}
-
-let dateSecond = -1;
-let dateText = '';
-
-/** Now as an HTTP `date` header, formatted once a second (as Node's own server does): it names whole seconds. */
-function httpDate(): string {
-  const second = Math.floor(Date.now() / 1000);
-  if (second !== dateSecond) {
-    dateSecond = second;
-    dateText = new Date(second * 1000).toUTCString();
-  }
-  return dateText;
-}
-
-/**
- * The SSE id and the bytes of a stream's `index`th event as the stream sends it: the recorded bytes
- * with the live id and token, or the event re-framed with an id of this stream's; `undefined` for an
- * event a re-framed stream leaves out.
- */
-function outgoing(stream: HttpStream, index: number): { id: string | undefined; out: Outgoing } | undefined {
-  const event = stream.call.events[index] as LiveEvent;
-  if (stream.exact) return { id: event.eventId, out: event.bytes() };
-  const text = frameEvent(event, 'sse');
-  if (text === undefined) return undefined;
-  const id = `${stream.number}-${index + 1}`;
-  return { id, out: `id: ${id}\n${text}` };
-}
-
-/** Index of the played event the stream sent with SSE id `id`; -1 when it sent none. */
-function sentIndex(stream: HttpStream, id: string): number {
-  if (stream.exact) {
-    for (let index = 0; index < stream.played; index++) {
-      if (stream.call.events[index]?.eventId === id) return index;
-    }
-    return -1;
-  }
-  const prefix = `${stream.number}-`;
-  if (!id.startsWith(prefix) || !/^[1-9]\d*$/.test(id.slice(prefix.length))) return -1;
-  const index = Number(id.slice(prefix.length)) - 1;
-  return index < stream.played && outgoing(stream, index) !== undefined ? index : -1;
 }

@@ -3,9 +3,11 @@ export const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 
 
 /** The text of a JSON-RPC error response (`id` null when the request had none). */
 export function jsonRpcError(id: unknown, code: number, message: string, data?: unknown): string {
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    id: id ?? null,
-    error: { code, message, ...(data !== undefined && { data }) },
-  });
+  return jsonRpcErrorText(JSON.stringify(id ?? null), code, message, data);
+}
+
+/** The text of a JSON-RPC error response whose id is given as JSON text (the request's own, verbatim). */
+export function jsonRpcErrorText(idJson: string, code: number, message: string, data?: unknown): string {
+  const error = JSON.stringify({ code, message, ...(data !== undefined && { data }) });
+  return `{"jsonrpc":"2.0","id":${idJson},"error":${error}}`;
 }

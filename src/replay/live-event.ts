@@ -1,7 +1,6 @@
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import type { ReplayEvent } from './replay-plan.js';
-import type { LiveStamp } from './stamp.js';
-import { fillTemplate, type StampTemplate } from './stamp-template.js';
+import { fillTemplate, type LiveStamp, liveToken, type StampTemplate } from './stamp-template.js';
 
 /** Events up to this size go out as one fresh buffer; larger ones as shared slices around the live values. */
 const COPY_LIMIT = 16 * 1024;
@@ -123,7 +122,9 @@ export class LiveEvent {
 
   /** The live value for hole `i` (the recorded one where the call has none). */
   private valueAt(i: number, shared: SharedBytes): Uint8Array {
-    const live = this.recorded.template.holes[i] === 'id' ? this.fill.id : this.fill.token;
+    const template = this.recorded.template;
+    if (template.holes[i] === 'id') return this.fill.id ?? (shared.recorded[i] as Uint8Array);
+    const live = liveToken(template.recorded[i] as string, this.fill.stamp) === undefined ? undefined : this.fill.token;
     return live ?? (shared.recorded[i] as Uint8Array);
   }
 }

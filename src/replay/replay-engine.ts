@@ -6,9 +6,11 @@ import {
   resultOf,
 } from '../transcript/json-rpc.js';
 import type { ChunkingOptions } from './chunking.js';
-import { jsonRpcError } from './json-rpc-error.js';
+import { jsonRpcErrorText } from './json-rpc-error.js';
+import { rawRequestValues } from './json-text.js';
 import { LiveEvent, liveFill } from './live-event.js';
 import { chooseExchange, explainUnmatched, type UnmatchedError } from './matching.js';
+import { checkPace } from './pace-option.js';
 import { type Pace, type Pacer, realPacer } from './pacing.js';
 import {
   buildReplayPlan,
@@ -18,8 +20,8 @@ import {
   type ReplayPlan,
 } from './replay-plan.js';
 import { type ReplayReport, type ReplayReportEntry, reportUnmatched, type UnmatchedMode } from './replay-report.js';
-import type { LiveStamp } from './stamp.js';
-import { stampTemplate } from './stamp-template.js';
+import { mixedServersWarning } from './server-mix.js';
+import { type LiveStamp, stampTemplate } from './stamp-template.js';
 
 /** Options shared by every replay transport. */
 export interface ReplayOptions {
@@ -37,7 +39,9 @@ export interface ReplayOptions {
 
 /** Most report entries kept: a flood of requests must not grow the replayer without bound. */
 const REPORT_LIMIT = 10_000;
-/** Most sessions tracked at once; the oldest is ended when a new one would pass it. */
+/** Most calls a session keeps; beyond it the oldest finished or cancelled one is let go. */
+export const CALL_LIMIT = 64;
+/** Most HTTP sessions kept at once; the oldest is ended when a new one would pass it. */
 export const SESSION_LIMIT = 10_000;
 
 /** A client connection as the engine sees it: an HTTP session (or none), or one stdio peer. */
@@ -93,7 +97,10 @@ export class ReplayEngine {
     readonly options: ReplayOptions = {},
     private readonly pacer: Pacer = realPacer,
   ) {
+    checkPace(options.pace);
     this.plan = buildReplayPlan(goldens);
+    const mixed = mixedServersWarning(this.plan);
+    if (mixed !== undefined) process.stderr.write(`${mixed}\n`);
   }
 
   /** Everything received so far, unmatched requests listed separately. */
@@ -120,11 +127,9 @@ export class ReplayEngine {
       pending: [],
       timers: new Set(),
     };
+    // Not bounded here: the adapter that opens sessions bounds them (HTTP at SESSION_LIMIT, ending
+    // their streams with them; stdio has one), so no session is ended behind its adapter's back.
     this.sessions.add(session);
-    if (this.sessions.size > SESSION_LIMIT) {
-      const oldest = this.sessions.values().next().value as ReplaySession;
-      this.endSession(oldest);
-    }
     return session;
   }
 
@@ -165,23 +170,23 @@ export class ReplayEngine {
     });
   }
 
-  /** Answers one JSON-RPC message (request, notification or response) received on `session`. */
-  receive(session: ReplaySession, message: JsonRpcMessage, httpMethod = 'POST'): ReplayAnswer {
+  /**
+   * Answers one JSON-RPC message (request, notification or response) received on `session`;
+   * `text` is the message as the client wrote it, whose id and token the answer carries verbatim.
+   */
+  receive(session: ReplaySession, message: JsonRpcMessage, httpMethod = 'POST', text?: string): ReplayAnswer {
     const label = session.transport === 'stdio' ? 'STDIO' : httpMethod;
     if (typeof message.method !== 'string' || !('id' in message)) {
       const exchange = chooseExchange(this.plan.exchanges, httpMethod, message, session.transport);
       this.note(session, label, message, exchange);
-      if (message.method === 'notifications/cancelled') {
-        const requestId = cancelledRequestId(message);
-        const call = session.calls.find((c) => c.liveId === requestId && !c.finished);
-        if (call) this.cancel(call);
-      }
+      if (message.method === 'notifications/cancelled') this.cancelNamed(session, cancelledRequestId(message));
       return { kind: 'accepted', exchange };
     }
     const exchange = chooseExchange(this.plan.exchanges, httpMethod, message, session.transport);
-    if (!exchange) return this.unanswered(session, label, message);
+    const live = liveValues(message, text);
+    if (!exchange) return this.unanswered(session, label, message, live);
     this.note(session, label, message, exchange);
-    const call = this.startCall(session, exchange, message);
+    const call = this.startCall(session, exchange, message, live);
     if (message.method === 'initialize') this.startSession(session, call);
     return { kind: 'call', call };
   }
@@ -220,6 +225,27 @@ export class ReplayEngine {
     session?.timers.add(stop);
   }
 
+  /**
+   * Cancels the running call a `notifications/cancelled` names. Only one that the id names alone:
+   * without a session (a stateless golden) two clients may both be running id 1, and a cancel
+   * cannot say whose it is, so it cancels neither (as a stateless server, which cannot route it
+   * either) rather than stopping another client's call.
+   */
+  private cancelNamed(session: ReplaySession, requestId: unknown): void {
+    let named: ReplayCall | undefined;
+    for (const call of session.calls) {
+      if (call.liveId !== requestId || call.finished || call.cancelled) continue;
+      if (named) return;
+      named = call;
+    }
+    if (named) this.cancel(named);
+  }
+
+  /** Which recorded exchange would answer `message` on `transport`, without answering it. */
+  match(message: JsonRpcMessage, transport: 'http' | 'stdio', httpMethod = 'POST'): ReplayExchange | undefined {
+    return chooseExchange(this.plan.exchanges, httpMethod, message, transport);
+  }
+
   /** Stops a call's remaining deliveries. */
   cancel(call: ReplayCall): void {
     call.cancelled = true;
@@ -227,35 +253,36 @@ export class ReplayEngine {
     call.stop = undefined;
   }
 
-  private unanswered(session: ReplaySession, label: string, message: JsonRpcMessage): ReplayAnswer {
+  private unanswered(session: ReplaySession, label: string, message: JsonRpcMessage, live: LiveStamp): ReplayAnswer {
     // A replay answers `ping` whether or not a golden recorded one, as any live server would.
     if (message.method === 'ping') {
       this.note(session, label, message, undefined);
-      const exchange = syntheticExchange(
-        session,
-        message,
-        `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{}}`,
-      );
-      return { kind: 'call', call: this.startCall(session, exchange, message) };
+      const exchange = syntheticExchange(session, message, `{"jsonrpc":"2.0","id":${live.idJson},"result":{}}`);
+      return { kind: 'call', call: this.startCall(session, exchange, message, live) };
     }
     const error = explainUnmatched(this.plan.exchanges, message);
     this.note(session, label, message, undefined, error.message);
     reportUnmatched(this.options.onUnmatchedRequest, { httpMethod: label, message, error: error.message });
-    return { kind: 'unmatched', text: jsonRpcError(message.id, error.code, error.message, error.data), error };
+    const text = jsonRpcErrorText(live.idJson ?? 'null', error.code, error.message, error.data);
+    return { kind: 'unmatched', text, error };
   }
 
-  private startCall(session: ReplaySession, exchange: ReplayExchange, message: JsonRpcMessage): ReplayCall {
-    const token = requestProgressToken(message);
-    const stamp: LiveStamp = {
-      idJson: JSON.stringify(message.id),
-      ...(token.present && { tokenJson: JSON.stringify(token.token) }),
-    };
+  private startCall(
+    session: ReplaySession,
+    exchange: ReplayExchange,
+    message: JsonRpcMessage,
+    live: LiveStamp,
+  ): ReplayCall {
     // The plan found where the id (answers only) and the token go in each frame: only they are new.
-    const fill = liveFill(stamp);
+    const fill = liveFill({
+      ...live,
+      ...(exchange.tokenJson !== undefined && { recordedTokenJson: exchange.tokenJson }),
+    });
     // The live server sends no progress for a request without a token.
+    const hasToken = live.tokenJson !== undefined;
     const events: LiveEvent[] = [];
     for (const event of exchange.events) {
-      if (token.present || event.message?.method !== 'notifications/progress') events.push(new LiveEvent(event, fill));
+      if (hasToken || event.message?.method !== 'notifications/progress') events.push(new LiveEvent(event, fill));
     }
     const call: ReplayCall = {
       exchange,
@@ -266,9 +293,9 @@ export class ReplayEngine {
       cancelled: false,
     };
     session.calls.push(call);
-    // A long session must not keep every finished call (they are only needed for resumption).
-    if (session.calls.length > 64) {
-      const oldest = session.calls.findIndex((c) => c.finished);
+    // A long session must not keep every finished or cancelled call (they are only needed for resumption).
+    if (session.calls.length > CALL_LIMIT) {
+      const oldest = session.calls.findIndex((c) => c.finished || c.cancelled);
       if (oldest >= 0) session.calls.splice(oldest, 1);
     }
     return call;
@@ -293,6 +320,19 @@ export class ReplayEngine {
     );
     session.timers.add(stop);
   }
+}
+
+/**
+ * The live id and token as the client wrote them (its text, where the adapter has it), else as
+ * JSON writes their parsed values.
+ */
+function liveValues(message: JsonRpcMessage, text: string | undefined): LiveStamp {
+  const raw = text === undefined ? {} : rawRequestValues(text);
+  const token = requestProgressToken(message);
+  return {
+    idJson: raw.idJson ?? JSON.stringify(message.id ?? null),
+    ...(token.present && { tokenJson: raw.tokenJson ?? JSON.stringify(token.token) }),
+  };
 }
 
 /** An exchange the engine makes up (a `ping` answer): one JSON message, sent at once. */

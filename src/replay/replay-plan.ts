@@ -4,6 +4,7 @@ import { canonicalJson } from '../transcript/canonical-json.js';
 import type { EndReason, Frame, Transcript } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage, sseBlock } from '../transcript/frame-content.js';
 import { isResponse, paramsWithoutMeta, requestProgressToken } from '../transcript/json-rpc.js';
+import { rawRequestValues } from './json-text.js';
 import { type StampTemplate, stampTemplate } from './stamp-template.js';
 
 /** One body frame to replay, at its offset from the start of the request it answers. */
@@ -42,6 +43,8 @@ export interface ReplayExchange {
   readonly key: string;
   /** Whether the recorded request carried `_meta.progressToken`. */
   readonly hasToken: boolean;
+  /** The recorded request's token as it was written: recorded tokens equal to it take the live token. */
+  readonly tokenJson?: string;
   /** Recorded response head (HTTP). */
   readonly status?: number;
   readonly responseHeaders?: Readonly<Record<string, string>>;
@@ -158,7 +161,9 @@ function httpExchanges(transcript: Transcript, golden: GoldenSource): ReplayExch
     const head = frames.find((f) => f.channel === 'http' && f.dir === 'client->server');
     if (!head) continue;
     const responseHead = frames.find((f) => f.channel === 'http' && f.dir === 'server->client');
-    const message = frames.map((f) => (f.dir === 'client->server' ? frameMessage(f) : undefined)).find(Boolean);
+    const requestFrame = frames.find((f) => f.dir === 'client->server' && frameMessage(f) !== undefined);
+    const message = requestFrame && frameMessage(requestFrame);
+    const tokenJson = requestFrame?.raw === undefined ? undefined : rawRequestValues(requestFrame.raw).tokenJson;
     const events = responseEvents(frames, head.t);
     const end = frames.find((f) => f.channel === 'end' && f.dir === 'server->client')?.reason ?? 'open';
     const kind = bodyKindOf(responseHead?.headers?.['content-type']);
@@ -173,6 +178,7 @@ function httpExchanges(transcript: Transcript, golden: GoldenSource): ReplayExch
       ...(message && { message }),
       key: lastEventId !== undefined ? 'GET resume' : requestKey(httpMethod, message),
       hasToken: hasProgressToken(message),
+      ...(tokenJson !== undefined && { tokenJson }),
       ...(responseHead?.status !== undefined && { status: responseHead.status }),
       ...(responseHead?.headers && { responseHeaders: responseHead.headers }),
       headOffsetUs: responseHead ? Math.max(0, responseHead.t - head.t) : 0,
@@ -237,6 +243,7 @@ function stdioExchanges(transcript: Transcript, golden: GoldenSource): ReplayExc
     const message = frameMessage(frame);
     if (!message || !('id' in message)) continue;
     const events = responseEvents(answers.get(frame.exchange) ?? [], frame.t);
+    const tokenJson = frame.raw === undefined ? undefined : rawRequestValues(frame.raw).tokenJson;
     out.push({
       exchange: frame.exchange,
       ...golden,
@@ -246,6 +253,7 @@ function stdioExchanges(transcript: Transcript, golden: GoldenSource): ReplayExc
       message,
       key: requestKey('POST', message),
       hasToken: hasProgressToken(message),
+      ...(tokenJson !== undefined && { tokenJson }),
       headOffsetUs: 0,
       events,
       end: 'complete',

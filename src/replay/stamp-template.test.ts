@@ -16,8 +16,8 @@ const decoder = new TextDecoder();
 const STAMPS: LiveStamp[] = [
   {},
   { idJson: '7' },
-  { tokenJson: '"t-ü-😀"' },
-  { idJson: '"req-\\"q\\""', tokenJson: '9007199254740991' },
+  { tokenJson: '"t-ü-😀"', recordedTokenJson: '"golden-progress-small"' },
+  { idJson: '"req-\\"q\\""', tokenJson: '9007199254740991', recordedTokenJson: '0' },
 ];
 
 describe('stamp templates', () => {
@@ -28,7 +28,8 @@ describe('stamp templates', () => {
       for (const event of plan.exchanges.flatMap((e) => e.events)) {
         const answer = event.message !== undefined && isResponse(event.message);
         for (const stamp of STAMPS) {
-          const own: LiveStamp = answer ? stamp : { ...(stamp.tokenJson && { tokenJson: stamp.tokenJson }) };
+          const { idJson: _, ...withoutId } = stamp;
+          const own: LiveStamp = answer ? stamp : withoutId;
           const want = stampFrame(event.raw, event.kind, own);
           const live = new LiveEvent(event, liveFill(stamp));
           expect(live.raw).toBe(want);
@@ -47,7 +48,7 @@ describe('stamp templates', () => {
 
   test('CRLF, bare CR, several data lines and a nested id are cut as stampFrame cuts them', () => {
     const raw =
-      'event: message\r\nid: 4\r\ndata: {"jsonrpc":"2.0","id":3,"result":{"id":9,"_meta":{"progressToken":"a"}}}\r\r\ndata: {"params":{"progressToken":5}}\n\n';
+      'event: message\r\nid: 4\r\ndata: {"jsonrpc":"2.0","id":3,"result":{"id":9,"_meta":{"progressToken":"a"}}}\r\r\ndata: {"params":{"progressToken":"a"}}\n\n';
     for (const stamp of STAMPS) {
       expect(fillTemplate(stampTemplate(raw, 'sse', true), stamp)).toBe(stampFrame(raw, 'sse', stamp));
     }
@@ -57,18 +58,33 @@ describe('stamp templates', () => {
     // The "id" inside "result" is not the answer's id, though it opens its own line; the real id
     // and the token sit on later lines.
     const raw =
-      'event: message\ndata: {"jsonrpc":"2.0",\ndata:  "result":{"id":"inner","content":[]},\r\ndata: "_meta":{"progressToken":"a"},\ndata: "id":3}\n\n';
+      'event: message\ndata: {"jsonrpc":"2.0",\ndata:  "result":{"id":"inner","content":[]},\r\ndata: "params":{"progressToken":"a"},\ndata: "id":3}\n\n';
     const want =
-      'event: message\ndata: {"jsonrpc":"2.0",\ndata:  "result":{"id":"inner","content":[]},\r\ndata: "_meta":{"progressToken":"live"},\ndata: "id":7}\n\n';
-    const stamp = { idJson: '7', tokenJson: '"live"' };
+      'event: message\ndata: {"jsonrpc":"2.0",\ndata:  "result":{"id":"inner","content":[]},\r\ndata: "params":{"progressToken":"live"},\ndata: "id":7}\n\n';
+    const stamp = { idJson: '7', tokenJson: '"live"', recordedTokenJson: '"a"' };
     expect(stampFrame(raw, 'sse', stamp)).toBe(want);
     expect(fillTemplate(stampTemplate(raw, 'sse', true), stamp)).toBe(want);
     expect(JSON.parse(dataOf(want, 'sse') as string)).toEqual({
       jsonrpc: '2.0',
       result: { id: 'inner', content: [] },
-      _meta: { progressToken: 'live' },
+      params: { progressToken: 'live' },
       id: 7,
     });
+  });
+
+  test('the token is stamped in params.progressToken and a server request’s params._meta, nowhere else', () => {
+    const stamp = { idJson: '7', tokenJson: '"live"', recordedTokenJson: '"a"' };
+    const cases: [string, string][] = [
+      ['{"method":"notifications/progress","params":{"progressToken":"a"}}', '"live"'],
+      ['{"method":"sampling/createMessage","id":3,"params":{"_meta":{"progressToken":"a"}}}', '"live"'],
+      ['{"id":1,"result":{"progressToken":"a","_meta":{"progressToken":"a"}}}', '"a"'],
+      ['{"method":"x","params":{"data":{"progressToken":"a"},"list":[{"progressToken":"a"}]}}', '"a"'],
+    ];
+    for (const [raw, want] of cases) {
+      const out = fillTemplate(stampTemplate(raw, 'json', false), stamp);
+      expect(out, raw).toBe(raw.replaceAll('"a"', want));
+      expect(stampFrame(raw, 'json', { tokenJson: '"live"', recordedTokenJson: '"a"' })).toBe(out);
+    }
   });
 
   test('a large event goes out as recorded slices shared by every session, only the live values its own', () => {

@@ -1,29 +1,16 @@
-import { findJsonValueSpans, replaceSpans } from '../transcript/json-spans.js';
+import { replaceSpans } from '../transcript/json-spans.js';
+import { type LiveStamp, liveHoles, liveToken } from './stamp-template.js';
 
-/** What the live request brought that the replayed frames must carry instead of the recorded values. */
-export interface LiveStamp {
-  /** JSON text of the live request's id (`undefined`: leave the recorded id). */
-  readonly idJson?: string;
-  /** JSON text of the live request's progress token (`undefined`: leave the recorded token). */
-  readonly tokenJson?: string;
-}
+export type { LiveStamp } from './stamp-template.js';
 
-const KEYS: ReadonlySet<string> = new Set(['id', 'progressToken']);
-
-/** Rewrites the top-level `id` and every `progressToken` in one line of JSON text; every other byte stays. */
+/**
+ * Rewrites the top-level `id` and a progress notification's own `params.progressToken` (where it
+ * is the recorded request's token) in one line of JSON text; every other byte stays.
+ */
 export function stampJsonText(text: string, stamp: LiveStamp): string {
-  const replacements = findJsonValueSpans(text, KEYS).flatMap((span) => {
-    if (span.key === 'id' && span.depth === 1 && stamp.idJson !== undefined) {
-      return [{ start: span.start, end: span.end, text: stamp.idJson }];
-    }
-    if (
-      span.key === 'progressToken' &&
-      stamp.tokenJson !== undefined &&
-      (span.type === 'string' || span.type === 'number')
-    ) {
-      return [{ start: span.start, end: span.end, text: stamp.tokenJson }];
-    }
-    return [];
+  const replacements = liveHoles(text, 0, stamp.idJson !== undefined).flatMap((hole) => {
+    const live = hole.kind === 'id' ? stamp.idJson : liveToken(text.slice(hole.start, hole.end), stamp);
+    return live === undefined ? [] : [{ start: hole.start, end: hole.end, text: live }];
   });
   return replacements.length === 0 ? text : replaceSpans(text, replacements);
 }

@@ -53,11 +53,9 @@ export function serveReplayStdio(goldens: readonly GoldenInput[], options: Stdio
   const maybeClose = (): void => {
     if (!ended || running > 0) return;
     engine.close();
-    resolveClosed();
+    void write.drained().then(resolveClosed);
   };
-  const write = (text: string): void => {
-    stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-  };
+  const write = lineWriter(stdout);
   const push = (event: ReplayEvent): void => {
     const text = frameEvent(event, 'stdio');
     if (text !== undefined) write(text);
@@ -84,7 +82,7 @@ export function serveReplayStdio(goldens: readonly GoldenInput[], options: Stdio
       );
       return;
     }
-    const answer = engine.receive(session, value);
+    const answer = engine.receive(session, value, 'POST', line);
     if (answer.kind === 'accepted') return;
     if (answer.kind === 'unmatched') {
       write(answer.text);
@@ -96,8 +94,9 @@ export function serveReplayStdio(goldens: readonly GoldenInput[], options: Stdio
       call,
       call.events.map((e) => e.offsetUs),
       (i) => {
-        const text = frameEvent(call.events[i] as LiveEvent, 'stdio');
-        if (text !== undefined) write(text);
+        const event = call.events[i] as LiveEvent;
+        const text = frameEvent(event, 'stdio');
+        if (text !== undefined) write(text, event.message !== undefined && !('method' in event.message));
       },
       () => {
         call.finished = true;
@@ -142,4 +141,55 @@ export function serveReplayStdio(goldens: readonly GoldenInput[], options: Stdio
       resolveClosed();
     },
   };
+}
+
+/** Writes lines to a stream, each its own write; see {@link lineWriter}. */
+interface LineWriter {
+  /** Queues one line; `answer` marks a response, which is kept apart from notifications before it. */
+  (text: string, answer?: boolean): void;
+  /** Resolves once every line given so far was handed to the stream. */
+  drained(): Promise<void>;
+}
+
+/**
+ * Time between a notification and an answer written after it: enough for the client to read the
+ * notification on its own, as it would from a live server that sends the answer after its work.
+ */
+const ANSWER_GAP_MS = 10;
+
+/**
+ * Writes each message as its own line write, the next one only after the previous was handed to
+ * the stream, and an answer a moment after the notifications before it. Messages due together (a
+ * final progress and the result recorded in one read, or a replay at instant pace) would
+ * otherwise reach the client in one read, and the SDK client, which handles the result before the
+ * notifications read with it, then loses the progress: a live stdio server writes one message per
+ * `send`, and its progress comes before the work that precedes the result.
+ */
+function lineWriter(stdout: Writable): LineWriter {
+  const queue: { readonly line: string; readonly answer: boolean }[] = [];
+  const idle: (() => void)[] = [];
+  let busy = false;
+  let afterNotification = false;
+  const next = (): void => {
+    const item = queue.shift();
+    if (item === undefined) {
+      busy = false;
+      for (const resolve of idle.splice(0)) resolve();
+      return;
+    }
+    busy = true;
+    const send = (): void => {
+      afterNotification = !item.answer;
+      stdout.write(item.line, () => setImmediate(next));
+    };
+    if (item.answer && afterNotification) setTimeout(send, ANSWER_GAP_MS);
+    else send();
+  };
+  const write = (text: string, answer = false): void => {
+    queue.push({ line: text.endsWith('\n') ? text : `${text}\n`, answer });
+    if (!busy) next();
+  };
+  return Object.assign(write, {
+    drained: () => (busy ? new Promise<void>((resolve) => idle.push(resolve)) : Promise.resolve()),
+  });
 }

@@ -55,9 +55,10 @@ const TIGHT_ARGS: readonly IntegerArgument[] = [
 ];
 
 /**
- * `progress_tight`: like `progress`, but the result follows the final notification at once, with
- * no sleep between them, so the two usually share one write and one read: the case in which a
- * gateway that loses "the last progress before the result" shows it.
+ * `progress_tight`: like `progress`, but the result follows the final notification at once, in
+ * the same write (the transport holds the call's writes from the final notification to the end
+ * of that turn): the case in which a gateway that loses "the last progress before the result"
+ * shows it, whatever the load on the machine.
  */
 const progressTight: CheckTool = {
   definition: {
@@ -71,6 +72,7 @@ const progressTight: CheckTool = {
     const notified = ctx.progressToken !== undefined;
     for (let i = 1; i <= steps; i++) {
       if (ctx.signal.aborted) break;
+      if (i === steps) ctx.holdWrites?.();
       if (notified) await ctx.sendProgress(i, steps, `step ${i}/${steps}`.padEnd(message_chars, '~'));
       if (ctx.signal.aborted) break;
       ctx.onStep(i);

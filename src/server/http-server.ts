@@ -1,11 +1,22 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { closeNow, listenLoopback } from '../http/listen-loopback.js';
+import {
+  acceptRefusal,
+  batchRefusal,
+  type HttpRefusal,
+  invalidMessageRefusal,
+  isJsonRpcObject,
+  MCP_PROTOCOL_VERSIONS,
+  PARSE_REFUSAL,
+} from '../http/mcp-http-rules.js';
 import { isAllowedOrigin } from '../http/origin-policy.js';
 import { AuditLog } from './audit-log.js';
 import { CountingEventStore } from './counting-event-store.js';
-import { connectReferenceServer } from './reference-server.js';
+import { holdForTurn } from './hold-for-turn.js';
+import { connectWithHooks } from './reference-server.js';
 
 /** Options of {@link startReferenceServer}. */
 export interface ReferenceServerOptions {
@@ -58,6 +69,8 @@ interface Session {
   lastSeen: number;
   /** Requests (open SSE streams included) of this session not yet closed. */
   open: number;
+  /** Protocol version negotiated by its `initialize`, as the SDK's server negotiates it. */
+  version: string | undefined;
 }
 
 /** Default idle time after which a session is closed. */
@@ -89,6 +102,66 @@ function sendJsonError(res: ServerResponse, status: number, code: number, messag
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
+
+/** Largest POST body read: the SDK transport's own limit. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** A POST body as text; `undefined` when it passes {@link MAX_BODY_BYTES}. */
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The version the SDK's server answers an `initialize` with: the client's when supported, else the newest. */
+function negotiatedVersion(message: unknown): string | undefined {
+  const params = (message as { params?: { protocolVersion?: unknown } }).params;
+  const wanted = params?.protocolVersion;
+  if (typeof wanted !== 'string') return undefined;
+  return MCP_PROTOCOL_VERSIONS.includes(wanted) ? wanted : MCP_PROTOCOL_VERSIONS[0];
+}
+
+/**
+ * The rules the replay applies too, checked before the SDK's transport sees a POST (which would
+ * take a batch in any version and call a non-object body a parse error): the parsed body, or the
+ * refusal to answer with.
+ */
+async function checkPost(
+  req: IncomingMessage,
+  session: Session | undefined,
+): Promise<{ readonly body: unknown } | { readonly refusal: HttpRefusal }> {
+  const text = await readBody(req);
+  if (text === undefined) {
+    return {
+      refusal: {
+        status: 413,
+        code: -32000,
+        message: `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`,
+      },
+    };
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { refusal: PARSE_REFUSAL };
+  }
+  if (Array.isArray(body)) {
+    const header = req.headers['mcp-protocol-version'];
+    const refusal = batchRefusal(body.length, typeof header === 'string' ? header : session?.version);
+    return refusal ? { refusal } : { body };
+  }
+  return isJsonRpcObject(body) ? { body } : { refusal: invalidMessageRefusal(body) };
+}
+
+/** Whether a request's Content-Type is JSON (otherwise the SDK answers it with 415). */
+const isJsonContent = (req: IncomingMessage): boolean =>
+  (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() === 'application/json';
 
 /**
  * Starts the reference streaming server (tools `progress`, `long_output`, `chatty`) on
@@ -138,6 +211,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     });
   };
 
+  // The response a request is answered on, for the tools it calls: a tool may hold its writes (progress_tight).
+  const responses = new AsyncLocalStorage<ServerResponse>();
+
   const createSession = async (): Promise<Session> => {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => `session-${++sessionCount}`,
@@ -153,12 +229,16 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       },
     });
     if (options.onError) transport.onerror = options.onError;
-    const server = await connectReferenceServer(transport, {
+    const server = await connectWithHooks(transport, {
       audit,
       failAtStep: options.failAtStep,
       checkTools: options.checkTools ?? false,
+      holdWrites: () => {
+        const res = responses.getStore();
+        if (res) holdForTurn(res);
+      },
     });
-    const session: Session = { transport, server, lastSeen: Date.now(), open: 0 };
+    const session: Session = { transport, server, lastSeen: Date.now(), open: 0, version: undefined };
     return session;
   };
 
@@ -179,15 +259,29 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       return;
     }
     if (options.accelHeader === false) withoutAccelHeader(res);
+    const accept = acceptRefusal(req.method ?? '', req.headers.accept);
+    if (accept) {
+      sendJsonError(res, accept.status, accept.code, accept.message);
+      return;
+    }
     const sessionId = req.headers['mcp-session-id'];
-    if (typeof sessionId === 'string') {
-      const session = sessions.get(sessionId);
-      if (!session) {
-        sendJsonError(res, 404, -32001, `Session not found: "${sessionId}". Send initialize to start a new session.`);
+    const known = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (typeof sessionId === 'string' && !known) {
+      sendJsonError(res, 404, -32001, `Session not found: "${sessionId}". Send initialize to start a new session.`);
+      return;
+    }
+    let body: unknown;
+    if (req.method === 'POST' && isJsonContent(req)) {
+      const checked = await checkPost(req, known);
+      if ('refusal' in checked) {
+        sendJsonError(res, checked.refusal.status, checked.refusal.code, checked.refusal.message);
         return;
       }
-      track(session, res);
-      await session.transport.handleRequest(req, res);
+      body = checked.body;
+    }
+    if (known) {
+      track(known, res);
+      await responses.run(res, () => known.transport.handleRequest(req, res, body));
       return;
     }
     if (!makeRoom()) {
@@ -197,10 +291,11 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     // No session header: only an initialize request may start one; the transport answers
     // anything else with 400, and such a transport is discarded at once.
     const session = await createSession();
+    if (body !== undefined) session.version = negotiatedVersion(body);
     track(session, res);
     pending.add(session);
     try {
-      await session.transport.handleRequest(req, res);
+      await responses.run(res, () => session.transport.handleRequest(req, res, body));
     } finally {
       pending.delete(session);
       if (session.transport.sessionId === undefined) await session.server.close();

@@ -55,6 +55,12 @@ export interface ConnectReferenceOptions {
   readonly checkTools?: boolean;
 }
 
+/** What this package's own transports add to {@link ConnectReferenceOptions}. */
+export interface TransportHooks {
+  /** How the transport holds a call's writes for one turn (see `ToolContext.holdWrites`). @default unset */
+  readonly holdWrites?: (() => void) | undefined;
+}
+
 /**
  * `tools/call` as the SDK declares it, but with `arguments` of any type. The SDK parses a request
  * with the handler's schema before its own validation, and a parse failure there becomes -32603
@@ -82,6 +88,14 @@ function toolError(message: string): McpError {
  * await connectReferenceServer(new StdioServerTransport(), { audit })
  */
 export async function connectReferenceServer(transport: Transport, options: ConnectReferenceOptions): Promise<Server> {
+  return connectWithHooks(transport, options);
+}
+
+/** {@link connectReferenceServer} with the hooks of this package's HTTP and stdio servers. */
+export async function connectWithHooks(
+  transport: Transport,
+  options: ConnectReferenceOptions & TransportHooks,
+): Promise<Server> {
   const { audit } = options;
   const server = new Server(REFERENCE_SERVER_INFO, {
     capabilities: { tools: {}, resources: {} },
@@ -141,6 +155,7 @@ export async function connectReferenceServer(transport: Transport, options: Conn
         progressToken: token,
         signal: extra.signal,
         failAtStep: options.failAtStep,
+        holdWrites: options.holdWrites,
         onStep: (i) => {
           entry.stepsCompleted = i;
         },

@@ -27,6 +27,11 @@ export interface ToolContext {
    * total) and returns `isError: true`. Unset, the tool behaves exactly as specified.
    */
   readonly failAtStep?: number | undefined;
+  /**
+   * Holds this call's writes until the current turn of the event loop ends, so what the call sends
+   * in it (the final notification and the result) leaves in one write. Unset: each message is its own write.
+   */
+  readonly holdWrites?: (() => void) | undefined;
 }
 
 interface ReferenceTool {

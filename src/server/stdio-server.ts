@@ -2,7 +2,8 @@ import { appendFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { AuditLog } from './audit-log.js';
-import { connectReferenceServer } from './reference-server.js';
+import { holdForTurn } from './hold-for-turn.js';
+import { connectWithHooks } from './reference-server.js';
 
 /** Options of {@link serveReferenceStdio}. */
 export interface StdioServeOptions {
@@ -59,11 +60,13 @@ export async function serveReferenceStdio(options: StdioServeOptions = {}): Prom
     });
   }
   const stdin = options.stdin ?? process.stdin;
-  const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
-  const server = await connectReferenceServer(transport, {
+  const stdout = options.stdout ?? process.stdout;
+  const transport = new StdioServerTransport(stdin, stdout);
+  const server = await connectWithHooks(transport, {
     audit,
     failAtStep: options.failAtStep,
     checkTools: options.checkTools ?? false,
+    holdWrites: () => holdForTurn(stdout),
   });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();

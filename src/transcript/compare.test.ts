@@ -106,6 +106,49 @@ describe('compareTranscripts', () => {
   });
 });
 
+describe('compareTranscripts on look-alike text', () => {
+  const swap = (golden: Transcript, from: string, to: string): Transcript =>
+    edit(
+      golden,
+      (f) => f.raw?.includes(from) === true && f.dir === 'server->client',
+      (raw) => raw.replace(from, to),
+    );
+
+  test.each([
+    [
+      'NFD',
+      'café',
+      'cafe\u0301',
+      'cafe\\u0301',
+      '(the same text in another Unicode normalisation form (expected NFC, got partly decomposed))',
+    ],
+    [
+      'a BOM',
+      'unicode;',
+      '\ufeffunicode;',
+      '\\ufeffunicode;',
+      '(the same text but for invisible characters (escaped above))',
+    ],
+    ['U+2028', 'naïve', 'naïve\u2028', 'naïve\\u2028', '(the same text but for invisible characters (escaped above))'],
+    [
+      'a combining mark',
+      'résumé',
+      're\u0301sume\u0301',
+      're\\u0301sume\\u0301',
+      '(the same text in another Unicode normalisation form (expected NFC, got partly decomposed))',
+    ],
+  ])('escapes %s in the headline, the change set and the diff text', async (_, from, to, shown, note) => {
+    const golden = await load('chatty');
+    const result = compareTranscripts(swap(golden, from, to), golden);
+    expect(result.pass).toBe(false);
+    expect(result.headline).toContain(shown);
+    expect(result.headline.endsWith(note)).toBe(true);
+    expect(result.changes.join('\n')).toContain(shown);
+    expect(result.actualText).toContain(shown);
+    expect(result.actualText).not.toBe(result.expectedText);
+  });
+});
+
 describe('describeBlocks', () => {
   const blocks = (...texts: string[]) => texts.map((text) => ({ type: 'text', text }));
   test.each([

@@ -6,6 +6,7 @@ import { describeMessage, frameMessage, type JsonRpcMessage } from './frame-cont
 import { resultContent, textOf } from './json-rpc.js';
 import { canonicalView, type PreparedTranscript, prepareTranscript, sameCanonicalText } from './prepared-transcript.js';
 import { allowedDrift, resolveTolerance, type TimingTolerance } from './timing-tolerance.js';
+import { lookAlikeNote, visibleText } from './visible-text.js';
 import { type CompiledVolatile, compileVolatile, type VolatileOptions } from './volatile.js';
 
 /** Options of {@link compareTranscripts}. */
@@ -39,8 +40,11 @@ interface ContentBlock {
   readonly text?: string;
 }
 
+/** Text around `at`, invisible and combining characters escaped so two look-alike strings print differently. */
 const short = (text: string, at: number, width = 24): string =>
-  `${at > width ? '…' : ''}${text.slice(Math.max(0, at - width), at + width)}${at + width < text.length ? '…' : ''}`;
+  visibleText(
+    `${at > width ? '…' : ''}${text.slice(Math.max(0, at - width), at + width)}${at + width < text.length ? '…' : ''}`,
+  );
 
 /** The result's content blocks, each read for the text {@link describeBlocks} compares. */
 function contentOf(message: JsonRpcMessage | undefined): ContentBlock[] | undefined {
@@ -68,7 +72,8 @@ export function describeBlocks(expected: readonly ContentBlock[], actual: readon
         return `block ${i} merged with block ${i + 1} (${actual.length} blocks instead of ${expected.length})`;
       }
       const at = firstDifference(block.text, got.text);
-      return `block ${i} differs at character ${at}: expected "${short(block.text, at)}", got "${short(got.text, at)}"`;
+      const note = lookAlikeNote(block.text, got.text);
+      return `block ${i} differs at character ${at}: expected "${short(block.text, at)}", got "${short(got.text, at)}"${note ? ` (${note})` : ''}`;
     }
     if (!got) return `${actual.length} blocks instead of ${expected.length}: block ${i} is missing`;
   }
@@ -79,7 +84,7 @@ function messageChanges(expected: JsonRpcMessage, actual: JsonRpcMessage, max: n
   const changes = atomizeChangeset(diff(expected, actual));
   const lines = changes.slice(0, max).map((change) => {
     const show = (v: unknown): string => {
-      const text = JSON.stringify(v) ?? 'undefined';
+      const text = visibleText(JSON.stringify(v) ?? 'undefined');
       return text.length > 80 ? `${text.slice(0, 77)}…` : text;
     };
     if (change.type === 'UPDATE') return `~ ${change.path}: ${show(change.oldValue)} → ${show(change.value)}`;
@@ -103,9 +108,11 @@ function windowed(text: string, at: number): string {
     .map((line) => {
       const start = offset;
       offset += line.length + 1;
-      if (line.length <= 400) return line;
+      if (line.length <= 400) return visibleText(line);
       const local = Math.min(Math.max(0, at - start), line.length);
-      return `${local > 150 ? '…' : ''}${line.slice(Math.max(0, local - 150), local + 150)}${local + 150 < line.length ? '…' : ''}`;
+      return visibleText(
+        `${local > 150 ? '…' : ''}${line.slice(Math.max(0, local - 150), local + 150)}${local + 150 < line.length ? '…' : ''}`,
+      );
     })
     .join('\n');
 }

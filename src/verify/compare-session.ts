@@ -28,45 +28,91 @@ export interface SessionComparison {
 
 const progressValue = (a: Arrival): unknown => progressOf(a.message)?.progress;
 
+/** Whether `part` is `whole` with items left out, order kept (`Object.is` per value). */
+function isSubsequence(part: readonly unknown[], whole: readonly unknown[]): boolean {
+  let at = 0;
+  for (const value of part) {
+    while (at < whole.length && !Object.is(whole[at], value)) at++;
+    if (at++ >= whole.length) return false;
+  }
+  return true;
+}
+
+/**
+ * Pairs the golden's notifications with the live ones, in order. When one list is the other with
+ * notifications left out (one lost, one extra), each is paired with its own value so a loss is one
+ * difference, not a shifted list of them; otherwise position by position.
+ */
+function pairProgress(want: readonly Arrival[], got: readonly Arrival[]): [Arrival, Arrival, number][] {
+  const [w, g] = [want.map(progressValue), got.map(progressValue)];
+  const pairs: [Arrival, Arrival, number][] = [];
+  if (want.length !== got.length && (isSubsequence(g, w) || isSubsequence(w, g))) {
+    const [short, long] = g.length < w.length ? [got, want] : [want, got];
+    let at = 0;
+    for (const item of short) {
+      while (at < long.length && !Object.is(progressValue(long[at] as Arrival), progressValue(item))) at++;
+      const other = long[at++] as Arrival;
+      const [a, b] = short === want ? [item, other] : [other, item];
+      pairs.push([a, b, want.indexOf(a)]);
+    }
+    return pairs;
+  }
+  for (let i = 0; i < Math.min(want.length, got.length); i++) pairs.push([want[i] as Arrival, got[i] as Arrival, i]);
+  return pairs;
+}
+
+const isLate = (v: SessionView, p: Arrival): boolean =>
+  v.call.response !== undefined && p.order > v.call.response.order;
+
+/**
+ * Progress compared in order: the count, the sequence of progress values (reordered or repeated
+ * notifications differ), each notification's total, message and token, and which of them arrived
+ * after the result.
+ */
 function compareProgress(golden: SessionView, live: SessionView, volatile: CompiledVolatile): Difference[] {
   const want = golden.call.progress;
   const got = live.call.progress;
+  const [w, g] = [want.map(progressValue), got.map(progressValue)];
+  const list = (values: readonly unknown[]): string => values.map((v) => JSON.stringify(v)).join(', ') || 'none';
+  const pairs = pairProgress(want, got);
   const out: Difference[] = [];
   if (want.length !== got.length) {
-    const missing = want.filter((w) => !got.some((g) => Object.is(progressValue(g), progressValue(w))));
-    const which =
-      got.length < want.length && missing.length > 0
-        ? ` (missing: progress ${missing.map((m) => JSON.stringify(progressValue(m))).join(', ')})`
-        : '';
+    const missing =
+      got.length < want.length && isSubsequence(g, w) ? w.filter((_, i) => !pairs.some(([, , at]) => at === i)) : [];
     out.push({
       where: 'progress',
       path: '',
       expected: want.length,
       actual: got.length,
       kind: 'count',
-      message: `${want.length} notifications != ${got.length}${which}`,
+      message: `${want.length} notifications != ${got.length}${missing.length > 0 ? ` (missing: progress ${list(missing)})` : ''}`,
     });
   }
-  // Pair notifications by their progress value when each has one, so one lost notification is one
-  // difference, not a shifted list of them.
-  const byValue = want.every((w) => typeof progressValue(w) === 'number');
-  want.forEach((w, i) => {
-    const g = byValue ? got.find((x) => Object.is(progressValue(x), progressValue(w))) : got[i];
-    if (!g) return;
-    out.push(...diffJson(volatile.apply(w.message), volatile.apply(g.message), `progress ${i + 1}`));
-  });
-  const late = (v: SessionView): number =>
-    v.call.response === undefined
-      ? 0
-      : v.call.progress.filter((p) => p.order > (v.call.response as Arrival).order).length;
-  if (late(live) > late(golden)) {
+  if (!isSubsequence(g, w) && !isSubsequence(w, g)) {
     out.push({
       where: 'progress',
       path: '',
       kind: 'order',
-      expected: late(golden),
-      actual: late(live),
-      message: `${late(live)} notifications arrived after the result; the golden had ${late(golden)}`,
+      expected: w,
+      actual: g,
+      message: `progress values in order ${list(w)} != ${list(g)}`,
+    });
+  }
+  for (const [a, b, i] of pairs) {
+    out.push(...diffJson(volatile.apply(a.message), volatile.apply(b.message), `progress ${i + 1}`));
+  }
+  const lateWant = want.filter((p) => isLate(golden, p));
+  const lateGot = got.filter((p) => isLate(live, p));
+  const moved = pairs.filter(([a, b]) => isLate(golden, a) !== isLate(live, b));
+  if (lateWant.length !== lateGot.length || moved.length > 0) {
+    const n = lateGot.length;
+    out.push({
+      where: 'progress',
+      path: '',
+      kind: 'order',
+      expected: lateWant.length,
+      actual: n,
+      message: `${n} notification${n === 1 ? '' : 's'} arrived after the result${n > 0 ? ` (progress ${list(lateGot.map(progressValue))})` : ''}; the golden had ${lateWant.length}`,
     });
   }
   return out;

@@ -1,4 +1,5 @@
 import { firstDifference } from '../transcript/first-difference.js';
+import { lookAlikeNote, visibleText } from '../transcript/visible-text.js';
 
 /** What kind of difference `verify` found. */
 export type DifferenceKind =
@@ -90,7 +91,9 @@ function cut(text: string, at: number, width: number): string {
 
 /**
  * One difference as a line: `progress 2 $.params.message: "step 2/4" != "step 2/5"` (expected
- * first; long values cut around the first character that differs), or its sentence.
+ * first; long values cut around the first character that differs), or its sentence. Invisible and
+ * combining characters print as `\uXXXX` escapes, and two strings that read the same (NFC vs NFD)
+ * say so.
  */
 export function formatDifference(difference: Difference, width = 72): string {
   const head = `${difference.where} ${difference.path}`.trim();
@@ -100,9 +103,14 @@ export function formatDifference(difference: Difference, width = 72): string {
       ? difference.message
       : `${head}: ${difference.message}`;
   }
-  const show = (value: unknown): string => (value === undefined ? '(absent)' : (JSON.stringify(value) ?? 'undefined'));
+  const show = (value: unknown): string =>
+    value === undefined ? '(absent)' : visibleText(JSON.stringify(value) ?? 'undefined');
   const e = show(difference.expected);
   const a = show(difference.actual);
   const at = firstDifference(e, a);
-  return `${head}: ${cut(e, at, width)} != ${cut(a, at, width)}`;
+  const note =
+    typeof difference.expected === 'string' && typeof difference.actual === 'string'
+      ? lookAlikeNote(difference.expected, difference.actual)
+      : undefined;
+  return `${head}: ${cut(e, at, width)} != ${cut(a, at, width)}${note ? ` (${note})` : ''}`;
 }

@@ -10,7 +10,15 @@ export type FakeCallMode =
   /** Progress 1 (with an event id and `retry: 50`), then the connection is cut; the rest after a `Last-Event-ID` GET. */
   | 'drop-then-resume'
   /** Asks the client `sampling/createMessage` on the call's stream, answers with what the client sent. */
-  | 'sampling';
+  | 'sampling'
+  /** Progress 1, 2, 3 of 3 with the request's token, then the result, in one SSE response. */
+  | 'progress'
+  /** The same notifications in reverse order (3, 2, 1), then the result. */
+  | 'progress-reversed'
+  /** Progress 1 twice and never 2, then 3 and the result. */
+  | 'progress-repeated'
+  /** Progress 1 and 2, the result, then progress 3 after it. */
+  | 'progress-after-result';
 
 /** A minimal Streamable HTTP MCP server, written here to misbehave on purpose. */
 export interface FakeMcpServer {
@@ -86,6 +94,27 @@ export async function startFakeMcpServer(mode: FakeCallMode, status?: number): P
         ),
       );
       setTimeout(() => res.socket?.destroy(), 20);
+    } else if (mode.startsWith('progress')) {
+      const token = (message as { params?: { _meta?: { progressToken?: unknown } } }).params?._meta?.progressToken;
+      const notify = (i: number): string =>
+        sse(undefined, {
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: i, total: 3, message: `step ${i}/3` },
+        });
+      const result = sse(undefined, {
+        jsonrpc: '2.0',
+        id: message.id,
+        result: { content: [{ type: 'text', text: 'counted to 3' }] },
+      });
+      const events: Record<string, string[]> = {
+        progress: [notify(1), notify(2), notify(3), result],
+        'progress-reversed': [notify(3), notify(2), notify(1), result],
+        'progress-repeated': [notify(1), notify(1), notify(3), result],
+        'progress-after-result': [notify(1), notify(2), result, notify(3)],
+      };
+      res.writeHead(200, head);
+      res.end((events[mode] ?? []).join(''));
     } else if (mode === 'close-then-resume') {
       res.writeHead(200, head);
       res.end(

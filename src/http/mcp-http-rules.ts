@@ -1,0 +1,95 @@
+/**
+ * The Streamable HTTP rules that `serve` (the SDK's transport) and the replay must apply alike, so
+ * a gateway cannot pass against one and fail against the other: the same status, JSON-RPC code
+ * and text for each refusal.
+ */
+
+/** Protocol versions a 2025-era server accepts in `MCP-Protocol-Version` (the SDK v1's list, newest first). */
+export const MCP_PROTOCOL_VERSIONS: readonly string[] = [
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+  '2024-10-07',
+];
+
+/** The only protocol version whose Streamable HTTP takes JSON-RPC batches (2025-06-18 removed them). */
+export const BATCH_VERSION = '2025-03-26';
+
+/** A request refused: the HTTP status and the JSON-RPC error it is answered with. */
+export interface HttpRefusal {
+  readonly status: number;
+  readonly code: number;
+  readonly message: string;
+}
+
+const mediaTypes = (header: string | undefined): string[] =>
+  (header ?? '').split(',').map((part) => (part.split(';')[0] as string).trim().toLowerCase());
+
+/**
+ * `406` unless `Accept` lists what the spec says a client must: `application/json` and
+ * `text/event-stream` on a POST, `text/event-stream` on a GET. Wildcards do not count, as they do
+ * not for the SDK's servers.
+ */
+export function acceptRefusal(httpMethod: string, accept: string | undefined): HttpRefusal | undefined {
+  const types = mediaTypes(accept);
+  if (httpMethod === 'GET' && !types.includes('text/event-stream')) {
+    return { status: 406, code: -32000, message: 'Not Acceptable: a GET stream needs Accept: text/event-stream.' };
+  }
+  if (httpMethod === 'POST' && !(types.includes('application/json') && types.includes('text/event-stream'))) {
+    return {
+      status: 406,
+      code: -32000,
+      message: `Not Acceptable: expected Accept to list both application/json and text/event-stream, got ${JSON.stringify((accept ?? '').slice(0, 100))}.`,
+    };
+  }
+  return undefined;
+}
+
+/** `400` for an `MCP-Protocol-Version` header naming a version the server does not support (none sent: fine). */
+export function protocolVersionRefusal(
+  header: string | undefined,
+  supported: readonly string[] = MCP_PROTOCOL_VERSIONS,
+): HttpRefusal | undefined {
+  if (header === undefined || supported.includes(header)) return undefined;
+  return {
+    status: 400,
+    code: -32000,
+    message: `Bad Request: Unsupported protocol version: ${header.slice(0, 100)} (supported versions: ${supported.join(', ')})`,
+  };
+}
+
+/** `400` for a JSON-RPC batch, unless it is non-empty and the version in use is 2025-03-26. */
+export function batchRefusal(length: number, version: string | undefined): HttpRefusal | undefined {
+  if (length === 0) return { status: 400, code: -32600, message: 'Invalid Request: an empty JSON-RPC batch.' };
+  if (version === BATCH_VERSION) return undefined;
+  return {
+    status: 400,
+    code: -32600,
+    message: `Invalid Request: JSON-RPC batches are not supported in protocol version ${version ?? 'none negotiated'} (batches exist only in ${BATCH_VERSION}). Send one message per POST.`,
+  };
+}
+
+/** Whether a parsed body is one JSON-RPC 2.0 message object: a request, notification or response. */
+export function isJsonRpcObject(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const message = value as Record<string, unknown>;
+  return message.jsonrpc === '2.0' && (typeof message.method === 'string' || 'result' in message || 'error' in message);
+}
+
+/** `400` with JSON-RPC's Invalid Request (`-32600`: valid JSON, not a request object) for a body that is not one message. */
+export function invalidMessageRefusal(value: unknown): HttpRefusal {
+  const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+  return {
+    status: 400,
+    code: -32600,
+    message: `Invalid Request: expected a JSON-RPC 2.0 message object (with "jsonrpc":"2.0" and a method, result or error), got ${got === 'object' ? 'an object that is not one' : got}.`,
+  };
+}
+
+/** `400` with JSON-RPC's Parse error for a body that is not JSON. */
+export const PARSE_REFUSAL: HttpRefusal = {
+  status: 400,
+  code: -32700,
+  message: 'Parse error: the request body is not valid JSON. Send one JSON-RPC message.',
+};
