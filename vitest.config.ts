@@ -7,15 +7,14 @@ import { SlowFilesFirst } from './test/support/slow-files-first.js';
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
- * Tests that assert tight real-time figures (replay pacing p99 within 5 ms; a pacer stopped 30 ms into
- * 20 ms steps; fresh recordings of the reference server whose progress gaps must match the committed
- * goldens within 50 %; the streaming matchers passing a faithful path, 100 ms gaps within 50 ms) run
- * in their own group, after everything else, so they measure the product and not the load of other
- * test files on a 2-core machine. They are light and mostly wait on timers, so they run beside each other.
+ * Tests that assert tight real-time figures (replay pacing p99 within 5 ms on a quiet machine; fresh
+ * recordings of the reference server whose progress gaps must match the committed goldens within 50 %;
+ * the streaming matchers passing a faithful path, 100 ms gaps within 50 ms) run in their own group,
+ * after everything else, so they measure the product and not the load of other test files on a 2-core
+ * machine. They are light and mostly wait on timers, so they run beside each other.
  */
 const TIMING = [
   'src/replay/replay-server-pacing.test.ts',
-  'src/replay/pacing.test.ts',
   'src/reference-goldens.test.ts',
   'test/e2e/matchers-timing.test.ts',
 ];

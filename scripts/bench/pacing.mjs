@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callView } from '../../dist/check/index.js';
+import { readToolCall } from '../../dist/check/index.js';
 import { recordCall, writeGolden } from '../../dist/index.js';
 import { startReferenceServer } from '../../dist/server/index.js';
 import { rawProgressArrivals } from './http-client.mjs';
@@ -38,7 +38,7 @@ export async function run(rows) {
     const live = await startUpstream('live', path);
     const replay = await startUpstream('replay', path);
     try {
-      const recorded = callView(golden).progress.map((p) => p.atMs);
+      const recorded = readToolCall(golden).progress.map((p) => p.atMs);
       const offsetP50 = [];
       const offsetP99 = [];
       const gapP99 = [];

@@ -13,7 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { callView } from '../../dist/check/index.js';
+import { readToolCall } from '../../dist/check/index.js';
 import { readGolden, recordCall, writeGolden } from '../../dist/index.js';
 import { startReferenceServer } from '../../dist/server/index.js';
 import { fmt, interleaved, median, quantile } from './kit.mjs';
@@ -90,7 +90,7 @@ function recordedCall(golden) {
 async function pacingRows(rows, goldenPath) {
   const golden = await readGolden(goldenPath);
   const { body, bytes } = recordedCall(golden);
-  const recordedMs = callView(golden).progress.map((p) => p.atMs);
+  const recordedMs = readToolCall(golden).progress.map((p) => p.atMs);
   for (const n of COUNTS) {
     const runs = await compareKinds(SERVER_KINDS, goldenPath, n, body, { recordedMs, bytes }, RAMP_MS);
     rows.add({

@@ -1,5 +1,4 @@
 import { describeError, isGoldenError } from '../errors.js';
-import { callView } from '../invariants/call-view.js';
 import {
   type InvariantResult,
   preservesBlocks,
@@ -12,6 +11,7 @@ import type { Scenario } from '../record/scenario.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import { frameMessage, sseBlock } from '../transcript/frame-content.js';
 import { progressOf } from '../transcript/json-rpc.js';
+import { readToolCall } from '../transcript/read-calls.js';
 import { watchStalls } from './stall-watch.js';
 import { STREAM_ROWS } from './stream-rows.js';
 
@@ -71,9 +71,9 @@ export interface BatteryProperty {
 }
 
 function timeline(label: string, recording: Recording, audit?: AuditEntry): TimelineCall {
-  const view = callView(recording);
+  const view = readToolCall(recording);
   const call = recording.frames.find((f) => f.dir === 'client->server' && frameMessage(f)?.method === 'tools/call');
-  // callView measures from the first frame of the call's exchange: anchor it on the wall clock.
+  // readToolCall measures from the first frame of the call's exchange: anchor it on the wall clock.
   const head = call ? (recording.frames.find((f) => f.exchange === call.exchange)?.t ?? call.t) : 0;
   const offset = recording.originEpochMs + head / 1000;
   return {

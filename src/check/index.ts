@@ -2,8 +2,7 @@
  * `mcp-golden/check`: the gateway check (`mcp-golden check` as a function) with its report
  * formats, and the invariants it judges with, for use on any two transcripts.
  */
-export type { CallView } from '../invariants/call-view.js';
-export { callView } from '../invariants/call-view.js';
+
 export type { InvariantResult } from '../invariants/invariants.js';
 export {
   forwardsFaithfully,
@@ -12,6 +11,8 @@ export {
   preservesUnicode,
   streamsProgressively,
 } from '../invariants/invariants.js';
+export type { Arrival, Call } from '../transcript/read-calls.js';
+export { readToolCall } from '../transcript/read-calls.js';
 export type { TimingTolerance } from '../transcript/timing-tolerance.js';
 export type { PropertyResult, TimelineCall, Verdict } from './battery.js';
 export { formatReport, timelineSvg } from './report.js';

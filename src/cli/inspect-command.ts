@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { lintTranscript } from '../lint/lint-transcript.js';
 import { type TimelineSection, timelineHtml } from '../report/html-report.js';
 import { readGolden, writeFileAtomic } from '../store/golden-file.js';
-import { describeLeftovers, findLeftoverTempFiles } from '../store/leftover-temp-files.js';
+import { describeInterruptedWrites, findInterruptedWritesUnder } from '../store/interrupted-writes.js';
 import { formatTimeline } from '../transcript/timeline.js';
 import { defineCommand } from './command-spec.js';
 import { goldenSection } from './html-reports.js';
@@ -15,7 +15,7 @@ export const inspectCommand = defineCommand({
   minOperands: 1,
   missing: 'golden path',
   description: `Prints a timeline of each golden: HTTP heads, JSON-RPC messages and stream ends with their
-offsets, then frame, exchange and progress-gap figures. Reports leftover temporary files of
+offsets, then frame, exchange and progress-gap figures. Reports the temporary files of
 interrupted writes in the goldens' directories.`,
   options: {
     html: {
@@ -28,7 +28,7 @@ interrupted writes in the goldens' directories.`,
   async run(args) {
     const positionals = args.operands;
     for (const dir of new Set(positionals.map((p) => dirname(p)))) {
-      for (const line of describeLeftovers(await findLeftoverTempFiles(dir, 0))) {
+      for (const line of describeInterruptedWrites(await findInterruptedWritesUnder(dir, 0))) {
         process.stderr.write(`[mcp-golden] ${line}\n`);
       }
     }

@@ -1,4 +1,4 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { GoldenError, isGoldenError } from '../errors.js';
 import { isLintRuleId, LINT_RULES, type LintRuleId } from '../lint/lint-rules.js';
 import { type LintOptions, lintTranscript } from '../lint/lint-transcript.js';
@@ -7,44 +7,15 @@ import { junitXml } from '../report/junit.js';
 import { sarifLog } from '../report/sarif.js';
 import { readGolden, writeFileAtomic } from '../store/golden-file.js';
 import type { Transcript } from '../transcript/frame.js';
-import { memberOf } from '../transcript/json-object.js';
 import { findGoldens } from '../verify/find-goldens.js';
 import { type LintedGolden, lintJunit, lintSarif, SARIF_TOOL } from './ci-reports.js';
 import { defineCommand, suggest } from './command-spec.js';
+import { CONFIG_FILE, loadProjectConfig } from './project-config.js';
 
+/** The project config's `lint` section: rule switches and timing tolerances. */
 async function projectOptions(): Promise<LintOptions> {
-  let text: string;
-  try {
-    text = await readFile('package.json', 'utf8');
-  } catch {
-    return {};
-  }
-  let config: unknown;
-  try {
-    config = memberOf(memberOf(JSON.parse(text), 'mcp-golden'), 'lint');
-  } catch {
-    return {};
-  }
-  if (config === undefined) return {};
-  const fail = (problem: string): never => {
-    throw new GoldenError('E_USAGE', `Invalid "mcp-golden".lint in ./package.json: ${problem}.`);
-  };
-  if (config === null || typeof config !== 'object') return fail('expected an object');
-  const { rules, minIntervalMs, maxSilenceMs, rateWindow, ...rest } = config as Record<string, unknown>;
-  if (Object.keys(rest).length > 0)
-    fail(`unknown field "${Object.keys(rest)[0]}"; expected rules, minIntervalMs, maxSilenceMs, rateWindow`);
-  for (const [name, value] of Object.entries({ minIntervalMs, maxSilenceMs, rateWindow })) {
-    if (value !== undefined && !(typeof value === 'number' && Number.isInteger(value) && value >= 1)) {
-      fail(`"${name}" must be a whole number >= 1, got ${JSON.stringify(value)}`);
-    }
-  }
-  if (rules !== undefined && (rules === null || typeof rules !== 'object'))
-    fail('"rules" must be an object of rule id → true/false');
-  for (const [id, on] of Object.entries((rules ?? {}) as Record<string, unknown>)) {
-    if (!isLintRuleId(id)) fail(`unknown rule "${id}"; expected one of ${LINT_RULES.map((r) => r.id).join(', ')}`);
-    if (typeof on !== 'boolean') fail(`rule "${id}" must be true or false, got ${JSON.stringify(on)}`);
-  }
-  return config as LintOptions;
+  const lint = (await loadProjectConfig(process.cwd()))?.config.lint;
+  return (lint ?? {}) as LintOptions;
 }
 
 function parseOff(raw: string[] | undefined): Record<string, boolean> {
@@ -122,7 +93,7 @@ a golden that is missing or unreadable).`,
       description: `switch rules off for this run: ${LINT_RULES.map((r) => r.id).join(', ')}`,
     },
   },
-  epilog: `Per project: "mcp-golden": { "lint": { "rules": { "rate": false }, "minIntervalMs": 100 } } in ./package.json.
+  epilog: `Per project: { "lint": { "rules": { "rate": false }, "minIntervalMs": 100 } } in ./${CONFIG_FILE} (or under "mcp-golden" in ./package.json).
 Per golden: notes.lint = { "<rule>": "why this golden is an exception" } in its header.`,
   async run(args) {
     const positionals = await lintOperands(args.operands);

@@ -10,7 +10,8 @@ import {
 } from '../record/record-goldens.js';
 import { recordReferenceGoldens } from '../reference-goldens.js';
 import { defineCommand } from './command-spec.js';
-import { CONFIG_FILE, loadRecordConfig } from './record-config.js';
+import { CONFIG_FILE, loadProjectConfig } from './project-config.js';
+import { recordConfigOf } from './record-config.js';
 import { parseTargetOptions, TARGET_OPTIONS, targetValues } from './target-options.js';
 
 /**
@@ -75,7 +76,9 @@ name that cannot be used).`,
   mcp-golden record --target URL --header 'Name: value' --scenarios FILE --out DIR`,
   async run(args) {
     const fromOptions = parseTargetOptions(targetValues(args));
-    const config = fromOptions ? undefined : await loadRecordConfig(process.cwd(), args.string('config'));
+    const config = fromOptions
+      ? undefined
+      : recordConfigOf(await loadProjectConfig(process.cwd(), args.string('config')));
     const target: RecordTarget | undefined =
       fromOptions ??
       (config && parseTargetOptions({ stdio: config.stdio, target: config.target, header: config.headers }));

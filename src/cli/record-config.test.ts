@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { runCli } from '../../test/support/cli.js';
 import { EVERYTHING } from '../../test/support/server-everything.js';
 import { isGoldenError } from '../errors.js';
-import { loadRecordConfig } from './record-config.js';
+import { loadProjectConfig } from './project-config.js';
+import { type RecordConfig, recordConfigOf } from './record-config.js';
 
 /** A reference to an environment variable as the config file spells it (dollar, brace, name, brace). */
 const ref = (name: string): string => `$\u007b${name}}`;
@@ -18,7 +19,10 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('loadRecordConfig', () => {
+const recordSection = async (cwd: string, path?: string): Promise<RecordConfig | undefined> =>
+  recordConfigOf(await loadProjectConfig(cwd, path));
+
+describe('the record section of the project config', () => {
   test('reads mcp-golden.config.json, resolving paths against it and expanding environment references', async () => {
     await writeFile(
       join(dir, 'mcp-golden.config.json'),
@@ -33,7 +37,7 @@ describe('loadRecordConfig', () => {
     );
     process.env.MY_TOKEN = 'from-env';
     try {
-      expect(await loadRecordConfig(dir)).toEqual({
+      expect(await recordSection(dir)).toEqual({
         target: 'http://127.0.0.1:3001/mcp',
         headers: ['Authorization: Bearer from-env'],
         scenarios: join(dir, 'mcp/scenarios.json'),
@@ -45,12 +49,12 @@ describe('loadRecordConfig', () => {
   });
 
   test('falls back to the "mcp-golden" key of package.json, and to nothing', async () => {
-    expect(await loadRecordConfig(dir)).toBeUndefined();
+    expect(await recordSection(dir)).toBeUndefined();
     await writeFile(
       join(dir, 'package.json'),
       JSON.stringify({ 'mcp-golden': { record: { stdio: 'node server.js' } } }),
     );
-    expect(await loadRecordConfig(dir)).toEqual({ stdio: 'node server.js' });
+    expect(await recordSection(dir)).toEqual({ stdio: 'node server.js' });
   });
 
   test('refuses an unset variable, an unknown key and a missing --config file, saying how to fix them', async () => {
@@ -59,16 +63,16 @@ describe('loadRecordConfig', () => {
       file,
       JSON.stringify({ record: { target: 'http://h/mcp', headers: [`A: ${ref('NOT_SET_ANYWHERE')}`] } }),
     );
-    const unset = await loadRecordConfig(dir).catch((e: unknown) => e);
+    const unset = await recordSection(dir).catch((e: unknown) => e);
     expect(isGoldenError(unset, 'E_USAGE')).toBe(true);
     expect((unset as Error).message).toContain(
       `uses ${ref('NOT_SET_ANYWHERE')}, but the environment variable NOT_SET_ANYWHERE is not set`,
     );
     await writeFile(file, JSON.stringify({ record: { taget: 'http://h/mcp' } }));
-    expect(((await loadRecordConfig(dir).catch((e: unknown) => e)) as Error).message).toContain(
+    expect(((await recordSection(dir).catch((e: unknown) => e)) as Error).message).toContain(
       'unknown key "taget" in "record"',
     );
-    expect(((await loadRecordConfig(dir, 'nope.json').catch((e: unknown) => e)) as Error).message).toContain(
+    expect(((await recordSection(dir, 'nope.json').catch((e: unknown) => e)) as Error).message).toContain(
       'Cannot read config "nope.json": no such file',
     );
   });

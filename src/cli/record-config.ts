@@ -1,16 +1,11 @@
-import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { GoldenError } from '../errors.js';
-import { memberOf } from '../transcript/json-object.js';
-
-/** The config file `mcp-golden record` reads from the working directory. */
-export const CONFIG_FILE = 'mcp-golden.config.json';
+import type { LoadedProjectConfig } from './project-config.js';
 
 /**
- * The `record` section of `mcp-golden.config.json` (or of the `"mcp-golden"` key in package.json):
- * what `mcp-golden record` with no target options records, so `npm run goldens` is one line.
- * Strings may use `${NAME}` to take a value from the environment (a token, say) without writing
- * it into the file.
+ * The `record` section of the project config, resolved: what `mcp-golden record` with no target
+ * options records, so `npm run goldens` is one line. Strings may use `${NAME}` to take a value from
+ * the environment (a token, say) without writing it into the file.
  */
 export interface RecordConfig {
   /** Command line of a stdio server, as for `--stdio`. */
@@ -19,19 +14,10 @@ export interface RecordConfig {
   readonly target?: string;
   /** Headers for `target`, as for `--header`. @default [] */
   readonly headers?: readonly string[];
-  /** Scenario list file, relative to the config file. */
+  /** Scenario list file, resolved against the config file's folder. */
   readonly scenarios?: string;
-  /** Output directory, relative to the config file. */
+  /** Output directory, resolved against the config file's folder. */
   readonly out?: string;
-}
-
-const KEYS = ['stdio', 'target', 'headers', 'scenarios', 'out'];
-
-function invalid(source: string, problem: string): GoldenError {
-  return new GoldenError(
-    'E_USAGE',
-    `Invalid config in ${source}: ${problem}. Expected {"record": {"stdio" | "target", "headers", "scenarios", "out"}}; see README "Record your own server".`,
-  );
 }
 
 /** Replaces `${NAME}` with the environment variable, refusing unset ones (a silent empty token would record a 401). */
@@ -48,70 +34,29 @@ export function expandEnv(text: string, source: string, env: NodeJS.ProcessEnv =
   });
 }
 
-/** Checks a parsed `record` section and resolves its paths against `baseDir`; `${NAME}`s are expanded. */
-export function parseRecordConfig(value: unknown, source: string, baseDir: string): RecordConfig {
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw invalid(source, '"record" must be an object');
-  const record = value as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (!KEYS.includes(key)) throw invalid(source, `unknown key "${key}" in "record"`);
-  }
-  for (const key of ['stdio', 'target', 'scenarios', 'out'] as const) {
-    if (record[key] !== undefined && typeof record[key] !== 'string')
-      throw invalid(source, `"${key}" must be a string`);
-  }
-  const headers = record.headers;
-  if (headers !== undefined && !(Array.isArray(headers) && headers.every((h) => typeof h === 'string'))) {
-    throw invalid(source, '"headers" must be an array of "Name: value" strings');
-  }
-  const text = (key: 'stdio' | 'target'): string | undefined =>
-    typeof record[key] === 'string' ? expandEnv(record[key] as string, source) : undefined;
-  const path = (key: 'scenarios' | 'out'): string | undefined =>
-    typeof record[key] === 'string' ? resolve(baseDir, record[key] as string) : undefined;
-  const config: Record<string, unknown> = {
-    stdio: text('stdio'),
-    target: text('target'),
-    headers: (headers as string[] | undefined)?.map((h) => expandEnv(h, source)),
-    scenarios: path('scenarios'),
-    out: path('out'),
-  };
-  return Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined)) as RecordConfig;
-}
-
-async function readJson(path: string): Promise<unknown | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
+/**
+ * The project config's `record` section with its paths resolved and its `${NAME}`s expanded;
+ * `undefined` without a config or with a package.json that has no `record`. A config file of its
+ * own without `record` is refused: `record` would otherwise fall back to the reference server and
+ * write its goldens into this project.
+ */
+export function recordConfigOf(loaded: LoadedProjectConfig | undefined): RecordConfig | undefined {
+  if (!loaded) return undefined;
+  const { source, baseDir } = loaded;
+  const record = loaded.config.record;
+  if (!record && !loaded.inPackageJson) {
     throw new GoldenError(
       'E_USAGE',
-      `Invalid config in ${path}: not valid JSON (${(error as Error).message}). Fix the file.`,
+      `Invalid config in ${source}: no "record" section. Expected {"record": {"stdio" | "target", "headers", "scenarios", "out"}}, or pass --stdio or --target; see README "Record your own server".`,
     );
   }
-}
-
-/**
- * Finds the record config: `path` if given, else `mcp-golden.config.json` in `cwd`, else the
- * `"mcp-golden"` key of `cwd/package.json`. `undefined` when there is none.
- */
-export async function loadRecordConfig(cwd: string, path?: string): Promise<RecordConfig | undefined> {
-  const file = resolve(cwd, path ?? CONFIG_FILE);
-  const value = await readJson(file);
-  if (value === undefined && path !== undefined) {
-    throw new GoldenError('E_USAGE', `Cannot read config "${path}": no such file. Expected a JSON file; fix --config.`);
-  }
-  if (value !== undefined) {
-    const section = memberOf(value, 'record');
-    if (section === undefined) throw invalid(file, 'no "record" section');
-    return parseRecordConfig(section, file, dirname(file));
-  }
-  const pkgPath = resolve(cwd, 'package.json');
-  const section = memberOf(memberOf(await readJson(pkgPath), 'mcp-golden'), 'record');
-  return section === undefined ? undefined : parseRecordConfig(section, `${pkgPath} ("mcp-golden")`, cwd);
+  if (!record) return undefined;
+  const config: Record<string, unknown> = {
+    stdio: record.stdio === undefined ? undefined : expandEnv(record.stdio, source),
+    target: record.target === undefined ? undefined : expandEnv(record.target, source),
+    headers: record.headers?.map((h) => expandEnv(h, source)),
+    scenarios: record.scenarios === undefined ? undefined : resolve(baseDir, record.scenarios),
+    out: record.out === undefined ? undefined : resolve(baseDir, record.out),
+  };
+  return Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined)) as RecordConfig;
 }

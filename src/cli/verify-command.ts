@@ -12,8 +12,9 @@ import { buildVerifyReport, formatReportTail, formatVerdictLine } from '../verif
 import { SARIF_TOOL, verifyJunit, verifySarif } from './ci-reports.js';
 import { defineCommand } from './command-spec.js';
 import { verifySections } from './html-reports.js';
+import { loadProjectConfig } from './project-config.js';
 import { parseTargetOptions, TARGET_OPTIONS, targetValues } from './target-options.js';
-import { loadVerifyConfig } from './verify-config.js';
+import { verifyConfigOf } from './verify-config.js';
 
 /** `mcp-golden verify`. */
 export const verifyCommand = defineCommand({
@@ -87,7 +88,7 @@ Exit 0 when every golden matches, 1 when any differs, 2 on usage errors.`,
     }
     const flags = { ignore: args.strings('ignore'), mask: args.strings('mask') };
     compileVolatile(flags, 'on the command line');
-    const config = await loadVerifyConfig(process.cwd());
+    const config = verifyConfigOf(await loadProjectConfig(process.cwd()));
     const concurrency = args.integer('concurrency');
     const files = await findGoldens(args.operands);
     const secrets = targetSecrets(target);

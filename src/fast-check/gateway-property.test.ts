@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startFaultProxy } from '../../test/support/fault-proxy.js';
-import { callView } from '../invariants/call-view.js';
 import { findReferenceTool, parseToolArguments } from '../server/reference-tools.js';
 import { readGolden } from '../store/golden-file.js';
+import { readToolCall } from '../transcript/read-calls.js';
 import { progressToken, requestId, scenario, toolArguments } from './arbitraries.js';
 import { gatewayProperty } from './gateway-property.js';
 
@@ -69,7 +69,7 @@ describe('gatewayProperty', () => {
     expect(typeof failing?.progressToken).toBe('number');
     expect(fc.defaultReportMessage(result)).toMatch(/seed: 3, path: "[\d:]+"/);
     const saved = await readGolden(path);
-    const view = callView(saved);
+    const view = readToolCall(saved);
     expect(typeof view.token).toBe('number');
     expect(
       view.progress.every((p) => typeof (p.message.params as { progressToken?: unknown }).progressToken === 'string'),

@@ -1,8 +1,8 @@
 import { describeBlocks } from '../transcript/compare.js';
 import type { Transcript } from '../transcript/frame.js';
-import { progressOf as progressParams } from '../transcript/json-rpc.js';
+import { progressOf as progressParams, resultContent, textOf } from '../transcript/json-rpc.js';
+import { type Arrival, type Call, readToolCall } from '../transcript/read-calls.js';
 import { allowedDrift, resolveTolerance, type TimingTolerance } from '../transcript/timing-tolerance.js';
-import { type Arrival, type CallView, callView, resultTexts } from './call-view.js';
 
 /** The verdict on one property, with its evidence in numbers. */
 export interface InvariantResult {
@@ -19,6 +19,10 @@ const typeOf = (value: unknown): string => (value === null ? 'null' : typeof val
 const show = (value: unknown): string => `${JSON.stringify(value)} (${typeOf(value)})`;
 const tokenOf = (a: Arrival): unknown => progressParams(a.message)?.progressToken;
 const progressOf = (a: Arrival): unknown => progressParams(a.message)?.progress;
+
+/** Text blocks of the call's result (`[]` when the result has none or the call failed). */
+const resultTexts = (call: Call): string[] =>
+  (resultContent(call.response?.message) ?? []).map((block) => textOf(block) ?? JSON.stringify(block));
 
 /** Any character outside ASCII (a UTF-16 unit above 0x7f: surrogate halves count). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is all of ASCII, control characters included.
@@ -44,7 +48,7 @@ function result(
  */
 export function preservesProgressTokens(received: Transcript, reference?: Transcript): InvariantResult {
   const name = 'progress tokens';
-  const view = callView(received);
+  const view = readToolCall(received);
   const count = view.progress.length;
   const numbers = { notifications: count, tokenSent: view.hasToken ? JSON.stringify(view.token) : 'none' };
   if (!view.hasToken) {
@@ -59,7 +63,7 @@ export function preservesProgressTokens(received: Transcript, reference?: Transc
   }
   const wrong = view.progress.filter((p) => tokenOf(p) !== view.token);
   if (wrong.length > 0) {
-    const first = tokenOf(wrong[0] as CallView['progress'][number]);
+    const first = tokenOf(wrong[0] as Arrival);
     return result(
       name,
       false,
@@ -71,8 +75,8 @@ export function preservesProgressTokens(received: Transcript, reference?: Transc
     );
   }
   for (let i = 1; i < count; i++) {
-    const before = Number(progressOf(view.progress[i - 1] as CallView['progress'][number]));
-    const now = Number(progressOf(view.progress[i] as CallView['progress'][number]));
+    const before = Number(progressOf(view.progress[i - 1] as Arrival));
+    const now = Number(progressOf(view.progress[i] as Arrival));
     if (!(now > before))
       return result(
         name,
@@ -103,7 +107,7 @@ export function preservesProgressTokens(received: Transcript, reference?: Transc
     );
   }
   if (reference && cancelAt === undefined) {
-    const expected = callView(reference).progress.length;
+    const expected = readToolCall(reference).progress.length;
     if (count !== expected) {
       const missing = count < expected ? ` (the last ${expected - count} missing)` : '';
       return result(name, false, `received ${count} of ${expected} progress notifications${missing}`, {
@@ -123,8 +127,8 @@ export function preservesProgressTokens(received: Transcript, reference?: Transc
 /** Result blocks: same count, same order, byte-identical text, nothing truncated. */
 export function preservesBlocks(received: Transcript, reference: Transcript): InvariantResult {
   const name = 'blocks';
-  const got = resultTexts(callView(received));
-  const want = resultTexts(callView(reference));
+  const got = resultTexts(readToolCall(received));
+  const want = resultTexts(readToolCall(reference));
   const chars = (texts: string[]): number => texts.reduce((n, t) => n + t.length, 0);
   const numbers = { blocks: got.length, expectedBlocks: want.length, chars: chars(got), expectedChars: chars(want) };
   // How non-ASCII text was encoded is the unicode property's verdict: a block whose reference holds
@@ -148,8 +152,8 @@ export function preservesBlocks(received: Transcript, reference: Transcript): In
 /** Text with non-ASCII characters arrives byte-identical (no latin-1 or replacement-character mangling). */
 export function preservesUnicode(received: Transcript, reference: Transcript): InvariantResult {
   const name = 'unicode';
-  const got = resultTexts(callView(received));
-  const want = resultTexts(callView(reference));
+  const got = resultTexts(readToolCall(received));
+  const want = resultTexts(readToolCall(reference));
   const nonAscii = want.filter((text) => NON_ASCII.test(text));
   const arrived = new Set(got);
   const sent = new Set(want);
@@ -194,11 +198,11 @@ export function streamsProgressively(
   const name = 'streams progressively';
   const tolerance = resolveTolerance(timing);
   const { relGap, minGapMs } = tolerance;
-  const got = callView(received);
-  const want = callView(reference);
+  const got = readToolCall(received);
+  const want = readToolCall(reference);
   // Gaps between consecutive progress values that arrived before the result, matched by value, so a
   // dropped or late notification is judged by the tokens property, not here.
-  const gapsByValue = (v: CallView): Map<string, number> => {
+  const gapsByValue = (v: Call): Map<string, number> => {
     const before = v.progress.filter((p) => v.response === undefined || p.order < v.response.order);
     const out = new Map<string, number>();
     before.forEach((p, i) => {

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { callTwiceWithOneToken } from '../../test/support/call-twice.js';
 import { isGoldenError } from '../errors.js';
 import { readGolden } from '../store/golden-file.js';
 import type { Frame, Transcript } from '../transcript/frame.js';
@@ -16,6 +17,27 @@ const withFrames = (t: Transcript, frames: Frame[]): Transcript => ({ header: t.
 const isProgress = (f: Frame): boolean => frameMessage(f)?.method === 'notifications/progress';
 
 describe('lintTranscript', () => {
+  test('two sequential calls reusing a progress token: each call is judged on its own progress', async () => {
+    const twice = callTwiceWithOneToken(await golden('progress-10x100'));
+    const report = lintTranscript(twice);
+    expect(report.calls).toBe(3);
+    expect(report.violations.map((v) => formatViolation(v))).toEqual([]);
+    // A real fault in the second call is still its own: its progress repeated after its result.
+    const second = twice.frames.filter((f) => f.exchange === 5);
+    const progress = second.filter(isProgress).at(-1) as Frame;
+    const end = twice.frames.findLastIndex((f) => f.exchange === 5 && f.channel === 'sse');
+    const late = {
+      ...progress,
+      t: (twice.frames[end]?.t ?? 0) + 10,
+      raw: (progress.raw ?? '').replace(/(^|\n)id: \S+/, '$1id: late-1'),
+    };
+    const faulty = withFrames(twice, [...twice.frames.slice(0, end + 1), late, ...twice.frames.slice(end + 1)]);
+    expect(lintTranscript(faulty).violations.map((v) => [v.rule, v.call])).toEqual([
+      ['monotonic', '2'],
+      ['after-result', '2'],
+    ]);
+  });
+
   test('every committed reference golden lints clean (exceptions only where its notes explain them)', async () => {
     const files = (await readdir(goldens)).filter((f) => f.endsWith('.jsonl'));
     const found: string[] = [];

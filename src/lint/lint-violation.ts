@@ -1,5 +1,6 @@
+import type { Call, StreamEvent } from '../transcript/read-calls.js';
 import { type LintRuleId, type LintRuleSource, lintRule } from './lint-rules.js';
-import type { LintCall, LintEvent, LintView } from './lint-view.js';
+import type { LintView } from './lint-view.js';
 
 /** One broken rule, located in the transcript, with what was expected, what was seen and the fix. */
 export interface LintViolation {
@@ -26,19 +27,19 @@ export interface LintViolation {
 export function violation(
   view: LintView,
   rule: LintRuleId,
-  at: { call?: LintCall | undefined; event?: LintEvent | undefined; index?: number },
+  at: { call?: Call | undefined; event?: StreamEvent | undefined; order?: number },
   message: string,
   expected: string,
   got: string,
 ): LintViolation {
   const info = lintRule(rule);
-  const index = at.event?.index ?? at.index ?? at.call?.index ?? 0;
+  const index = at.event?.order ?? at.order ?? at.call?.order ?? 0;
   const frame = view.transcript.frames[index];
   return {
     rule,
     source: info.source,
     reference: info.reference,
-    call: at.call ? JSON.stringify(at.call.request.id) : undefined,
+    call: at.call?.request ? JSON.stringify(at.call.request.id) : undefined,
     frame: index,
     line: index + 2,
     atMs: Math.round((frame?.t ?? 0) / 100) / 10,

@@ -1,6 +1,7 @@
 import { canonicalJson } from '../transcript/canonical-json.js';
 import { contentOf, partialResultOf } from '../transcript/json-rpc.js';
-import type { LintEvent, LintView } from './lint-view.js';
+import type { Arrival } from '../transcript/read-calls.js';
+import type { LintView } from './lint-view.js';
 import type { LintViolation } from './lint-violation.js';
 import { violation } from './lint-violation.js';
 
@@ -12,7 +13,7 @@ import { violation } from './lint-violation.js';
 export function checkPartialResults(view: LintView): LintViolation[] {
   const out: LintViolation[] = [];
   for (const call of view.calls) {
-    const partial = call.progress.filter((p: LintEvent) => partialResultOf(p.message) !== undefined);
+    const partial = call.progress.filter((p: Arrival) => partialResultOf(p.message) !== undefined);
     const final = contentOf(call.response?.message?.result);
     if (partial.length === 0 || !final || final.length === 0) continue;
     const joined = partial.flatMap((p) => contentOf(partialResultOf(p.message)) ?? []);

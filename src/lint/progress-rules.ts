@@ -9,7 +9,7 @@ const show = (value: unknown): string =>
 /** `token-echo` and `no-token-no-progress`: every notification belongs to a request that sent its token. */
 export function checkTokens(view: LintView): LintViolation[] {
   const out: LintViolation[] = [];
-  for (const { event, call } of view.stray) {
+  for (const { arrival: event, call } of view.stray) {
     const token = progressOf(event.message)?.progressToken;
     const tokenCall = view.calls.filter((c) => c.hasToken && c.t <= event.t).at(-1);
     if (tokenCall && (!call || call.hasToken || call === tokenCall)) {
@@ -101,8 +101,8 @@ export function checkFinalProgress(view: LintView): LintViolation[] {
   const out: LintViolation[] = [];
   for (const call of view.calls) {
     const response = call.response;
-    if (!response || call.cancelT !== undefined) continue;
-    const before = call.progress.filter((p) => p.index < response.index);
+    if (!response || call.cancelAtMs !== undefined) continue;
+    const before = call.progress.filter((p) => p.order < response.order);
     const last = before.at(-1);
     if (!last || !call.progress.some((p) => totalValue(p) !== undefined)) continue;
     const total = totalValue(last) ?? call.progress.map(totalValue).findLast((t) => t !== undefined);
@@ -120,7 +120,7 @@ export function checkFinalProgress(view: LintView): LintViolation[] {
         { call, event: response },
         `the last notification before ${kind} was ${String(progressValue(last))}/${String(total)}`,
         `a final notification with progress == total (${String(total)}) before ${kind}`,
-        `progress ${String(progressValue(last))} (line ${last.index + 2})`,
+        `progress ${String(progressValue(last))} (line ${last.order + 2})`,
       ),
     );
   }
@@ -133,14 +133,14 @@ export function checkAfterResult(view: LintView): LintViolation[] {
   for (const call of view.calls) {
     const response = call.response;
     if (!response) continue;
-    const late = call.progress.filter((p) => p.index > response.index);
+    const late = call.progress.filter((p) => p.order > response.order);
     for (const event of late) {
       out.push(
         violation(
           view,
           'after-result',
           { call, event },
-          `progress ${String(progressValue(event))} arrived ${((event.t - response.t) / 1000).toFixed(1)} ms after the result (line ${response.index + 2})`,
+          `progress ${String(progressValue(event))} arrived ${((event.t - response.t) / 1000).toFixed(1)} ms after the result (line ${response.order + 2})`,
           'no progress after the result',
           `${late.length} notification${late.length === 1 ? '' : 's'} after it`,
         ),

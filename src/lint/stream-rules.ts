@@ -1,4 +1,5 @@
-import { type LintEvent, type LintView, progressValue } from './lint-view.js';
+import type { StreamEvent } from '../transcript/read-calls.js';
+import { type LintView, progressValue } from './lint-view.js';
 import type { LintViolation } from './lint-violation.js';
 import { violation } from './lint-violation.js';
 
@@ -12,7 +13,7 @@ function orderedIds(ids: readonly string[]): { prefix: string; numbers: number[]
   return { prefix, numbers: parts.map((p) => Number(p?.[2])) };
 }
 
-const withId = (events: readonly LintEvent[]): LintEvent[] => events.filter((e) => e.eventId);
+const withId = (events: readonly StreamEvent[]): StreamEvent[] => events.filter((e) => e.eventId);
 
 /**
  * `event-ids`: ids unique in the session (the same event delivered again after a reconnect is
@@ -22,8 +23,8 @@ const withId = (events: readonly LintEvent[]): LintEvent[] => events.filter((e) 
 export function checkEventIds(view: LintView): LintViolation[] {
   const out: LintViolation[] = [];
   const resumed = new Set(view.reconnects.map((r) => r.exchange));
-  const seen = new Map<string, LintEvent>();
-  const flagged = new Set<LintEvent>();
+  const seen = new Map<string, StreamEvent>();
+  const flagged = new Set<StreamEvent>();
   for (const event of withId(view.events)) {
     const id = event.eventId as string;
     const earlier = seen.get(id);
@@ -31,7 +32,7 @@ export function checkEventIds(view: LintView): LintViolation[] {
       seen.set(id, event);
       continue;
     }
-    const raw = (e: LintEvent): string | undefined => view.transcript.frames[e.index]?.raw;
+    const raw = (e: StreamEvent): string | undefined => view.transcript.frames[e.order]?.raw;
     const isReplay = resumed.has(event.exchange) && earlier.exchange !== event.exchange && raw(earlier) === raw(event);
     if (isReplay) continue;
     flagged.add(event);
@@ -40,20 +41,20 @@ export function checkEventIds(view: LintView): LintViolation[] {
         view,
         'event-ids',
         { event },
-        `event id ${JSON.stringify(id)} was already used for a different event (line ${earlier.index + 2})`,
+        `event id ${JSON.stringify(id)} was already used for a different event (line ${earlier.order + 2})`,
         'an id not used before in this session',
         JSON.stringify(id),
       ),
     );
   }
-  const byStream = new Map<number, LintEvent[]>();
+  const byStream = new Map<number, StreamEvent[]>();
   for (const event of withId(view.events))
     byStream.set(event.exchange, [...(byStream.get(event.exchange) ?? []), event]);
   for (const events of byStream.values()) {
     const ordered = orderedIds(events.map((e) => e.eventId as string));
     if (!ordered || events.length < 2) continue;
     for (let i = 1; i < events.length; i++) {
-      const event = events[i] as LintEvent;
+      const event = events[i] as StreamEvent;
       const before = ordered.numbers[i - 1] as number;
       const now = ordered.numbers[i] as number;
       if (now > before || flagged.has(event)) continue;
@@ -82,7 +83,7 @@ export function checkResumeLossless(view: LintView): LintViolation[] {
   for (const reconnect of view.reconnects) {
     const anchor = view.events.find((e) => e.eventId === reconnect.lastEventId);
     if (!anchor) continue;
-    const before = view.events.filter((e) => e.exchange === anchor.exchange && e.index <= anchor.index);
+    const before = view.events.filter((e) => e.exchange === anchor.exchange && e.order <= anchor.order);
     const after = view.events.filter((e) => e.exchange === reconnect.exchange && e.message);
     const problems: string[] = [];
     const had = new Set(before.map((e) => e.eventId).filter(Boolean));
@@ -104,7 +105,7 @@ export function checkResumeLossless(view: LintView): LintViolation[] {
       if (gap > 0)
         problems.push(`the server's ids jump from ${reconnect.lastEventId} to ${firstNew?.eventId} (${gap} missing)`);
     }
-    const call = view.calls.find((c) => view.transcript.frames[c.index]?.exchange === anchor.exchange);
+    const call = view.calls.find((c) => c.exchange === anchor.exchange);
     if (call) {
       const values = call.progress.map(progressValue);
       const cut = call.progress.findIndex((p) => p.exchange === reconnect.exchange);
@@ -119,14 +120,14 @@ export function checkResumeLossless(view: LintView): LintViolation[] {
           );
         }
       }
-      if (!call.response && call.cancelT === undefined) problems.push('the result never arrived');
+      if (!call.response && call.cancelAtMs === undefined) problems.push('the result never arrived');
     }
     if (problems.length === 0) continue;
     out.push(
       violation(
         view,
         'resume-lossless',
-        { call, event: firstNew, index: reconnect.index },
+        { call, event: firstNew, order: reconnect.order },
         `after reconnecting with Last-Event-ID ${JSON.stringify(reconnect.lastEventId)}: ${problems.join('; ')}`,
         `exactly the events after ${JSON.stringify(reconnect.lastEventId)} on that stream`,
         problems.join('; '),

@@ -30,7 +30,7 @@ export function checkRate(view: LintView, options: TimingOptions = {}): LintViol
     for (let i = 1; i < live.length; i++) {
       const a = live[i - 1] as (typeof live)[number];
       const b = live[i] as (typeof live)[number];
-      const replayBetween = call.progress.some((p) => p.replayed && p.index > a.index && p.index < b.index);
+      const replayBetween = call.progress.some((p) => p.replayed && p.order > a.order && p.order < b.order);
       if (!replayBetween) intervals.push({ from: i - 1, to: i });
     }
     for (let start = 0; start + rateWindow <= intervals.length; start++) {
@@ -47,7 +47,7 @@ export function checkRate(view: LintView, options: TimingOptions = {}): LintViol
           view,
           'rate',
           { call, event: last },
-          `${rateWindow + 1} notifications arrived within ${((last.t - first.t) / 1000).toFixed(1)} ms (lines ${first.index + 2}-${last.index + 2}); ${fast} of ${live.length - 1} intervals in the call were shorter than ${minIntervalMs} ms`,
+          `${rateWindow + 1} notifications arrived within ${((last.t - first.t) / 1000).toFixed(1)} ms (lines ${first.order + 2}-${last.order + 2}); ${fast} of ${live.length - 1} intervals in the call were shorter than ${minIntervalMs} ms`,
           `an average interval of at least ${minIntervalMs} ms (--min-interval-ms)`,
           `${average.toFixed(1)} ms`,
         ),
@@ -77,7 +77,10 @@ export function checkHeartbeat(view: LintView, options: TimingOptions = {}): Lin
   const endT = view.transcript.frames.at(-1)?.t ?? 0;
   for (const call of view.calls) {
     if (!call.hasToken) continue;
-    const stopT = Math.min(call.response?.t ?? endT, call.cancelT ?? Number.POSITIVE_INFINITY);
+    // The cancel's own frame time: atMs counts from the call's t, in whole microseconds.
+    const cancelledT =
+      call.cancelAtMs === undefined ? Number.POSITIVE_INFINITY : call.t + Math.round(call.cancelAtMs * 1000);
+    const stopT = Math.min(call.response?.t ?? endT, cancelledT);
     const marks = [call.t, ...call.progress.map((p) => p.t).filter((t) => t < stopT), stopT];
     let longest = 0;
     let at = 0;
@@ -96,7 +99,7 @@ export function checkHeartbeat(view: LintView, options: TimingOptions = {}): Lin
       violation(
         view,
         'heartbeat',
-        { call, event, index: call.index },
+        { call, event, order: call.order },
         `the server was silent for ${(longest / 1000).toFixed(1)} ms while the call was open (from ${(fromT / 1000).toFixed(1)} ms)`,
         `a notification at least every ${maxSilenceMs} ms (--max-silence-ms)`,
         `${(longest / 1000).toFixed(1)} ms of silence`,

@@ -1,7 +1,27 @@
 /** How fast to replay: at the recorded offsets, all at once, or scaled (`{ scale: 2 }` = half speed). */
 export type Pace = 'recorded' | 'instant' | { readonly scale: number };
 
-/** One waiting run: its due time (performance.now ms) and its place in line among runs due together. */
+/**
+ * The time the pacer reads and the one timer it arms. The real one is `performance.now()` and
+ * `setTimeout`; a test passes a fake one to step through order, ties, stops and scales in fake time.
+ */
+export interface PaceClock {
+  /** Now, in ms since a fixed origin; never goes back. */
+  now(): number;
+  /** Calls `wake` once, `delayMs` from now and never synchronously; returns what {@link disarm} takes. */
+  arm(delayMs: number, wake: () => void): unknown;
+  /** Cancels an armed wake-up that has not fired yet. */
+  disarm(timer: unknown): void;
+}
+
+/** The real clock: `performance.now()` and one `setTimeout`. */
+export const realPaceClock: PaceClock = {
+  now: () => performance.now(),
+  arm: (delayMs, wake) => setTimeout(wake, delayMs),
+  disarm: (timer) => clearTimeout(timer as NodeJS.Timeout),
+};
+
+/** One waiting run: its due time (clock ms) and its place in line among runs due together. */
 interface Due {
   readonly at: number;
   readonly seq: number;
@@ -28,10 +48,13 @@ class PaceScheduler {
   private heap: Due[] = [];
   private live = 0;
   private seq = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: unknown;
+  private armed = false;
   private armedAt = Number.POSITIVE_INFINITY;
 
-  /** Runs `run` at `at` (performance.now ms), never synchronously; returns its handle for {@link cancel}. */
+  constructor(readonly clock: PaceClock) {}
+
+  /** Runs `run` at `at` (clock ms), never synchronously; returns its handle for {@link cancel}. */
   schedule(at: number, run: () => void): Due {
     const due: Due = { at, seq: this.seq++, run };
     this.push(due);
@@ -51,8 +74,9 @@ class PaceScheduler {
 
   private wake = (): void => {
     this.timer = undefined;
+    this.armed = false;
     this.armedAt = Number.POSITIVE_INFINITY;
-    const now = performance.now();
+    const now = this.clock.now();
     // Runs made due by runs of this turn wait for the next one: a turn always ends.
     const last = this.seq;
     try {
@@ -74,14 +98,20 @@ class PaceScheduler {
   private arm(): void {
     const first = this.heap[0];
     if (!first || first.at >= this.armedAt) return;
-    if (this.timer) clearTimeout(this.timer);
+    this.disarm();
     this.armedAt = first.at;
-    this.timer = setTimeout(this.wake, Math.min(MAX_TIMER_MS, Math.max(0, first.at - performance.now())));
+    this.timer = this.clock.arm(Math.min(MAX_TIMER_MS, Math.max(0, first.at - this.clock.now())), this.wake);
+    this.armed = true;
+  }
+
+  private disarm(): void {
+    if (this.armed) this.clock.disarm(this.timer);
+    this.armed = false;
+    this.timer = undefined;
   }
 
   private reset(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.disarm();
     this.armedAt = Number.POSITIVE_INFINITY;
     this.heap = [];
   }
@@ -116,55 +146,77 @@ class PaceScheduler {
   }
 }
 
-const scheduler = new PaceScheduler();
-
-/** Runs `run` after `delayMs` on the shared pace timer, never synchronously; returns its canceller. */
-export function runLater(delayMs: number, run: () => void): () => void {
-  const due = scheduler.schedule(performance.now() + delayMs, run);
-  return () => scheduler.cancel(due);
+/** Runs paced work on one clock: every stream paced by one pacer shares its one timer. */
+export interface Pacer {
+  /** Runs `run` after `delayMs`, never synchronously; returns its canceller. */
+  runLater(delayMs: number, run: () => void): () => void;
+  /**
+   * Runs `deliver(i)` for each offset in order, each at `start + delayMs(i)`, one pending run at a time.
+   *
+   * One timer per frame would be simpler, but Node fires timers of different durations out of order
+   * when the event loop runs late (a busy machine, many sessions): frame 5 of a stream could go out
+   * before frame 4. Chaining keeps the order, and measuring every delay from the same start keeps
+   * lateness from accumulating. Frames already due when the loop wakes are delivered at once.
+   * Every stream shares one timer (see {@link PaceScheduler}); `flush` runs after each batch of
+   * deliveries, so a stream's writes leave before the next stream due at the same wake-up is served.
+   *
+   * @returns a function that stops the remaining deliveries
+   */
+  paceInOrder(
+    count: number,
+    delayMs: (index: number) => number,
+    deliver: (index: number) => void,
+    done: () => void,
+    flush?: () => void,
+  ): () => void;
 }
 
 /**
- * Runs `deliver(i)` for each offset in order, each at `start + delayMs(i)`, one pending run at a time.
+ * A pacer on `clock`.
  *
- * One timer per frame would be simpler, but Node fires timers of different durations out of order
- * when the event loop runs late (a busy machine, many sessions): frame 5 of a stream could go out
- * before frame 4. Chaining keeps the order, and measuring every delay from the same start keeps
- * lateness from accumulating. Frames already due when the loop wakes are delivered at once.
- * Every stream shares one timer (see {@link PaceScheduler}); `flush` runs after each batch of
- * deliveries, so a stream's writes leave before the next stream due at the same wake-up is served.
- *
- * @returns a function that stops the remaining deliveries
+ * @default clock {@link realPaceClock}
  */
-export function paceInOrder(
-  count: number,
-  delayMs: (index: number) => number,
-  deliver: (index: number) => void,
-  done: () => void,
-  flush?: () => void,
-): () => void {
-  const start = performance.now();
-  let next = 0;
-  let pending: Due | undefined;
-  let stopped = false;
-  const run = (): void => {
-    pending = undefined;
-    const first = next;
-    while (!stopped && next < count && start + delayMs(next) <= performance.now()) deliver(next++);
-    if (stopped) return;
-    if (next >= count) {
-      done();
-      return;
-    }
-    // What this stream just delivered leaves now, before the other streams due at this wake-up.
-    if (next > first) flush?.();
-    pending = scheduler.schedule(start + delayMs(next), run);
-  };
-  // Never deliver synchronously: the caller gets the stopper before anything happens.
-  pending = scheduler.schedule(count === 0 ? start : start + delayMs(0), run);
-  return () => {
-    stopped = true;
-    if (pending) scheduler.cancel(pending);
-    pending = undefined;
+export function createPacer(clock: PaceClock = realPaceClock): Pacer {
+  const scheduler = new PaceScheduler(clock);
+  return {
+    runLater(delayMs, run) {
+      const due = scheduler.schedule(clock.now() + delayMs, run);
+      return () => scheduler.cancel(due);
+    },
+    paceInOrder(count, delayMs, deliver, done, flush) {
+      const start = clock.now();
+      let next = 0;
+      let pending: Due | undefined;
+      let stopped = false;
+      const run = (): void => {
+        pending = undefined;
+        const first = next;
+        while (!stopped && next < count && start + delayMs(next) <= clock.now()) deliver(next++);
+        if (stopped) return;
+        if (next >= count) {
+          done();
+          return;
+        }
+        // What this stream just delivered leaves now, before the other streams due at this wake-up.
+        if (next > first) flush?.();
+        pending = scheduler.schedule(start + delayMs(next), run);
+      };
+      // Never deliver synchronously: the caller gets the stopper before anything happens.
+      pending = scheduler.schedule(count === 0 ? start : start + delayMs(0), run);
+      return () => {
+        stopped = true;
+        if (pending) scheduler.cancel(pending);
+        pending = undefined;
+      };
+    },
   };
 }
+
+/** The process's pacer on the real clock: every replay in the process shares its one timer. */
+export const realPacer: Pacer = createPacer();
+
+/** {@link Pacer.runLater} on the process's real pacer. */
+export const runLater: Pacer['runLater'] = realPacer.runLater;
+
+/** {@link Pacer.paceInOrder} on the process's real pacer. */
+export const paceInOrder: Pacer['paceInOrder'] = realPacer.paceInOrder;

@@ -11,7 +11,7 @@ import { rawRequestValues } from './json-text.js';
 import { LiveEvent, liveFill } from './live-event.js';
 import { chooseExchange, explainUnmatched, type UnmatchedError } from './matching.js';
 import { checkPace } from './pace-option.js';
-import { type Pace, paceInOrder, runLater } from './pacing.js';
+import { type Pace, type Pacer, realPacer } from './pacing.js';
 import {
   buildReplayPlan,
   type GoldenInput,
@@ -91,9 +91,11 @@ export class ReplayEngine {
   private readonly received: ReplayReportEntry[] = [];
   private closed = false;
 
+  /** @param pacer the clock deliveries are paced on; a test passes one on a fake clock */
   constructor(
     goldens: readonly GoldenInput[],
     readonly options: ReplayOptions = {},
+    private readonly pacer: Pacer = realPacer,
   ) {
     checkPace(options.pace);
     this.plan = buildReplayPlan(goldens);
@@ -201,7 +203,7 @@ export class ReplayEngine {
     flush?: () => void,
   ): void {
     if (this.closed) return;
-    call.stop = paceInOrder(
+    call.stop = this.pacer.paceInOrder(
       offsetsUs.length,
       (i) => this.delayMs(offsetsUs[i] as number),
       deliver,
@@ -216,7 +218,7 @@ export class ReplayEngine {
   /** Runs `run` after a recorded offset (µs) under the pace option, unless the session ends first. */
   later(session: ReplaySession | null, offsetUs: number, run: () => void): void {
     if (this.closed) return;
-    const stop = runLater(this.delayMs(offsetUs), () => {
+    const stop = this.pacer.runLater(this.delayMs(offsetUs), () => {
       session?.timers.delete(stop);
       run();
     });
@@ -306,7 +308,7 @@ export class ReplayEngine {
     session.version = typeof version === 'string' ? version : call.exchange.protocolVersion;
     const pushes = this.plan.pushes.get(call.exchange.source) ?? [];
     if (pushes.length === 0 || this.closed) return;
-    const stop = paceInOrder(
+    const stop = this.pacer.paceInOrder(
       pushes.length,
       (i) => this.delayMs((pushes[i] as ReplayEvent).offsetUs),
       (i) => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -66,6 +67,11 @@ describe('argument validation', () => {
     const result = await client.callTool({ name: 'chatty', arguments: {} });
     expect(result.content).toHaveLength(4);
   });
+});
+
+test('initialize names the server and the package version from package.json', async () => {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  expect(client.getServerVersion()).toEqual({ name: 'mcp-golden-reference', version: pkg.version });
 });
 
 describe('tool outputs', () => {

@@ -13,13 +13,14 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
 import { isGoldenError } from '../errors.js';
+import { VERSION } from '../version.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
 import { CHECK_TOOLS } from './check-tools.js';
 import { findReferenceTool, parseToolArguments, referenceToolDefinitions } from './reference-tools.js';
 import { type IntegerArgument, parseIntegerArguments, toJsonSchema } from './tool-arguments.js';
 
 /** Name and version the reference server reports in `initialize`. */
-export const REFERENCE_SERVER_INFO = { name: 'mcp-golden-reference', version: '0.1.0' } as const;
+export const REFERENCE_SERVER_INFO = { name: 'mcp-golden-reference', version: VERSION } as const;
 
 /** URI of the audit log resource. */
 export const AUDIT_LOG_URI = 'mcp-golden://audit-log';

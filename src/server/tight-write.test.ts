@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, test } from 'vitest';
-import { callView } from '../invariants/call-view.js';
 import { type RecordTarget, recordCall } from '../record/record-call.js';
+import { readToolCall } from '../transcript/read-calls.js';
 import { referenceStdioCommand } from './reference-stdio-command.js';
 
 const RUNS = 6;
@@ -16,7 +16,7 @@ async function tightCalls(target: RecordTarget): Promise<[unknown[], boolean][]>
       arguments: { steps: 3, step_ms: 30 },
       progressToken: `tight-${run}`,
     });
-    const view = callView(recording);
+    const view = readToolCall(recording);
     const last = view.progress.at(-1);
     const values = view.progress.map((p) => (p.message.params as { progress: unknown }).progress);
     out.push([values, last !== undefined && view.response !== undefined && last.read === view.response.read]);

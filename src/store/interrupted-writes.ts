@@ -1,3 +1,5 @@
+import type { Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** A temporary file left beside a golden by a write that never finished (killed process, power loss). */
@@ -46,4 +48,40 @@ export function findInterruptedWrites(
     found.push({ path: join(dir, name), target: join(dir, match[1]), pid });
   }
   return found;
+}
+
+const SKIP: ReadonlySet<string> = new Set(['node_modules', '.git']);
+
+/**
+ * Lists the temporary files of interrupted golden writes under `dir` (recursively, at most `depth`
+ * levels, skipping node_modules and .git), as {@link findInterruptedWrites} judges each folder. A
+ * missing `dir` has none.
+ *
+ * @example
+ * for (const t of await findInterruptedWritesUnder('goldens')) console.warn(`interrupted write ${t.path}`)
+ */
+export async function findInterruptedWritesUnder(dir: string, depth = 4): Promise<InterruptedWrite[]> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => entry.name);
+  const found = findInterruptedWrites(dir, files);
+  for (const entry of entries) {
+    if (entry.isDirectory() && depth > 0 && !SKIP.has(entry.name)) {
+      found.push(...(await findInterruptedWritesUnder(join(dir, entry.name), depth - 1)));
+    }
+  }
+  return found;
+}
+
+/** One line per interrupted write: what it is and the command that removes its temporary file. */
+export function describeInterruptedWrites(writes: readonly InterruptedWrite[]): string[] {
+  return writes.map(
+    (t) =>
+      `interrupted write "${t.path}": a write of "${t.target}" by process ${t.pid} never finished (the golden itself is intact). Remove it: rm '${t.path.replaceAll("'", "'\\''")}'`,
+  );
 }

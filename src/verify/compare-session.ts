@@ -1,7 +1,7 @@
-import type { Arrival } from '../invariants/call-view.js';
 import type { Transcript } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { progressOf } from '../transcript/json-rpc.js';
+import type { Arrival } from '../transcript/read-calls.js';
 import type { TimingTolerance } from '../transcript/timing-tolerance.js';
 import { type CompiledVolatile, compileVolatile } from '../transcript/volatile.js';
 import { type Difference, diffJson } from './json-difference.js';

@@ -1,14 +1,14 @@
-import { type CallView, callView } from '../invariants/call-view.js';
 import type { Transcript } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage } from '../transcript/frame-content.js';
 import { normalizeTranscript } from '../transcript/normalize.js';
+import { type Call, readToolCall } from '../transcript/read-calls.js';
 
 /** The parts of a recorded client session that `verify` compares, normalised. */
 export interface SessionView {
   /** Answers to the listing requests the client sent (`tools/list`, `prompts/list`, `resources/list`...), by method. */
   readonly lists: ReadonlyMap<string, JsonRpcMessage>;
   /** The `tools/call` as the client saw it: progress with arrival times, the response. */
-  readonly call: CallView;
+  readonly call: Call;
   /** Requests the server sent the client (sampling, elicitation, roots), in order. */
   readonly serverRequests: readonly JsonRpcMessage[];
 }
@@ -40,5 +40,5 @@ export function sessionView(transcript: Transcript): SessionView {
       if (method !== undefined && !lists.has(method)) lists.set(method, message);
     }
   }
-  return { lists, call: callView(normal), serverRequests };
+  return { lists, call: readToolCall(normal), serverRequests };
 }

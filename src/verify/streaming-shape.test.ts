@@ -1,12 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import type { CallView } from '../invariants/call-view.js';
+import type { Call } from '../transcript/read-calls.js';
 import { progressShapeChange } from './streaming-shape.js';
 
 /** A call whose progress arrived at `progressMs` and whose result arrived at `resultMs`. */
-function view(progressMs: readonly number[], resultMs: number): CallView {
+function view(progressMs: readonly number[], resultMs: number): Call {
   // Frame order follows arrival time here: the times are the order.
-  const arrival = (atMs: number, message: Record<string, unknown>) => ({ message, atMs, read: 0, order: atMs });
+  const arrival = (atMs: number, message: Record<string, unknown>) => ({
+    message,
+    atMs,
+    read: 0,
+    order: atMs,
+    t: atMs * 1000,
+    exchange: 1,
+    eventId: undefined,
+    replayed: false,
+    repeated: false,
+  });
   return {
+    order: 0,
+    t: 0,
+    exchange: 1,
     request: undefined,
     hasToken: true,
     token: 't',

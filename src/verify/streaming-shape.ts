@@ -1,4 +1,4 @@
-import type { CallView } from '../invariants/call-view.js';
+import type { Call } from '../transcript/read-calls.js';
 import { resolveTolerance, type TimingTolerance } from '../transcript/timing-tolerance.js';
 
 /**
@@ -15,11 +15,7 @@ import { resolveTolerance, type TimingTolerance } from '../transcript/timing-tol
  *
  * @returns the sentence that describes the regression, or `undefined` when the shape is kept.
  */
-export function progressShapeChange(
-  golden: CallView,
-  live: CallView,
-  tolerance: TimingTolerance = {},
-): string | undefined {
+export function progressShapeChange(golden: Call, live: Call, tolerance: TimingTolerance = {}): string | undefined {
   const { absMs, minGapMs } = resolveTolerance(tolerance);
   const goldenAt = golden.response?.atMs;
   const liveAt = live.response?.atMs;

@@ -83,13 +83,13 @@ export async function reportObsoleteGoldens(
     }
     notices.push({ kind: certain ? 'obsolete' : 'kept', path, removed: remove && certain });
   }
-  for (const leftover of findInterruptedWrites(dir, names)) {
-    const shown = relative(root, leftover.path);
-    if (remove) await store.remove(leftover.path);
+  for (const interrupted of findInterruptedWrites(dir, names)) {
+    const shown = relative(root, interrupted.path);
+    if (remove) await store.remove(interrupted.path);
     say(
-      `interrupted write: ${shown} was left by process ${leftover.pid}, which stopped while writing ${relative(root, leftover.target)}; that golden is unchanged (writes are atomic). ${remove ? 'Removed it.' : 'Delete it, or run with -u to remove it.'}`,
+      `interrupted write: ${shown} was left by process ${interrupted.pid}, which stopped while writing ${relative(root, interrupted.target)}; that golden is unchanged (writes are atomic). ${remove ? 'Removed it.' : 'Delete it, or run with -u to remove it.'}`,
     );
-    notices.push({ kind: 'interrupted', path: leftover.path, removed: remove });
+    notices.push({ kind: 'interrupted', path: interrupted.path, removed: remove });
   }
   notices.push(...(await reportDeletedTestFiles(file.filepath, remove, store, root)));
   return notices;

@@ -79,7 +79,7 @@ describe('damaged goldens: each gets its message, never a crash', () => {
     expect(stderr).not.toContain('Invalid string length');
   });
 
-  test('inspect reports a leftover temporary file of an interrupted write', async () => {
+  test('inspect reports the temporary file of an interrupted write', async () => {
     const sub = await mkdtemp(join(dir, 'tmp-'));
     await writeFile(join(sub, 'chatty.jsonl'), `${lines.join('\n')}\n`);
     // The pid of a process that has exited: a live one's write would still be under way, not left over.
@@ -89,7 +89,7 @@ describe('damaged goldens: each gets its message, never a crash', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('chatty.jsonl');
     expect(stderr).toContain(
-      `leftover temporary file "${join(sub, `.chatty.jsonl.${dead}.0badc0de.tmp`)}": a write of "${join(sub, 'chatty.jsonl')}" by process ${dead} never finished`,
+      `interrupted write "${join(sub, `.chatty.jsonl.${dead}.0badc0de.tmp`)}": a write of "${join(sub, 'chatty.jsonl')}" by process ${dead} never finished`,
     );
   });
 });

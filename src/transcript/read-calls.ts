@@ -1,0 +1,244 @@
+import type { Frame, Transcript } from './frame.js';
+import { frameMessage, sseBlock } from './frame-content.js';
+import { cancelledRequestId, type JsonRpcMessage, progressOf, requestProgressToken } from './json-rpc.js';
+
+/** One server->client event or message, located in the transcript. */
+export interface StreamEvent {
+  /** Its frame's index: the order the client got it in (the golden line is `order + 2`). */
+  readonly order: number;
+  /** Microseconds since the transcript began. */
+  readonly t: number;
+  readonly exchange: number;
+  /** SSE `id:` field, when the server sent one. */
+  readonly eventId: string | undefined;
+  /** The JSON-RPC message, or `undefined` for a priming event or comment. */
+  readonly message: JsonRpcMessage | undefined;
+  /** Sent in the batch a server replays right after a `Last-Event-ID` reconnect. */
+  readonly replayed: boolean;
+}
+
+/** One message a client received for a call. */
+export interface Arrival extends StreamEvent {
+  readonly message: JsonRpcMessage;
+  /** Milliseconds since the call's request was sent (the first frame of its exchange). */
+  readonly atMs: number;
+  /** Index of the read that completed it (server->client reads since the call's request, counted from 0). */
+  readonly read: number;
+  /** Its SSE id was delivered before: the same event again (a replay after a reconnect). */
+  readonly repeated: boolean;
+}
+
+/** One request a client sent and what it received for it. */
+export interface Call {
+  /** Its request's frame index; -1 for the empty call {@link readToolCall} gives a transcript without one. */
+  readonly order: number;
+  /** Microseconds since the transcript began, when the request was sent (the first frame of its exchange). */
+  readonly t: number;
+  readonly exchange: number;
+  /** The request; `undefined` only in the empty call. */
+  readonly request: JsonRpcMessage | undefined;
+  /** Whether the request carried `_meta.progressToken`, and its value. */
+  readonly hasToken: boolean;
+  readonly token: unknown;
+  /**
+   * Progress notifications for this call, in arrival order: those carrying its token (a token reused
+   * by a later call belongs to the earlier one until that call ends: its result, or the client's
+   * cancel), and those whose token no call sent, by the stream they came on or else the call open then.
+   */
+  readonly progress: readonly Arrival[];
+  /** The first response with the request's id. */
+  readonly response: Arrival | undefined;
+  /** Milliseconds from the request to the first `notifications/cancelled` the client sent for it. */
+  readonly cancelAtMs: number | undefined;
+  /** Server->client reads from the request on: on its stream and the streams opened after it. */
+  readonly reads: number;
+  /** Largest number of the call's messages (progress and response) completed by one read. */
+  readonly maxMessagesPerRead: number;
+}
+
+/** A progress notification whose token no earlier request sent. */
+export interface StrayProgress {
+  readonly arrival: Arrival;
+  /** The call it is credited to (see {@link Call.progress}); `undefined` before any request. */
+  readonly call: Call | undefined;
+}
+
+/** A client reconnect with `Last-Event-ID`. */
+export interface Reconnect {
+  readonly order: number;
+  readonly exchange: number;
+  readonly lastEventId: string;
+}
+
+/** A session read as calls: every request, the messages that answered it, and the streams they came on. */
+export interface SessionCalls {
+  /** Every request the client sent but the handshake's `initialize`, in order. */
+  readonly calls: readonly Call[];
+  /** Progress with a token no request sent (repeated SSE ids left out). */
+  readonly stray: readonly StrayProgress[];
+  /** Every server->client event with a JSON-RPC message or an SSE id, in order. */
+  readonly events: readonly StreamEvent[];
+  readonly reconnects: readonly Reconnect[];
+}
+
+/** Events arriving this soon after a reconnect's response head count as the replayed batch. */
+const REPLAY_WINDOW_US = 50_000;
+
+const sameId = (a: unknown, b: unknown): boolean => a === b && typeof a === typeof b;
+
+interface OpenCall extends Call {
+  progress: Arrival[];
+  response: Arrival | undefined;
+  cancelAtMs: number | undefined;
+  reads: number;
+  maxMessagesPerRead: number;
+  readonly perRead: Map<number, number>;
+}
+
+const ended = (call: OpenCall): boolean => call.response !== undefined || call.cancelAtMs !== undefined;
+
+/**
+ * Reads a client-side transcript as calls: each request with its token, its progress, its response,
+ * its cancel time, and how the bytes were cut into reads. The one reading every judge reads
+ * (invariants, lint, verify, the check), so they agree on what belongs to which call.
+ */
+export function readCalls(transcript: Transcript): SessionCalls {
+  const frames = transcript.frames;
+  const { reconnects, resumedHeadT } = readReconnects(frames);
+  const calls: OpenCall[] = [];
+  const stray: StrayProgress[] = [];
+  const events: StreamEvent[] = [];
+  const seenIds = new Set<string>();
+  const exchangeStart = new Map<number, number>();
+  for (const [order, frame] of frames.entries()) {
+    if (!exchangeStart.has(frame.exchange)) exchangeStart.set(frame.exchange, frame.t);
+    if (frame.dir === 'server->client' && frame.channel === 'read') {
+      for (const call of calls) if (frame.exchange >= call.exchange) call.reads++;
+      continue;
+    }
+    const message = frameMessage(frame);
+    if (frame.dir === 'client->server') {
+      if (message) readClientMessage(calls, message, order, frame, exchangeStart.get(frame.exchange) ?? frame.t);
+      continue;
+    }
+    const eventId = frame.channel === 'sse' ? sseBlock(frame)?.id : undefined;
+    if (!message && eventId === undefined) continue;
+    const headT = resumedHeadT.get(frame.exchange);
+    const event: StreamEvent = {
+      order,
+      t: frame.t,
+      exchange: frame.exchange,
+      eventId,
+      message,
+      replayed: headT !== undefined && frame.t - headT <= REPLAY_WINDOW_US,
+    };
+    events.push(event);
+    if (!message) continue;
+    const repeated = eventId !== undefined && eventId !== '' && seenIds.has(eventId);
+    if (eventId) seenIds.add(eventId);
+    if (message.method === 'notifications/progress') {
+      const token = progressOf(message)?.progressToken;
+      const owner = tokenOwner(calls, token);
+      const call = owner ?? streamOwner(calls, frame);
+      const arrival = arrive(call, event, message, repeated);
+      if (call) call.progress.push(arrival);
+      if (!owner && !repeated) stray.push({ arrival, call });
+    } else if (typeof message.method !== 'string' && 'id' in message) {
+      const call = calls.find((c) => !c.response && sameId(c.request?.id, message.id));
+      if (call) call.response = arrive(call, event, message, repeated);
+    }
+  }
+  return { calls, stray, events, reconnects };
+}
+
+/** The session's first `tools/call`, or an empty call when it has none. */
+export function readToolCall(transcript: Transcript): Call {
+  return readCalls(transcript).calls.find((c) => c.request?.method === 'tools/call') ?? EMPTY_CALL;
+}
+
+const EMPTY_CALL: Call = {
+  order: -1,
+  t: 0,
+  exchange: 0,
+  request: undefined,
+  hasToken: false,
+  token: undefined,
+  progress: [],
+  response: undefined,
+  cancelAtMs: undefined,
+  reads: 0,
+  maxMessagesPerRead: 0,
+};
+
+function readClientMessage(calls: OpenCall[], message: JsonRpcMessage, order: number, frame: Frame, t: number): void {
+  if (typeof message.method === 'string' && 'id' in message && message.method !== 'initialize') {
+    const { present, token } = requestProgressToken(message);
+    calls.push({
+      order,
+      t,
+      exchange: frame.exchange,
+      request: message,
+      hasToken: present,
+      token,
+      progress: [],
+      response: undefined,
+      cancelAtMs: undefined,
+      reads: 0,
+      maxMessagesPerRead: 0,
+      perRead: new Map(),
+    });
+  } else if (message.method === 'notifications/cancelled') {
+    const requestId = cancelledRequestId(message);
+    const same = calls.filter((c) => sameId(c.request?.id, requestId));
+    const call = same.findLast((c) => !c.response) ?? same.at(-1);
+    if (call) call.cancelAtMs ??= (frame.t - call.t) / 1000;
+  }
+}
+
+/**
+ * The call a token belongs to: the earliest call with that token still open (a token may be reused
+ * once its call ends), or else the latest one that had it (progress after its call ended).
+ */
+function tokenOwner(calls: readonly OpenCall[], token: unknown): OpenCall | undefined {
+  let last: OpenCall | undefined;
+  for (const call of calls) {
+    if (!call.hasToken || !sameId(call.token, token)) continue;
+    if (!ended(call)) return call;
+    last = call;
+  }
+  return last;
+}
+
+/** For progress with a token no request sent: the call whose stream it came on, or the latest call open then. */
+function streamOwner(calls: readonly OpenCall[], frame: Frame): OpenCall | undefined {
+  return calls.findLast((c) => c.exchange === frame.exchange) ?? calls.findLast((c) => !c.response) ?? calls.at(-1);
+}
+
+function arrive(call: OpenCall | undefined, event: StreamEvent, message: JsonRpcMessage, repeated: boolean): Arrival {
+  const read = Math.max(0, (call?.reads ?? 0) - 1);
+  if (call) {
+    const count = (call.perRead.get(read) ?? 0) + 1;
+    call.perRead.set(read, count);
+    call.maxMessagesPerRead = Math.max(call.maxMessagesPerRead, count);
+  }
+  return { ...event, message, atMs: (event.t - (call?.t ?? 0)) / 1000, read, repeated };
+}
+
+function readReconnects(frames: readonly Frame[]): {
+  reconnects: Reconnect[];
+  resumedHeadT: Map<number, number>;
+} {
+  const reconnects: Reconnect[] = [];
+  const resumedHeadT = new Map<number, number>();
+  for (const [order, frame] of frames.entries()) {
+    if (frame.channel !== 'http') continue;
+    const lastEventId = frame.headers?.['last-event-id'];
+    if (frame.dir === 'client->server' && lastEventId !== undefined) {
+      reconnects.push({ order, exchange: frame.exchange, lastEventId });
+    }
+    if (frame.dir === 'server->client' && reconnects.some((r) => r.exchange === frame.exchange)) {
+      resumedHeadT.set(frame.exchange, frame.t);
+    }
+  }
+  return { reconnects, resumedHeadT };
+}
