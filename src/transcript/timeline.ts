@@ -127,6 +127,8 @@ export function formatTimeline(transcript: Transcript): string[] {
         : `HTTP ${frame.status} ${frame.headers?.['content-type'] ?? ''}`;
     } else if (frame.channel === 'end') {
       text = `end (${frame.reason}${frame.error ? `: ${frame.error}` : ''})`;
+    } else if (frame.channel === 'close') {
+      text = 'client closed the stream';
     } else {
       text = frameLabel(frame);
     }
