@@ -1,0 +1,104 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runCli } from '../../test/support/cli.js';
+import { SDK_V2_SCENARIOS, type SdkV2Server, startSdkV2Server } from '../../test/support/sdk-v2-server.js';
+import { parseTranscript } from '../transcript/parse.js';
+
+let dir: string;
+let modernOnly: SdkV2Server;
+let dualEra: SdkV2Server;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-modern-'));
+  await writeFile(join(dir, 'scenarios.json'), JSON.stringify(SDK_V2_SCENARIOS));
+  [modernOnly, dualEra] = await Promise.all([
+    startSdkV2Server({ legacy: 'reject' }),
+    startSdkV2Server({ legacy: 'stateless' }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([modernOnly.close(), dualEra.close()]);
+  await rm(dir, { recursive: true, force: true });
+});
+
+const golden = async (out: string, name: string) =>
+  parseTranscript(await readFile(join(out, `${name}.jsonl`), 'utf8'), { source: name });
+
+describe('mcp-golden record against SDK v2 servers (2026-07-28)', () => {
+  test('records a modern-only server with --era modern: progress, an input_required round, a cancel by closing the stream', async () => {
+    const out = join(dir, 'modern-only');
+    const scenarios = join(dir, 'scenarios.json');
+    const result = await runCli([
+      'record',
+      '--target',
+      modernOnly.url,
+      '--scenarios',
+      scenarios,
+      '--out',
+      out,
+      '--era',
+      'modern',
+    ]);
+    expect(result.stderr).toContain('3 golden(s) written');
+    expect(result.code).toBe(0);
+    for (const name of ['modern-progress', 'modern-confirm', 'modern-cancel']) {
+      const { header } = await golden(out, name);
+      expect(header).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
+    }
+    const progress = await golden(out, 'modern-progress');
+    expect(
+      progress.frames.filter((f) => f.raw?.includes('notifications/progress') && f.channel === 'sse'),
+    ).toHaveLength(4);
+    const confirm = await golden(out, 'modern-confirm');
+    expect(confirm.frames.filter((f) => f.channel === 'json' && f.raw?.includes('"inputResponses"'))).toHaveLength(1);
+    const cancel = await golden(out, 'modern-cancel');
+    expect(cancel.frames.some((f) => f.channel === 'close' && f.dir === 'client->server')).toBe(true);
+    // The handler of the cancelled call saw its abort signal.
+    expect(modernOnly.calls.filter((c) => c.tool === 'progress' && c.aborted)).toHaveLength(1);
+  });
+
+  test('with no --era, a dual-era server is recorded as 2026-07-28', async () => {
+    const out = join(dir, 'dual');
+    const result = await runCli([
+      'record',
+      'modern-progress',
+      '--target',
+      dualEra.url,
+      '--scenarios',
+      join(dir, 'scenarios.json'),
+      '--out',
+      out,
+    ]);
+    expect(result.code).toBe(0);
+    expect((await golden(out, 'modern-progress')).header).toMatchObject({
+      era: 'modern',
+      protocolVersion: '2026-07-28',
+    });
+  });
+
+  test("--era legacy against a modern-only server fails with the server's -32022 and writes no golden", async () => {
+    const out = join(dir, 'refused');
+    const result = await runCli([
+      'record',
+      'modern-progress',
+      '--target',
+      modernOnly.url,
+      '--scenarios',
+      join(dir, 'scenarios.json'),
+      '--out',
+      out,
+      '--era',
+      'legacy',
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('-32022');
+    await expect(readFile(join(out, 'modern-progress.jsonl'), 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
+  test('--era sideways is a usage error', async () => {
+    const result = await runCli(['record', '--era', 'sideways', '--list']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('expected one of legacy, modern, auto');
+  });
+});
