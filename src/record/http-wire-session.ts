@@ -3,10 +3,10 @@ import { GoldenError } from '../errors.js';
 import { bodyKindOf } from '../transcript/body-kind.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { parseJsonRpc } from '../transcript/json-rpc.js';
+import { modernHeaders } from '../transcript/modern-envelope.js';
 import { SseParser } from '../transcript/sse.js';
 import { connectionError, statusHint } from './connection-error.js';
 import { sseBlocksOfRead } from './frame-sink.js';
-import { modernHeaders } from './modern-era.js';
 import { CLIENT_CLOSED_STREAM, type FetchLike } from './recording-fetch.js';
 import type { CallStream, StreamedMessage, WireSession } from './wire-session.js';
 

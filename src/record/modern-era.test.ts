@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { inputResponsesFor, modernHeaders, paramHeadersOf, withEnvelope } from './modern-era.js';
+import { modernHeaders } from '../transcript/modern-envelope.js';
+import { inputResponsesFor, paramHeadersOf, withEnvelope } from './modern-era.js';
 
 describe('the modern era on the wire', () => {
   test('a request with the envelope gets Mcp-Method, Mcp-Name and Mcp-Param-*; non-ASCII values in the base64 sentinel', () => {

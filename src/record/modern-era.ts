@@ -3,15 +3,9 @@ import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isJsonObject } from '../transcript/json-object.js';
 import { resultOf } from '../transcript/json-rpc.js';
+import { ENVELOPE_KEYS } from '../transcript/modern-envelope.js';
 import { VERSION } from '../version.js';
 import type { Scenario } from './scenario.js';
-
-/** The `_meta` keys of the modern era's per-request envelope (2026-07-28, SEP-2575). */
-export const ENVELOPE_KEYS = {
-  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
-  clientInfo: 'io.modelcontextprotocol/clientInfo',
-  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
-} as const;
 
 /** The capability each embedded input request (or legacy server request) needs the client to declare. */
 const CAPABILITY_OF: Readonly<Record<string, string>> = {
@@ -49,55 +43,6 @@ export function withEnvelope(message: JsonRpcMessage, scenario: Scenario): JsonR
       },
     },
   };
-}
-
-/** The protocol version a message's envelope names, when it carries one (a modern-era request). */
-export function envelopeVersion(message: JsonRpcMessage): string | undefined {
-  const meta = isJsonObject(message.params) ? message.params._meta : undefined;
-  const version = isJsonObject(meta) ? meta[ENVELOPE_KEYS.protocolVersion] : undefined;
-  return typeof version === 'string' ? version : undefined;
-}
-
-/** ASCII without control characters goes in a header as is; anything else in the base64 sentinel. */
-function headerValue(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return /^[\x20-\x7e]*$/.test(text) && text.trim() === text
-    ? text
-    : `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
-}
-
-/** What `Mcp-Name` carries for each method that names something (SEP-2243). */
-const NAME_PARAM: Readonly<Record<string, string>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
-
-/**
- * The request headers a modern-era POST carries for `message`: `MCP-Protocol-Version`,
- * `Mcp-Method`, `Mcp-Name` where the method names something, and `Mcp-Param-{Name}` for each
- * argument the tool marks with `x-mcp-header` (`paramHeaders`: argument → header name). Empty for
- * a message without the envelope (the legacy era).
- */
-export function modernHeaders(
-  message: JsonRpcMessage,
-  paramHeaders: Readonly<Record<string, string>> = {},
-): Record<string, string> {
-  const version = envelopeVersion(message);
-  if (version === undefined || typeof message.method !== 'string') return {};
-  const params = isJsonObject(message.params) ? message.params : {};
-  const headers: Record<string, string> = { 'mcp-protocol-version': version, 'mcp-method': message.method };
-  const nameParam = NAME_PARAM[message.method];
-  const name = nameParam === undefined ? undefined : params[nameParam];
-  if (name !== undefined) headers['mcp-name'] = headerValue(name);
-  const args = isJsonObject(params.arguments) ? params.arguments : {};
-  for (const [argument, header] of Object.entries(paramHeaders)) {
-    if (args[argument] !== undefined) headers[`mcp-param-${header.toLowerCase()}`] = headerValue(args[argument]);
-  }
-  return headers;
 }
 
 /** Arguments a tool marks with `x-mcp-header` in its input schema: argument name → header name. */

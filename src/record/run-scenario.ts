@@ -3,6 +3,7 @@ import { GoldenError } from '../errors.js';
 import { type Era, MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isErrorResult, isResponse, progressOf, resultOf } from '../transcript/json-rpc.js';
+import { modernHeaders } from '../transcript/modern-envelope.js';
 import {
   answerServerRequest,
   discover,
@@ -12,7 +13,7 @@ import {
   isServerRequest,
   listTools,
 } from './client-handshake.js';
-import { inputResponsesFor, modernHeaders, resultTypeOf, withEnvelope } from './modern-era.js';
+import { inputResponsesFor, resultTypeOf, withEnvelope } from './modern-era.js';
 import type { Scenario } from './scenario.js';
 import type { CallStream, StreamedMessage, WireSession } from './wire-session.js';
 

@@ -8,9 +8,11 @@ import { type IncomingRequest, type Outgoing, type ResponseSink, writeOut } from
 import { acceptsOf, type HttpRuleOptions, refuseRequest, sendError } from './http-guards.js';
 import { JSON_HEADERS } from './json-rpc-error.js';
 import { type LiveEvent, streamOffsets } from './live-event.js';
+import type { ModernHttpReplay } from './modern-http-replay.js';
 import { frameEvent } from './reframe.js';
 import { type ReplayCall, type ReplayEngine, type ReplaySession, SESSION_LIMIT } from './replay-engine.js';
 import type { ReplayEvent, ReplayExchange } from './replay-plan.js';
+import type { ReplayReport } from './replay-report.js';
 
 interface HttpStream {
   readonly call: ReplayCall;
@@ -54,10 +56,24 @@ export class HttpReplay {
   constructor(
     readonly engine: ReplayEngine,
     private readonly rules: HttpRuleOptions = {},
+    /** Serves the modern era (2026-07-28) from the modern goldens, when there are any. */
+    private readonly modern?: ModernHttpReplay,
   ) {}
+
+  /** Everything received by either era's side. */
+  report(): ReplayReport {
+    const legacy = this.engine.report();
+    if (!this.modern) return legacy;
+    const modern = this.modern.engine.report();
+    return {
+      requests: [...legacy.requests, ...modern.requests],
+      unmatched: [...legacy.unmatched, ...modern.unmatched],
+    };
+  }
 
   /** Stops every stream and timer. */
   close(): void {
+    this.modern?.close();
     for (const state of [...this.sessions.values(), ...(this.shared ? [this.shared] : [])]) this.endSession(state);
     this.sessions.clear();
     this.engine.close();
@@ -79,6 +95,10 @@ export class HttpReplay {
 
   private dispatch(request: IncomingRequest, sink: ResponseSink): void {
     if (refuseRequest(request, sink, this.rules)) return;
+    if (this.modern?.claims(request)) {
+      this.modern.handle(request, sink);
+      return;
+    }
     if (request.httpMethod === 'GET') {
       this.handleGet(request, sink);
       return;
