@@ -1,8 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli } from '../../test/support/cli.js';
+import { runCli, startCli } from '../../test/support/cli.js';
 import { SDK_V2_SCENARIOS, type SdkV2Server, startSdkV2Server } from '../../test/support/sdk-v2-server.js';
 import { parseTranscript } from '../transcript/parse.js';
 
@@ -100,5 +101,23 @@ describe('mcp-golden record against SDK v2 servers (2026-07-28)', () => {
     const result = await runCli(['record', '--era', 'sideways', '--list']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('expected one of legacy, modern, auto');
+  });
+
+  test('mcp-golden serve answers the SDK v2 client pinned to 2026-07-28 with its progress', async () => {
+    const served = await startCli(['serve']);
+    const client = new ClientV2({ name: 'v2', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    try {
+      await client.connect(new TransportV2(new URL(served.firstLine)));
+      const progress: number[] = [];
+      const result = await client.callTool(
+        { name: 'progress', arguments: { steps: 3, step_ms: 20 } },
+        { onprogress: (p: { progress: number }) => progress.push(p.progress) },
+      );
+      expect(progress).toEqual([1, 2, 3]);
+      expect(result.structuredContent).toEqual({ steps: 3, notified: true, done: true });
+    } finally {
+      await client.close();
+      await served.stop();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type SdkV2Server, startSdkV2Server } from '../../test/support/sdk-v2-server.js';
-import { startReferenceServer } from '../server/http-server.js';
+import { startEverythingHttp } from '../../test/support/server-everything.js';
 import type { Frame } from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
 import { recordCall } from './record-call.js';
@@ -113,10 +113,10 @@ describe('recordCall in the modern era (SDK v2 servers, 2026-07-28)', () => {
     expect(methods(recording.frames)).toEqual(['server/discover', 'tools/list', 'tools/call']);
   });
 
-  test('era auto falls back to a 2025 session on a legacy server and leaves the probe out of the golden', async () => {
-    const reference = await startReferenceServer();
+  test('era auto falls back to a 2025 session on a legacy server (server-everything) and leaves the probe out of the golden', async () => {
+    const everything = await startEverythingHttp();
     try {
-      const recording = await recordCall(reference.url, { tool: 'chatty', era: 'auto' });
+      const recording = await recordCall(everything.url, { tool: 'echo', arguments: { message: 'hi' }, era: 'auto' });
       expect(recording.header.era).toBe('legacy');
       expect(recording.header.protocolVersion).toBe('2025-11-25');
       expect(methods(recording.frames)).toEqual([
@@ -128,18 +128,18 @@ describe('recordCall in the modern era (SDK v2 servers, 2026-07-28)', () => {
       expect(recording.frames[0]).toMatchObject({ exchange: 1, channel: 'http', method: 'POST' });
       expect(String(recording.header.notes?.eraProbe)).toMatch(/^era auto: .*recorded in the legacy era$/);
     } finally {
-      await reference.close();
+      await everything.stop();
     }
   });
 
   test('era modern against a legacy server fails naming server/discover and the --era fix', async () => {
-    const reference = await startReferenceServer();
+    const everything = await startEverythingHttp();
     try {
-      await expect(recordCall(reference.url, { tool: 'chatty', era: 'modern' })).rejects.toThrow(
+      await expect(recordCall(everything.url, { tool: 'echo', era: 'modern' })).rejects.toThrow(
         /in the modern era \(2026-07-28\) failed: .*Expected server\/discover to offer 2026-07-28.*--era legacy/,
       );
     } finally {
-      await reference.close();
+      await everything.stop();
     }
   });
 

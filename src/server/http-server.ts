@@ -5,6 +5,7 @@ import { closeNow, listenLoopback } from '../http/listen-loopback.js';
 import { isAllowedOrigin } from '../http/origin-policy.js';
 import { AuditLog } from './audit-log.js';
 import { CountingEventStore } from './counting-event-store.js';
+import { hasEnvelope, hasModernHeaders, refuseModernMethod, serveModern } from './modern-http.js';
 import { connectReferenceServer } from './reference-server.js';
 
 /** Options of {@link startReferenceServer}. */
@@ -85,6 +86,28 @@ function withoutAccelHeader(res: ServerResponse): void {
   res.writeHead = ((...args: unknown[]) => writeHead(...args.map(strip))) as ServerResponse['writeHead'];
 }
 
+/** Largest request body read here (the SDK transport's own bound). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** Reads a POST body as JSON: the value, or the HTTP status and JSON-RPC error that refuse it. */
+async function readJson(
+  req: IncomingMessage,
+): Promise<{ value: unknown } | { status: number; code: number; message: string }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES)
+      return { status: 413, code: -32600, message: `Request body too large: more than ${MAX_BODY_BYTES} bytes.` };
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return { value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+  } catch {
+    return { status: 400, code: -32700, message: 'Parse error: the request body is not valid JSON.' };
+  }
+}
+
 function sendJsonError(res: ServerResponse, status: number, code: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
@@ -93,7 +116,8 @@ function sendJsonError(res: ServerResponse, status: number, code: number, messag
 /**
  * Starts the reference streaming server (tools `progress`, `long_output`, `chatty`) on
  * 127.0.0.1 over Streamable HTTP: stateful sessions, deterministic session and event ids, and
- * `Last-Event-ID` resumption.
+ * `Last-Event-ID` resumption; beside them, the modern era (2026-07-28): a request with the
+ * per-request envelope or `Mcp-*` headers is served on its own, with the same tools and audit.
  *
  * @example
  * const upstream = await startReferenceServer({ port: 0 })
@@ -179,7 +203,31 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       return;
     }
     if (options.accelHeader === false) withoutAccelHeader(res);
+    // The modern era (2026-07-28) beside the sessions: a request that says it is modern is its own exchange.
+    if (req.method !== 'POST' && hasModernHeaders(req.headers)) {
+      refuseModernMethod(res, req.method ?? '');
+      return;
+    }
     const sessionId = req.headers['mcp-session-id'];
+    let parsedBody: unknown;
+    if (req.method === 'POST' && typeof sessionId !== 'string') {
+      const read = await readJson(req);
+      if (!('value' in read)) {
+        sendJsonError(res, read.status, read.code, read.message);
+        return;
+      }
+      parsedBody = read.value;
+      if (hasModernHeaders(req.headers) || hasEnvelope(parsedBody)) {
+        await serveModern(req, res, parsedBody, {
+          audit,
+          failAtStep: options.failAtStep,
+          checkTools: options.checkTools ?? false,
+          jsonResponse: options.jsonResponse ?? false,
+          accelHeader: options.accelHeader ?? true,
+        });
+        return;
+      }
+    }
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (!session) {
@@ -200,7 +248,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     track(session, res);
     pending.add(session);
     try {
-      await session.transport.handleRequest(req, res);
+      await session.transport.handleRequest(req, res, parsedBody);
     } finally {
       pending.delete(session);
       if (session.transport.sessionId === undefined) await session.server.close();
