@@ -34,7 +34,7 @@ export interface LintCall {
   /** Progress notifications attributed to this call, in arrival order (repeated event ids removed). */
   readonly progress: LintEvent[];
   response: LintEvent | undefined;
-  /** Time the client sent `notifications/cancelled` for this call. */
+  /** Time the client sent `notifications/cancelled` for this call, or closed its stream (modern era). */
   cancelT: number | undefined;
 }
 
@@ -84,6 +84,12 @@ export function lintView(transcript: Transcript): LintView {
   const events: LintEvent[] = [];
   const seenIds = new Set<string>();
   frames.forEach((frame, index) => {
+    if (frame.channel === 'close') {
+      // The modern era's cancel: the client closed the stream of the call's exchange.
+      const call = calls.findLast((c) => frames[c.index]?.exchange === frame.exchange);
+      if (call) call.cancelT ??= frame.t;
+      return;
+    }
     const message = frameMessage(frame);
     if (frame.dir === 'client->server') {
       if (!message) return;

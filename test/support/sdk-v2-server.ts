@@ -20,6 +20,8 @@ export interface SdkV2ServerOptions {
   readonly legacy: 'reject' | 'stateless';
   /** Remove `X-Accel-Buffering: no` from the SDK's SSE responses (a server that omits it). @default false */
   readonly omitAccelHeader?: boolean;
+  /** The word `confirm` answers with (a server whose output changed). @default 'confirmed' */
+  readonly confirmWord?: string;
 }
 
 /** An `@modelcontextprotocol/server` 2.4.0 server on 127.0.0.1, served through `createMcpHandler`. */
@@ -44,7 +46,7 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   });
 
 /** The fixture's tools, registered on a fresh SDK v2 `McpServer` for each request (the factory). */
-function buildServer(calls: SdkV2Call[]): McpServer {
+function buildServer(calls: SdkV2Call[], confirmWord: string): McpServer {
   const server = new McpServer({ name: 'sdk-v2-fixture', version: '1.0.0' });
   server.registerTool(
     'progress',
@@ -92,7 +94,7 @@ function buildServer(calls: SdkV2Call[]): McpServer {
         });
       }
       calls.push({ tool: 'confirm', steps: 0, aborted: false, inputResponses: ctx.mcpReq.inputResponses });
-      return { content: [{ type: 'text', text: `confirmed: ${JSON.stringify(answer)}` }] };
+      return { content: [{ type: 'text', text: `${confirmWord}: ${JSON.stringify(answer)}` }] };
     },
   );
   return server;
@@ -111,7 +113,10 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
  */
 export async function startSdkV2Server(options: SdkV2ServerOptions): Promise<SdkV2Server> {
   const calls: SdkV2Call[] = [];
-  const handler = createMcpHandler(() => buildServer(calls), { legacy: options.legacy, keepAliveMs: 0 });
+  const handler = createMcpHandler(() => buildServer(calls, options.confirmWord ?? 'confirmed'), {
+    legacy: options.legacy,
+    keepAliveMs: 0,
+  });
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req);
     const gone = new AbortController();
