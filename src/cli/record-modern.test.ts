@@ -2,6 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli, startCli } from '../../test/support/cli.js';
 import { SDK_V2_SCENARIOS, type SdkV2Server, startSdkV2Server } from '../../test/support/sdk-v2-server.js';
@@ -118,6 +120,44 @@ describe('mcp-golden record against SDK v2 servers (2026-07-28)', () => {
     } finally {
       await client.close();
       await served.stop();
+    }
+  });
+
+  test('mcp-golden replay of a directory of 2025 and 2026 goldens serves the SDK v1 client and the pinned v2 client', async () => {
+    const out = join(dir, 'both-eras');
+    const scenarios = join(dir, 'scenarios.json');
+    const modern = await runCli([
+      'record',
+      'modern-progress',
+      '--target',
+      modernOnly.url,
+      '--scenarios',
+      scenarios,
+      '--out',
+      out,
+    ]);
+    expect(modern.code).toBe(0);
+    const legacy = await runCli(['record', 'chatty', '--out', out]);
+    expect(legacy.code).toBe(0);
+    expect((await golden(out, 'chatty')).header.era).toBe('legacy');
+    const replay = await startCli(['replay', out, '--port', '0', '--pace', 'instant']);
+    const v1 = new ClientV1({ name: 'v1', version: '1' });
+    const v2 = new ClientV2({ name: 'v2', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    try {
+      await v1.connect(new TransportV1(new URL(replay.firstLine)));
+      await v2.connect(new TransportV2(new URL(replay.firstLine)));
+      const chatty = await v1.callTool({ name: 'chatty', arguments: {} });
+      expect((chatty.content as unknown[]).length).toBe(4);
+      const progress: number[] = [];
+      const result = await v2.callTool(
+        { name: 'progress', arguments: { steps: 4, step_ms: 30 } },
+        { onprogress: (p: { progress: number }) => progress.push(p.progress) },
+      );
+      expect(progress).toEqual([1, 2, 3, 4]);
+      expect(result.structuredContent).toEqual({ steps: 4, notified: 4, done: true });
+    } finally {
+      await Promise.all([v1.close(), v2.close()]);
+      await replay.stop();
     }
   });
 });
