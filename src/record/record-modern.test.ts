@@ -102,6 +102,26 @@ describe('recordCall in the modern era (SDK v2 servers, 2026-07-28)', () => {
     expect(seen?.steps).toBeLessThan(10);
   });
 
+  test('dropAfter closes the stream and re-issues the call with a new id: both exchanges are in the golden', async () => {
+    const recording = await recordCall(modernOnly.url, {
+      tool: 'progress',
+      arguments: { steps: 3, step_ms: 30 },
+      progressToken: 'd',
+      dropAfter: 1,
+      era: 'modern',
+    });
+    const calls = recording.frames
+      .filter((f) => f.dir === 'client->server' && f.channel === 'json')
+      .map((f) => ({ exchange: f.exchange, message: frameMessage(f) }))
+      .filter((c) => c.message?.method === 'tools/call');
+    expect(calls.map((c) => c.message?.id)).toEqual([1, 3]);
+    const close = recording.frames.find((f) => f.channel === 'close');
+    expect(close?.exchange).toBe(calls[0]?.exchange);
+    expect(recording.outcome.resumed).toBe(true);
+    expect(recording.outcome.progress).toHaveLength(4);
+    expect(recording.outcome.response).toMatchObject({ id: 3, result: { resultType: 'complete' } });
+  });
+
   test('era auto records a dual-era SDK v2 server in the modern era, with one server/discover', async () => {
     const recording = await recordCall(dualEra.url, {
       tool: 'progress',
