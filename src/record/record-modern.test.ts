@@ -3,6 +3,7 @@ import { type SdkV2Server, startSdkV2Server } from '../../test/support/sdk-v2-se
 import { startEverythingHttp } from '../../test/support/server-everything.js';
 import type { Frame } from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
+import { formatTimeline } from '../transcript/timeline.js';
 import { recordCall } from './record-call.js';
 
 const requests = (frames: readonly Frame[]) => frames.filter((f) => f.channel === 'http' && f.dir === 'client->server');
@@ -48,6 +49,7 @@ describe('recordCall in the modern era (SDK v2 servers, 2026-07-28)', () => {
     });
     expect(recording.outcome.progress).toHaveLength(3);
     expect(recording.outcome.response).toMatchObject({ result: { resultType: 'complete' } });
+    expect(formatTimeline(recording)[0]).toContain('protocol 2026-07-28 (modern era)');
   });
 
   test('answers an input_required round from "answers": the retry has a new id, the answers and the request state', async () => {
