@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
@@ -24,6 +24,9 @@ afterAll(async () => {
   await Promise.all([modernOnly.close(), dualEra.close()]);
   await rm(dir, { recursive: true, force: true });
 });
+
+const goldenFiles = async (out: string) =>
+  (await readdir(out)).filter((f) => f.endsWith('.jsonl')).map((f) => join(out, f));
 
 const golden = async (out: string, name: string) =>
   parseTranscript(await readFile(join(out, `${name}.jsonl`), 'utf8'), { source: name });
@@ -159,5 +162,50 @@ describe('mcp-golden record against SDK v2 servers (2026-07-28)', () => {
       await Promise.all([v1.close(), v2.close()]);
       await replay.stop();
     }
+  });
+
+  test('mcp-golden verify passes the modern goldens twice against the live server and fails naming both texts when one changes; lint passes them', async () => {
+    const out = join(dir, 'verify');
+    const scenarios = join(dir, 'scenarios.json');
+    expect((await runCli(['record', '--target', modernOnly.url, '--scenarios', scenarios, '--out', out])).code).toBe(0);
+    for (let run = 0; run < 2; run++) {
+      const verified = await runCli(['verify', '--target', modernOnly.url, out]);
+      expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    }
+    const lint = await runCli(['lint', ...(await goldenFiles(out))]);
+    expect(lint.code, lint.stdout + lint.stderr).toBe(0);
+    const changed = await startSdkV2Server({ legacy: 'reject', confirmWord: 'approved' });
+    try {
+      const verified = await runCli(['verify', '--target', changed.url, join(out, 'modern-confirm.jsonl')]);
+      expect(verified.code).toBe(1);
+      const shown = verified.stdout + verified.stderr;
+      expect(shown).toContain('confirmed: {');
+      expect(shown).toContain('approved: {');
+    } finally {
+      await changed.close();
+    }
+  });
+
+  test('mcp-golden lint names x-accel-buffering for a server whose SSE responses omit X-Accel-Buffering: no', async () => {
+    const omitting = await startSdkV2Server({ legacy: 'reject', omitAccelHeader: true });
+    const out = join(dir, 'no-accel');
+    try {
+      const recorded = await runCli([
+        'record',
+        'modern-progress',
+        '--target',
+        omitting.url,
+        '--scenarios',
+        join(dir, 'scenarios.json'),
+        '--out',
+        out,
+      ]);
+      expect(recorded.code).toBe(0);
+    } finally {
+      await omitting.close();
+    }
+    const lint = await runCli(['lint', ...(await goldenFiles(out))]);
+    expect(lint.code).toBe(1);
+    expect(lint.stdout + lint.stderr).toContain('x-accel-buffering');
   });
 });
