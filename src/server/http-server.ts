@@ -89,7 +89,10 @@ function withoutAccelHeader(res: ServerResponse): void {
 /** Largest request body read here (the SDK transport's own bound). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/** Reads a POST body as JSON: the value, or the HTTP status and JSON-RPC error that refuse it. */
+/**
+ * Reads a POST body as JSON: the value, or the HTTP status and JSON-RPC error that refuse it, in
+ * the SDK transport's own words (it would have read the body itself).
+ */
 async function readJson(
   req: IncomingMessage,
 ): Promise<{ value: unknown } | { status: number; code: number; message: string }> {
@@ -104,8 +107,15 @@ async function readJson(
   try {
     return { value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
   } catch {
-    return { status: 400, code: -32700, message: 'Parse error: the request body is not valid JSON.' };
+    return { status: 400, code: -32700, message: 'Parse error: Invalid JSON' };
   }
+}
+
+/** True when the SDK transport would go on to read this POST's body: it accepts both and sends JSON. */
+function readsBody(headers: IncomingMessage['headers']): boolean {
+  const accept = headers.accept ?? '';
+  const type = (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  return accept.includes('application/json') && accept.includes('text/event-stream') && type === 'application/json';
 }
 
 function sendJsonError(res: ServerResponse, status: number, code: number, message: string): void {
@@ -210,7 +220,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     }
     const sessionId = req.headers['mcp-session-id'];
     let parsedBody: unknown;
-    if (req.method === 'POST' && typeof sessionId !== 'string') {
+    // Read here only a body the SDK transport would read too (after its Accept and Content-Type
+    // checks), so every other refusal stays the transport's own, in its order.
+    if (req.method === 'POST' && typeof sessionId !== 'string' && readsBody(req.headers)) {
       const read = await readJson(req);
       if (!('value' in read)) {
         sendJsonError(res, read.status, read.code, read.message);

@@ -108,4 +108,21 @@ describe('the reference server in the modern era (2026-07-28), beside its 2025 s
     expect(get.status).toBe(405);
     await get.arrayBuffer();
   });
+
+  test("a 2025 request without a session keeps the SDK transport's refusals and their order (415, then parse error)", async () => {
+    const wrongType = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' },
+      body: 'not json',
+    });
+    expect(wrongType.status).toBe(415);
+    await wrongType.arrayBuffer();
+    const notJson = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{not json',
+    });
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toMatchObject({ error: { code: -32700, message: 'Parse error: Invalid JSON' } });
+  });
 });
