@@ -33,7 +33,8 @@ export function splitGoldensByEra(goldens: readonly GoldenInput[]): {
  * cancels that call at once: nothing more is written, and no other call is touched.
  */
 export class ModernHttpReplay {
-  private readonly live = new Set<ReplayCall>();
+  /** Calls still streaming, with the response each writes to. */
+  private readonly live = new Map<ReplayCall, ResponseSink>();
 
   constructor(
     readonly engine: ReplayEngine,
@@ -57,9 +58,12 @@ export class ModernHttpReplay {
     return request.httpMethod === 'POST' && request.body.includes(ENVELOPE_KEYS.protocolVersion);
   }
 
-  /** Stops every call still streaming. */
+  /** Stops every call still streaming and ends its response. */
   close(): void {
-    for (const call of this.live) this.engine.cancel(call);
+    for (const [call, sink] of this.live) {
+      this.engine.cancel(call);
+      sink.end();
+    }
     this.live.clear();
     this.engine.close();
   }
@@ -150,7 +154,7 @@ export class ModernHttpReplay {
       : { 'content-type': sse ? 'text/event-stream' : 'application/json' };
     const headUs = exact ? exchange.headOffsetUs : 0;
     let open = true;
-    this.live.add(call);
+    this.live.set(call, sink);
     const finish = (): void => {
       this.live.delete(call);
       done();

@@ -201,6 +201,36 @@ describe('replaying modern goldens (2026-07-28)', () => {
     }
   });
 
+  test('a recording the client cut short stays open as recorded, and closing the replay ends it cleanly', async () => {
+    const replay = await createReplayServer([modern['modern-cancel'] as Transcript], { pace: 'instant' });
+    const response = await post(
+      replay.url,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'progress', arguments: { steps: 40, step_ms: 50 }, _meta: { ...envelope, progressToken: 'x' } },
+      },
+      { 'mcp-method': 'tools/call', 'mcp-name': 'progress', 'mcp-protocol-version': '2026-07-28' },
+    );
+    const reader = response.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+    let text = '';
+    while ((text.match(/notifications\/progress/g) ?? []).length < 2) {
+      const { value } = await reader.read();
+      text += new TextDecoder().decode(value);
+    }
+    await replay.close();
+    let ended = false;
+    for (;;) {
+      const { done } = await reader.read();
+      if (done) {
+        ended = true;
+        break;
+      }
+    }
+    expect(ended).toBe(true);
+  });
+
   test('one replay of 2025 and 2026 goldens serves the SDK v1 client and the pinned SDK v2 client', async () => {
     await withReplay([legacy.chatty as Transcript, ...Object.values(modern)], async (replay) => {
       const v1 = new ClientV1({ name: 'v1', version: '1' });
