@@ -1,3 +1,4 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type SdkV2Server, startSdkV2Server } from '../../test/support/sdk-v2-server.js';
 import { startEverythingHttp } from '../../test/support/server-everything.js';
@@ -5,6 +6,7 @@ import type { Frame } from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
 import { formatTimeline } from '../transcript/timeline.js';
 import { recordCall } from './record-call.js';
+import { startRecordingProxy } from './recording-proxy.js';
 
 const requests = (frames: readonly Frame[]) => frames.filter((f) => f.channel === 'http' && f.dir === 'client->server');
 const methods = (frames: readonly Frame[]) =>
@@ -122,6 +124,32 @@ describe('recordCall in the modern era (SDK v2 servers, 2026-07-28)', () => {
     expect(recording.outcome.resumed).toBe(true);
     expect(recording.outcome.progress).toHaveLength(4);
     expect(recording.outcome.response).toMatchObject({ id: 3, result: { resultType: 'complete' } });
+  });
+
+  test('the recording proxy between the SDK v2 client and a modern server records the modern era and the client closing its stream', async () => {
+    const proxy = await startRecordingProxy({ upstream: modernOnly.url });
+    const client = new Client({ name: 'v2', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const before = modernOnly.calls.length;
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(proxy.url)));
+      const aborter = new AbortController();
+      const call = client.callTool(
+        { name: 'progress', arguments: { steps: 50, step_ms: 40 } },
+        { signal: aborter.signal, onprogress: () => aborter.abort() },
+      );
+      await expect(call).rejects.toThrow();
+    } finally {
+      await client.close();
+    }
+    for (let i = 0; i < 100 && modernOnly.calls.length === before; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(modernOnly.calls.at(-1)).toMatchObject({ tool: 'progress', aborted: true });
+    const transcript = await proxy.close();
+    expect(transcript.header).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
+    const close = transcript.frames.find((f) => f.channel === 'close');
+    const callExchange = transcript.frames.find(
+      (f) => f.dir === 'client->server' && f.channel === 'json' && frameMessage(f)?.method === 'tools/call',
+    )?.exchange;
+    expect(close?.exchange).toBe(callExchange);
   });
 
   test('era auto records a dual-era SDK v2 server in the modern era, with one server/discover', async () => {
