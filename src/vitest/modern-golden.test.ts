@@ -1,8 +1,11 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryGoldenStore } from '../../test/support/memory-golden-store.js';
 import { type SdkV2Server, startSdkV2Server } from '../../test/support/sdk-v2-server.js';
 import { recordCall } from '../record/record-call.js';
 import type { GoldenStore } from '../store/golden-store.js';
+import { parseTranscript } from '../transcript/parse.js';
 import { setGoldenStore } from './active-golden-store.js';
 import { resetTestClaims } from './golden-claims.js';
 import { type MatcherResult, toMatchGolden } from './to-match-golden.js';
@@ -59,5 +62,18 @@ describe('toMatchGolden on modern (2026-07-28) recordings', () => {
     expect(result.message()).toMatch(/frame \d+ of \d+ differs/);
     expect(`${result.expected}`).toContain('confirmed:');
     expect(`${result.actual}`).toContain('approved:');
+    expect(result.message()).toContain('\nEra: modern (2026-07-28).\n');
+  });
+
+  test('a modern stream against a golden of the legacy era says so', async () => {
+    const legacy = parseTranscript(
+      await readFile(fileURLToPath(new URL('../../goldens/chatty.jsonl', import.meta.url)), 'utf8'),
+    );
+    expect((await match('cross', 'new', legacy)).pass).toBe(true);
+    const result = await match('cross', 'none', await confirm(live.url));
+    expect(result.pass).toBe(false);
+    expect(result.message()).toContain(
+      'Era: the golden was recorded in the legacy era (2025-11-25), this stream in the modern era (2026-07-28)',
+    );
   });
 });
