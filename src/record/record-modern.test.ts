@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type SdkV2Server, startSdkV2Server } from '../../test/support/sdk-v2-server.js';
@@ -11,6 +12,8 @@ import { startRecordingProxy } from './recording-proxy.js';
 const requests = (frames: readonly Frame[]) => frames.filter((f) => f.channel === 'http' && f.dir === 'client->server');
 const methods = (frames: readonly Frame[]) =>
   frames.filter((f) => f.dir === 'client->server' && f.channel === 'json').map((f) => String(frameMessage(f)?.method));
+
+const STDIO_FIXTURE = fileURLToPath(new URL('../../test/support/sdk-v2-stdio-server.mjs', import.meta.url));
 
 let modernOnly: SdkV2Server;
 let dualEra: SdkV2Server;
@@ -150,6 +153,33 @@ describe('recordCall in the modern era (SDK v2 servers, 2026-07-28)', () => {
       (f) => f.dir === 'client->server' && f.channel === 'json' && frameMessage(f)?.method === 'tools/call',
     )?.exchange;
     expect(close?.exchange).toBe(callExchange);
+  });
+
+  test('over stdio (SDK v2 serveStdio, modern-only) the modern era records server/discover and the envelope, and cancels with notifications/cancelled', async () => {
+    const server = { command: process.execPath, args: [STDIO_FIXTURE] };
+    const full = await recordCall(server, {
+      tool: 'progress',
+      arguments: { steps: 2, step_ms: 10 },
+      progressToken: 's',
+      era: 'modern',
+    });
+    expect(full.header).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28', transport: 'stdio' });
+    expect(methods(full.frames.map((f) => (f.channel === 'stdio' ? { ...f, channel: 'json' as const } : f)))).toEqual([
+      'server/discover',
+      'tools/list',
+      'tools/call',
+    ]);
+    expect(full.outcome.progress).toHaveLength(2);
+    expect(full.outcome.response).toMatchObject({ result: { resultType: 'complete' } });
+    const cancelled = await recordCall(server, {
+      tool: 'progress',
+      arguments: { steps: 50, step_ms: 40 },
+      progressToken: 'c',
+      cancelAfter: 1,
+      era: 'modern',
+    });
+    expect(cancelled.outcome.cancelled).toBe(true);
+    expect(cancelled.frames.some((f) => f.raw?.includes('"notifications/cancelled"'))).toBe(true);
   });
 
   test('era auto records a dual-era SDK v2 server in the modern era, with one server/discover', async () => {
