@@ -35,7 +35,7 @@ export { serveReplayStdio } from './replay/stdio-replay.js';
 export { readGolden, writeGolden } from './store/golden-file.js';
 export type { CompareOptions, Comparison } from './transcript/compare.js';
 export { compareTranscripts } from './transcript/compare.js';
-export type { Channel, Direction, EndReason, Frame, Transcript, TranscriptHeader } from './transcript/frame.js';
+export type { Channel, Direction, EndReason, Era, Frame, Transcript, TranscriptHeader } from './transcript/frame.js';
 export { GOLDEN_FORMAT } from './transcript/frame.js';
 export type { JsonRpcMessage } from './transcript/frame-content.js';
 export { normalizeTranscript } from './transcript/normalize.js';

@@ -8,6 +8,7 @@ import {
   recordGoldens,
   selectScenarios,
 } from '../record/record-goldens.js';
+import type { Scenario } from '../record/scenario.js';
 import { recordReferenceGoldens } from '../reference-goldens.js';
 import { defineCommand } from './command-spec.js';
 import { CONFIG_FILE, loadProjectConfig } from './project-config.js';
@@ -41,7 +42,9 @@ export const recordCommand = defineCommand({
   operands: '[scenario...]',
   description: `Records goldens, one JSON Lines file per scenario (DIR/<name>.jsonl), each written atomically.
 Each recording is a whole client session: initialize, tools/list, the call, answers to the
-server's requests from the scenario's "answers", reconnection with Last-Event-ID. Secrets in the
+server's requests from the scenario's "answers", reconnection with Last-Event-ID; in the modern era
+(2026-07-28) server/discover, tools/list and the call, answers to input_required rounds, cancel by
+closing the stream. --target probes the era with server/discover unless --era says. Secrets in the
 target (URL query and userinfo, headers, secret-named arguments and environment) are redacted.
 Without --stdio/--target (and no config), it records the reference server (started and stopped here).
 Operands name the scenarios to record (default: every scenario in the list). Exit 0 when every
@@ -60,6 +63,13 @@ name that cannot be used).`,
       type: 'string',
       value: 'FILE',
       description: `record settings (default: ./${CONFIG_FILE}, else "mcp-golden" in package.json)`,
+    },
+    era: {
+      type: 'string',
+      value: 'ERA',
+      choices: ['legacy', 'modern', 'auto'],
+      description:
+        'protocol era: legacy (2025: initialize, a session), modern (2026-07-28: server/discover, per-request envelope and Mcp-* headers), or auto (probe an HTTP target with server/discover, fall back to legacy). Overrides the scenarios\' "era". Default: auto for --target, legacy for --stdio and the reference server',
     },
     list: { type: 'boolean', description: 'print the scenario names and descriptions, record nothing' },
     concurrency: {
@@ -101,7 +111,21 @@ name that cannot be used).`,
     }
     const started = performance.now();
     const concurrency = args.integer('concurrency') ?? 1;
-    const options = { outDir: out, names: [...args.operands], scenarios, onRecorded: print, concurrency };
+    const era = args.string('era') as Scenario['era'];
+    // An HTTP target is probed unless told; stdio and the reference server's standard list stay legacy.
+    const isHttp = target !== undefined && !(typeof target === 'object' && 'command' in target);
+    const eraOf = (s: Scenario): Scenario['era'] => era ?? s.era ?? (isHttp ? 'auto' : undefined);
+    const withEra = scenarios.map((s) => {
+      const chosen = eraOf(s);
+      return chosen === undefined ? s : { ...s, era: chosen };
+    });
+    const options = {
+      outDir: out,
+      names: [...args.operands],
+      scenarios: withEra,
+      onRecorded: print,
+      concurrency,
+    };
     const result: RecordGoldensResult = target
       ? await recordGoldens({ ...options, target })
       : await recordReferenceGoldens(options);

@@ -10,7 +10,8 @@ export type LintRuleId =
   | 'heartbeat'
   | 'event-ids'
   | 'resume-lossless'
-  | 'partial-results';
+  | 'partial-results'
+  | 'x-accel-buffering';
 
 /** Where a rule comes from: the MCP specification's MUST/SHOULD, or widely given practical guidance. */
 export type LintRuleSource = 'spec MUST' | 'spec SHOULD' | 'guidance' | 'experimental';
@@ -102,6 +103,14 @@ export const LINT_RULES: readonly LintRuleInfo[] = [
       'after a Last-Event-ID reconnect the server replays exactly the missed events of that stream: none lost, none repeated',
     reference: `${TRANSPORT_SPEC}: the server MAY replay what would have followed on that stream (guidance: keep a replay buffer keyed by event id)`,
     fix: 'store every event before sending it and replay all events after the Last-Event-ID of the same stream',
+  },
+  {
+    id: 'x-accel-buffering',
+    source: 'spec SHOULD',
+    summary: 'modern era (2026-07-28): every SSE response carries `X-Accel-Buffering: no`',
+    reference:
+      'MCP spec 2026-07-28, basic/transports (Streamable HTTP): servers SHOULD send `X-Accel-Buffering: no` so reverse proxies do not buffer the stream',
+    fix: 'set the response header `X-Accel-Buffering: no` on every `text/event-stream` response',
   },
   {
     id: 'partial-results',

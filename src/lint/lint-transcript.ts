@@ -1,5 +1,5 @@
 import { GoldenError } from '../errors.js';
-import type { Transcript } from '../transcript/frame.js';
+import { eraOf, type Transcript } from '../transcript/frame.js';
 import { isLintRuleId, LINT_RULES, type LintRuleId } from './lint-rules.js';
 import { lintView } from './lint-view.js';
 import type { LintViolation } from './lint-violation.js';
@@ -11,7 +11,7 @@ import {
   checkTokens,
   checkTotalConstant,
 } from './progress-rules.js';
-import { checkEventIds, checkResumeLossless } from './stream-rules.js';
+import { checkAccelBuffering, checkEventIds, checkResumeLossless } from './stream-rules.js';
 import { checkHeartbeat, checkRate, type TimingOptions } from './timing-rules.js';
 
 /** Rules switched on (`true`) or off (`false`); rules not named keep their default (on). */
@@ -66,8 +66,10 @@ export function goldenRuleExceptions(transcript: Transcript): SkippedRule[] {
 /**
  * Judges a recorded server against the progress contract: token echo, no progress without a
  * token, monotonic progress, constant total, a final notification on success and error, nothing
- * after the result, rate, heartbeat, event ids, lossless resume and (experimental) partial results.
- * Pure: reads the transcript only.
+ * after the result, rate, heartbeat, event ids, lossless resume and (experimental) partial results;
+ * for a modern (2026-07-28) golden, `X-Accel-Buffering: no` on SSE responses instead of the
+ * resumption rules (event ids, lossless resume), which that revision removed. Pure: reads the
+ * transcript only.
  *
  * @example
  * const report = lintTranscript(await readGolden('goldens/progress-default.jsonl'))
@@ -91,6 +93,17 @@ export function lintTranscript(transcript: Transcript, options: LintOptions = {}
     if (!on && !skipped.some((s) => s.rule === rule))
       skipped.push({ rule, why: 'switched off (options, --off or the project config)' });
   }
+  // Each era has its own transport rules: resumption is 2025's, the proxy header 2026-07-28's.
+  const modern = eraOf(transcript.header) === 'modern';
+  if (modern) {
+    for (const rule of ['event-ids', 'resume-lossless'] as const) {
+      if (!skipped.some((s) => s.rule === rule))
+        skipped.push({
+          rule,
+          why: 'not in the modern era: 2026-07-28 has no SSE event ids and no Last-Event-ID resumption',
+        });
+    }
+  }
   const view = lintView(transcript);
   const found = [
     ...checkTokens(view),
@@ -103,6 +116,7 @@ export function lintTranscript(transcript: Transcript, options: LintOptions = {}
     ...checkEventIds(view),
     ...checkResumeLossless(view),
     ...checkPartialResults(view),
+    ...(modern ? checkAccelBuffering(view) : []),
   ];
   const off = new Set(skipped.map((s) => s.rule));
   const order = (v: LintViolation): number => v.frame;

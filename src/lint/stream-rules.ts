@@ -136,3 +136,30 @@ export function checkResumeLossless(view: LintView): LintViolation[] {
   }
   return out;
 }
+
+/**
+ * `x-accel-buffering` (modern era): every SSE response head carries `X-Accel-Buffering: no`, as
+ * the 2026-07-28 revision asks, so a reverse proxy in front of the server streams instead of
+ * buffering.
+ */
+export function checkAccelBuffering(view: LintView): LintViolation[] {
+  const out: LintViolation[] = [];
+  view.transcript.frames.forEach((frame, index) => {
+    if (frame.channel !== 'http' || frame.dir !== 'server->client') return;
+    const type = frame.headers?.['content-type'] ?? '';
+    if (!type.toLowerCase().startsWith('text/event-stream')) return;
+    const value = frame.headers?.['x-accel-buffering'];
+    if (value?.trim().toLowerCase() === 'no') return;
+    out.push(
+      violation(
+        view,
+        'x-accel-buffering',
+        { order: index },
+        `the SSE response of exchange ${frame.exchange} has no \`X-Accel-Buffering: no\` header`,
+        'X-Accel-Buffering: no',
+        value === undefined ? 'no such header' : JSON.stringify(value),
+      ),
+    );
+  });
+  return out;
+}

@@ -1,9 +1,8 @@
 import { type HttpHandler, http } from 'msw';
+import { createHttpReplay } from '../replay/era-http-replay.js';
 import type { ResponseSink } from '../replay/http-exchange.js';
 import { DEFAULT_MAX_BODY_BYTES, type HttpRuleOptions, refuseLargeBody } from '../replay/http-guards.js';
-import { HttpReplay } from '../replay/http-replay.js';
 import type { ReplayOptions } from '../replay/replay-engine.js';
-import { ReplayEngine } from '../replay/replay-engine.js';
 import type { GoldenInput } from '../replay/replay-plan.js';
 import type { ReplayReport } from '../replay/replay-report.js';
 import type { Transcript } from '../transcript/frame.js';
@@ -75,10 +74,7 @@ export function createReplayHandlers(
   goldens: Transcript | GoldenInput | readonly GoldenInput[],
   options: ReplayHandlersOptions,
 ): ReplayHandlers {
-  const replay = new HttpReplay(
-    new ReplayEngine(Array.isArray(goldens) ? goldens : [goldens as GoldenInput], options),
-    options,
-  );
+  const replay = createHttpReplay(Array.isArray(goldens) ? goldens : [goldens as GoldenInput], options, options);
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const handler = http.all(options.url, async ({ request }) => {
     if (Number(request.headers.get('content-length') ?? 0) > limit) {
@@ -93,5 +89,5 @@ export function createReplayHandlers(
       replay.handle({ httpMethod: request.method, headers, body }, streamingSink(resolve));
     });
   });
-  return { handlers: [handler], report: () => replay.engine.report(), close: () => replay.close() };
+  return { handlers: [handler], report: () => replay.report(), close: () => replay.close() };
 }

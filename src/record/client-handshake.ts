@@ -3,10 +3,10 @@ import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isJsonObject } from '../transcript/json-object.js';
 import { isResponse, resultOf } from '../transcript/json-rpc.js';
 import { DEFAULT_PROTOCOL_VERSION, VERSION } from '../version.js';
+import { clientCapabilities, offersModern, paramHeadersOf, withEnvelope } from './modern-era.js';
 import type { Scenario } from './scenario.js';
 import type { CallStream, WireSession } from './wire-session.js';
 
-/** True for a JSON-RPC result or error. */
 /** True for a request the server sends to the client (sampling, elicitation, roots, ping). */
 export const isServerRequest = (message: JsonRpcMessage): boolean => 'method' in message && 'id' in message;
 
@@ -39,23 +39,6 @@ export function handshakeIds(callId: string | number): { initialize: number; too
   return { initialize: free[0] as number, toolsList: free[1] as number };
 }
 
-/** The capability each server-to-client request method needs the client to declare. */
-const CAPABILITY_OF: Readonly<Record<string, string>> = {
-  'sampling/createMessage': 'sampling',
-  'elicitation/create': 'elicitation',
-  'roots/list': 'roots',
-};
-
-/** Client capabilities matching the scenario's `answers`: a server only asks what a client declared. */
-export function clientCapabilities(scenario: Scenario): Record<string, object> {
-  const capabilities: Record<string, object> = {};
-  for (const method of Object.keys(scenario.answers ?? {})) {
-    const capability = CAPABILITY_OF[method];
-    if (capability) capabilities[capability] = {};
-  }
-  return capabilities;
-}
-
 /**
  * Answers a request the server sent the client from the scenario's `answers` (`ping` needs none).
  * A request the scenario has no answer for gets a JSON-RPC error, so the server is not left
@@ -84,7 +67,7 @@ export async function answerServerRequest(
 }
 
 /** Sends a request and reads its stream until the response (an HTTP stream is then read to its end). */
-async function requestResponse(
+export async function requestResponse(
   session: WireSession,
   scenario: Scenario,
   message: JsonRpcMessage,
@@ -145,16 +128,49 @@ export async function listTools(
   scenario: Scenario,
   id: number,
   timeoutMs: number,
-): Promise<void> {
-  const response = await requestResponse(session, scenario, { jsonrpc: '2.0', id, method: 'tools/list' }, timeoutMs);
-  if (scenario.expectError || !response || !('result' in response)) return;
+  modern = false,
+): Promise<Record<string, string>> {
+  const list: JsonRpcMessage = { jsonrpc: '2.0', id, method: 'tools/list' };
+  const response = await requestResponse(session, scenario, modern ? withEnvelope(list, scenario) : list, timeoutMs);
+  if (!response || !('result' in response)) return {};
   const result = resultOf(response);
   const tools = Array.isArray(result?.tools) ? result.tools : [];
   const names = tools.map((tool: unknown) => String(isJsonObject(tool) ? tool.name : undefined));
+  const tool = tools.find((t: unknown) => isJsonObject(t) && t.name === scenario.tool);
   // A paged list may hold the tool on a later page: only a complete list proves it missing.
-  if (names.includes(scenario.tool) || result?.nextCursor !== undefined) return;
+  if (scenario.expectError || tool !== undefined || result?.nextCursor !== undefined) return paramHeadersOf(tool);
   throw new GoldenError(
     'E_UNKNOWN_TOOL',
     `Cannot record ${scenario.name ? `"${scenario.name}"` : 'the call'}: the server has no tool "${scenario.tool}". Expected one of: ${names.join(', ') || '(no tools)'}. Fix the scenario's "tool", or add "expectError": true to record the server's error on purpose.`,
   );
+}
+
+/**
+ * The modern era's handshake: `server/discover` with the per-request envelope. Resolves with the
+ * answer when it offers 2026-07-28, `undefined` when it does not (or the server refuses the
+ * request: a legacy server answers HTTP 400 or an error), which is what `auto` falls back on.
+ */
+export async function discover(
+  session: WireSession,
+  scenario: Scenario,
+  id: number,
+  timeoutMs: number,
+): Promise<{ readonly offered: boolean; readonly why: string }> {
+  let response: JsonRpcMessage | undefined;
+  try {
+    response = await requestResponse(
+      session,
+      scenario,
+      withEnvelope({ jsonrpc: '2.0', id, method: 'server/discover' }, scenario),
+      timeoutMs,
+    );
+  } catch (error) {
+    if (error instanceof GoldenError && error.code === 'E_TARGET') return { offered: false, why: error.message };
+    throw error;
+  }
+  if (offersModern(response)) return { offered: true, why: 'server/discover offered 2026-07-28' };
+  return {
+    offered: false,
+    why: `server/discover answered ${response ? JSON.stringify('error' in response ? response.error : resultOf(response)) : 'nothing'}`,
+  };
 }

@@ -131,6 +131,21 @@ export class FrameSink {
     return tap;
   }
 
+  /** A point to {@link rewind} to: the frames and exchanges recorded so far. */
+  mark(): { readonly frames: number; readonly exchanges: number } {
+    return { frames: this.frames.length, exchanges: this.exchanges };
+  }
+
+  /**
+   * Forgets everything recorded after `mark` (an era probe that was answered "not here"), so the
+   * transcript holds the session that followed as if it had started there. Bodies of the forgotten
+   * exchanges must have ended.
+   */
+  rewind(mark: { readonly frames: number; readonly exchanges: number }): void {
+    this.frames.length = mark.frames;
+    this.exchanges = mark.exchanges;
+  }
+
   /** Frames so far; bodies still open are not yet flushed. */
   snapshot(): readonly Frame[] {
     return this.frames;

@@ -3,10 +3,11 @@ import { GoldenError } from '../errors.js';
 import { bodyKindOf } from '../transcript/body-kind.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { parseJsonRpc } from '../transcript/json-rpc.js';
+import { modernHeaders } from '../transcript/modern-envelope.js';
 import { SseParser } from '../transcript/sse.js';
 import { connectionError, statusHint } from './connection-error.js';
 import { sseBlocksOfRead } from './frame-sink.js';
-import type { FetchLike } from './recording-fetch.js';
+import { CLIENT_CLOSED_STREAM, type FetchLike } from './recording-fetch.js';
 import type { CallStream, StreamedMessage, WireSession } from './wire-session.js';
 
 /** Options of {@link openHttpSession}. */
@@ -75,11 +76,19 @@ class ResponseStream implements CallStream {
     return next?.taken;
   }
 
-  async drop(): Promise<void> {
+  drop(): Promise<void> {
+    return this.cancel(undefined);
+  }
+
+  close(): Promise<void> {
+    return this.cancel(CLIENT_CLOSED_STREAM);
+  }
+
+  private async cancel(reason: string | undefined): Promise<void> {
     if (this.done) return;
     this.done = true;
     // Some in-process fetch stacks settle a cancel only once the source reacts; never wait long for it.
-    const cancelled = this.reader?.cancel().catch(() => undefined);
+    const cancelled = this.reader?.cancel(reason).catch(() => undefined);
     await Promise.race([cancelled, sleep(250)]);
   }
 
@@ -159,11 +168,17 @@ export function openHttpSession(endpoint: string, options: HttpSessionOptions): 
     ...(initialized && { 'mcp-protocol-version': options.protocolVersion }),
     ...extra,
   });
-  const post = (message: JsonRpcMessage): Promise<Response> =>
+  // A modern-era request (one with the per-request envelope) carries its Mcp-* headers; a legacy one none.
+  const post = (message: JsonRpcMessage, extra: Readonly<Record<string, string>> = {}): Promise<Response> =>
     timedFetch(
       {
         method: 'POST',
-        headers: headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' }),
+        headers: headers({
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...modernHeaders(message),
+          ...extra,
+        }),
         body: JSON.stringify(message),
       },
       `Sending ${String(message.method)} to ${url}`,
@@ -171,8 +186,8 @@ export function openHttpSession(endpoint: string, options: HttpSessionOptions): 
 
   return {
     transport: 'http',
-    async request(message) {
-      const response = await post(message);
+    async request(message, extraHeaders) {
+      const response = await post(message, extraHeaders);
       const what = `Waiting for the answer to ${String(message.method)} at ${url}`;
       if (response.status !== 200) {
         throw new GoldenError(

@@ -4,10 +4,11 @@ import { GOLDEN_FORMAT } from '../transcript/frame.js';
 import { type RedactOptions, redactTranscript, SECRET_HEADERS } from '../transcript/redact.js';
 import { mergeVolatile } from '../transcript/volatile.js';
 import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
+import { discover, handshakeIds } from './client-handshake.js';
 import { FrameSink } from './frame-sink.js';
 import { openHttpSession } from './http-wire-session.js';
 import { type FetchLike, recordingFetch } from './recording-fetch.js';
-import { runScenario, type ScenarioOutcome } from './run-scenario.js';
+import { type EraChoice, runScenario, type ScenarioOutcome } from './run-scenario.js';
 import { parseScenario, type Scenario } from './scenario.js';
 import { assignStdioExchanges, openStdioSession, type StdioCommand } from './stdio-wire-session.js';
 import { httpTargetParts, secretPatterns, stdioTargetSecrets, type TargetSecrets } from './target-secrets.js';
@@ -50,8 +51,10 @@ export interface Recording extends Transcript {
 /**
  * Records one call as a whole client session, byte by byte: initialize, initialized, `tools/list`,
  * the tool call (with the scenario's token, request id, answers to server requests, cancellation,
- * drop-and-resume or reconnection), and session close. Every read is time-stamped; the target's
- * secrets never reach the transcript.
+ * drop-and-resume or reconnection), and session close; in the modern era (`era: 'modern'`, or
+ * `'auto'` against a server whose `server/discover` offers 2026-07-28) `server/discover`,
+ * `tools/list` and the call, each with the per-request envelope and `Mcp-*` headers. Every read is
+ * time-stamped; the target's secrets never reach the transcript.
  *
  * @example
  * const stream = await recordCall(server.url, { tool: 'progress', arguments: { steps: 3, step_ms: 50 }, progressToken: 'p1' })
@@ -97,22 +100,44 @@ export async function recordCall(
     transport = 'stdio';
   }
   let outcome: ScenarioOutcome;
+  let choice: EraChoice = { era: checked.era === 'modern' ? 'modern' : 'legacy' };
+  let probe: string | undefined;
   try {
-    outcome = await runScenario(session, checked);
+    if (checked.era === 'auto' && transport === 'http') {
+      // Probe as the SDK v2 client does. A server that does not offer 2026-07-28 is recorded in the
+      // legacy era from the start: the probe's exchange is left out and named in the header's notes.
+      const mark = sink.mark();
+      const found = await discover(
+        session,
+        checked,
+        handshakeIds(checked.requestId ?? 1).initialize,
+        checked.timeoutMs ?? 30_000,
+      );
+      if (found.offered) choice = { era: 'modern', discovered: true };
+      else {
+        sink.rewind(mark);
+        probe = `era auto: ${found.why}; recorded in the legacy era`;
+      }
+    }
+    outcome = await runScenario(session, checked, choice);
   } catch (error) {
     await session.close().catch(() => undefined);
     throw error;
   }
+  const notes = scenarioNotes(checked);
+  if (probe !== undefined) notes.eraProbe = probe;
+  if (outcome.inputRounds > 0) notes.inputRounds = outcome.inputRounds;
   const header: TranscriptHeader = {
     format: GOLDEN_FORMAT,
-    protocolVersion,
+    era: choice.era,
+    protocolVersion: choice.era === 'modern' ? outcome.protocolVersion : protocolVersion,
     transport,
     target: secrets.label,
     ...(checked.name !== undefined && { scenario: checked.name }),
     tool: checked.tool,
     arguments: checked.arguments ?? {},
     recorder: RECORDER,
-    notes: scenarioNotes(checked),
+    notes,
   };
   const finished = sink.finish(header);
   const frames = transport === 'stdio' ? assignStdioExchanges(finished.frames) : finished.frames;
@@ -132,6 +157,7 @@ function scenarioNotes(scenario: Scenario): Record<string, unknown> {
   if (scenario.requestId !== undefined) notes.requestId = scenario.requestId;
   if (scenario.cancelAfter !== undefined) notes.cancelAfter = scenario.cancelAfter;
   if (scenario.dropAfter !== undefined) notes.dropAfter = scenario.dropAfter;
+  if (scenario.era !== undefined) notes.era = scenario.era;
   if (scenario.server !== undefined) notes.server = scenario.server;
   if (scenario.description !== undefined) notes.description = scenario.description;
   if (scenario.expectError !== undefined) notes.expectError = scenario.expectError;

@@ -7,6 +7,12 @@ export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Respo
 
 const encoder = new TextEncoder();
 
+/**
+ * The reason a client gives when it cancels a tapped response body to close the stream on purpose
+ * (the modern era's cancel): the tap then records a `close` frame before the body's end.
+ */
+export const CLIENT_CLOSED_STREAM = 'mcp-golden: the client closed the stream';
+
 function headerRecord(headers: HeadersInit | Headers | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of new Headers(headers ?? undefined).entries()) setOwn(out, name, value);
@@ -81,6 +87,7 @@ export function recordingFetch(sink: FrameSink, base: FetchLike = fetch): FetchL
         }
       },
       cancel(reason) {
+        if (reason === CLIENT_CLOSED_STREAM) sink.push({ dir: 'client->server', channel: 'close', exchange });
         tap.end('cancelled');
         return reader.cancel(reason);
       },

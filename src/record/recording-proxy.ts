@@ -2,9 +2,16 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type In
 import { closeNow, listenLoopback } from '../http/listen-loopback.js';
 import { bodyKindOf } from '../transcript/body-kind.js';
 import { setOwn } from '../transcript/canonical-json.js';
-import { type Frame, GOLDEN_FORMAT, type Transcript, type TranscriptHeader } from '../transcript/frame.js';
+import {
+  type Frame,
+  GOLDEN_FORMAT,
+  MODERN_PROTOCOL_VERSION,
+  type Transcript,
+  type TranscriptHeader,
+} from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
 import { paramsOf } from '../transcript/json-rpc.js';
+import { envelopeVersion } from '../transcript/modern-envelope.js';
 import { type RedactOptions, redactTranscript } from '../transcript/redact.js';
 import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
 import { FrameSink } from './frame-sink.js';
@@ -57,6 +64,8 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     const exchange = sink.nextExchange();
     sink.request(exchange, req.method ?? 'GET', req.url ?? '/', headerRecord(req.headers));
     const requestTap = sink.body(exchange, 'client->server', bodyKindOf(req.headers['content-type']));
+    const modern =
+      req.headers['mcp-method'] !== undefined || req.headers['mcp-protocol-version'] === MODERN_PROTOCOL_VERSION;
     const forward = httpRequest(
       {
         host: upstream.hostname,
@@ -84,6 +93,8 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
         });
         res.on('close', () => {
           if (!res.writableFinished) {
+            // A modern-era client cancels by closing the stream: that is an event of its own.
+            if (modern) sink.push({ dir: 'client->server', channel: 'close', exchange });
             responseTap.end('cancelled');
             upRes.destroy();
           }
@@ -114,11 +125,15 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
   url.hostname = '127.0.0.1';
   url.port = String(port);
   const headerFor = (frames: readonly Frame[]): TranscriptHeader => {
-    const init = frames.map(frameMessage).find((m) => m?.method === 'initialize');
+    const messages = frames.filter((f) => f.dir === 'client->server').map(frameMessage);
+    const init = messages.find((m) => m?.method === 'initialize');
     const asked = init && paramsOf(init).protocolVersion;
+    // A session without initialize whose requests carry the per-request envelope is a modern one.
+    const enveloped = init ? undefined : messages.map((m) => m && envelopeVersion(m)).find((v) => v !== undefined);
     return {
       format: GOLDEN_FORMAT,
-      protocolVersion: typeof asked === 'string' ? asked : DEFAULT_PROTOCOL_VERSION,
+      era: enveloped === undefined ? 'legacy' : 'modern',
+      protocolVersion: enveloped ?? (typeof asked === 'string' ? asked : DEFAULT_PROTOCOL_VERSION),
       transport: 'http',
       target: upstream.href,
       recorder: RECORDER,

@@ -1,18 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GoldenError } from '../errors.js';
+import { type Era, MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
-import { isErrorResult, isResponse, progressOf } from '../transcript/json-rpc.js';
+import { isErrorResult, isResponse, progressOf, resultOf } from '../transcript/json-rpc.js';
+import { modernHeaders } from '../transcript/modern-envelope.js';
 import { argumentRejection, rejectedArguments } from './argument-error.js';
 import {
   answerServerRequest,
+  discover,
   drain,
   handshakeIds,
   initialize,
   isServerRequest,
   listTools,
 } from './client-handshake.js';
+import { inputResponsesFor, resultTypeOf, withEnvelope } from './modern-era.js';
 import type { Scenario } from './scenario.js';
-import type { StreamedMessage, WireSession } from './wire-session.js';
+import type { CallStream, StreamedMessage, WireSession } from './wire-session.js';
 
 /** What the client saw of one scenario, counted on the wire. */
 export interface ScenarioOutcome {
@@ -24,8 +28,17 @@ export interface ScenarioOutcome {
   readonly afterCancel: readonly JsonRpcMessage[];
   readonly cancelled: boolean;
   readonly resumed: boolean;
-  /** Protocol version the server answered in `initialize`. */
+  /** Protocol version the server answered in `initialize` (legacy), or the modern revision. */
   readonly protocolVersion: string;
+  /** `input_required` rounds answered from the scenario's `answers` (modern era). */
+  readonly inputRounds: number;
+}
+
+/** The era a scenario runs in, chosen before it starts (`auto` is resolved by the caller's probe). */
+export interface EraChoice {
+  readonly era: Era;
+  /** The modern handshake already happened: the probe's `server/discover` was it. @default false */
+  readonly discovered?: boolean;
 }
 
 const isProgress = (message: JsonRpcMessage): boolean => progressOf(message) !== undefined;
@@ -33,27 +46,80 @@ const isProgress = (message: JsonRpcMessage): boolean => progressOf(message) !==
 /** How many times in a row the recorder reconnects to a call's stream before it gives up. */
 const MAX_RECONNECTS = 10;
 
+/** How many `input_required` rounds one call may take before the recorder gives up. */
+const MAX_INPUT_ROUNDS = 10;
+
 function describeScenario(scenario: Scenario): string {
   return scenario.name ? `"${scenario.name}"` : `tool "${scenario.tool}"`;
 }
 
+/** The modern era's handshake: `server/discover` must offer 2026-07-28 (unless the probe already asked). */
+async function discoverModern(
+  session: WireSession,
+  scenario: Scenario,
+  id: number,
+  timeoutMs: number,
+): Promise<string> {
+  const found = await discover(session, scenario, id, timeoutMs);
+  if (!found.offered) {
+    throw new GoldenError(
+      'E_TARGET',
+      `Recording ${describeScenario(scenario)} in the modern era (2026-07-28) failed: ${found.why}. Expected server/discover to offer 2026-07-28. Record a 2025 server with --era legacy (or "era": "legacy"), or let --era auto choose.`,
+    );
+  }
+  return MODERN_PROTOCOL_VERSION;
+}
+
 /**
- * Drives one scenario over a wire session as a real client would: initialize, initialized,
- * `tools/list`, then the call with the scenario's token and request id; answers the server's
- * requests from `answers`; cancels or drops-and-resumes after progress k; reconnects with
- * `Last-Event-ID` when the server closes or drops the call's stream early, waiting as its `retry:`
- * asks; and closes. Progress is counted on the wire, message by message. A call that ends without
- * a result (and was not cancelled on purpose) fails with `E_RECORD`.
+ * Drives one scenario over a wire session as a real client would. Legacy era: initialize,
+ * initialized, `tools/list`; modern era (2026-07-28): `server/discover` and `tools/list`, every
+ * request with the per-request envelope and its `Mcp-*` headers. Then the call with the scenario's
+ * token and request id; answers the server's requests (legacy) or `input_required` rounds (modern,
+ * each retry with a new id) from `answers`; cancels after progress k (legacy:
+ * `notifications/cancelled`; modern over HTTP: closes the stream) or drops the stream after
+ * progress k (legacy: resumes with `Last-Event-ID`; modern: re-issues the call with a new id);
+ * reconnects with `Last-Event-ID` when a legacy server closes or drops the call's stream early,
+ * waiting as its `retry:` asks; and closes. Progress is counted on the wire, message by message. A
+ * call that ends without a result (and was not cancelled on purpose) fails with `E_RECORD`.
  */
-export async function runScenario(session: WireSession, scenario: Scenario): Promise<ScenarioOutcome> {
+export async function runScenario(
+  session: WireSession,
+  scenario: Scenario,
+  choice: EraChoice = { era: 'legacy' },
+): Promise<ScenarioOutcome> {
   const timeoutMs = scenario.timeoutMs ?? 30_000;
   const requestId = scenario.requestId ?? 1;
   const ids = handshakeIds(requestId);
-  const protocolVersion = await initialize(session, scenario, ids.initialize, timeoutMs);
-  await listTools(session, scenario, ids.toolsList, timeoutMs);
+  const modern = choice.era === 'modern';
+  const protocolVersion = !modern
+    ? await initialize(session, scenario, ids.initialize, timeoutMs)
+    : choice.discovered
+      ? MODERN_PROTOCOL_VERSION
+      : await discoverModern(session, scenario, ids.initialize, timeoutMs);
+  const paramHeaders = await listTools(session, scenario, ids.toolsList, timeoutMs, modern);
   const params: Record<string, unknown> = { name: scenario.tool, arguments: scenario.arguments ?? {} };
   if (scenario.progressToken !== undefined) params._meta = { progressToken: scenario.progressToken };
-  let stream = await session.request({ jsonrpc: '2.0', id: requestId, method: 'tools/call', params });
+  /** Ids of retries and re-issues: whole numbers past the handshake's, never the call's own. */
+  let lastId = 2;
+  const nextId = (): number => {
+    lastId += lastId + 1 === requestId ? 2 : 1;
+    return lastId;
+  };
+  let callId: string | number = requestId;
+  let roundParams: Record<string, unknown> = {};
+  const sendCall = (): Promise<CallStream> => {
+    const plain: JsonRpcMessage = {
+      jsonrpc: '2.0',
+      id: callId,
+      method: 'tools/call',
+      params: { ...params, ...roundParams },
+    };
+    if (!modern) return session.request(plain);
+    const message = withEnvelope(plain, scenario);
+    return session.request(message, modernHeaders(message, paramHeaders));
+  };
+  let stream = await sendCall();
+  let inputRounds = 0;
 
   const progress: JsonRpcMessage[] = [];
   const afterCancel: JsonRpcMessage[] = [];
@@ -102,6 +168,17 @@ export async function runScenario(session: WireSession, scenario: Scenario): Pro
       break;
     }
     const { message } = next;
+    if (isResponse(message) && modern && resultTypeOf(message) === 'input_required') {
+      if (++inputRounds > MAX_INPUT_ROUNDS) fail(`the server asked for input ${MAX_INPUT_ROUNDS} times in a row`);
+      const inputResponses = inputResponsesFor(scenario, message);
+      const requestState = resultOf(message)?.requestState;
+      await drain(stream, 1000);
+      // The retry is a new request: a new id, the answers, and the server's state echoed verbatim.
+      callId = nextId();
+      roundParams = { inputResponses, ...(typeof requestState === 'string' && { requestState }) };
+      stream = await sendCall();
+      continue;
+    }
     if (isResponse(message)) response = message;
     else if (isProgress(message)) {
       progress.push(message);
@@ -109,10 +186,15 @@ export async function runScenario(session: WireSession, scenario: Scenario): Pro
     } else if (isServerRequest(message)) await answerServerRequest(session, scenario, message);
     if (progress.length === scenario.cancelAfter && !cancelled) {
       cancelled = true;
+      if (modern && session.transport === 'http') {
+        // Over HTTP the modern era cancels by closing the stream: nothing more can arrive on it.
+        await stream.close();
+        break;
+      }
       await session.notify({
         jsonrpc: '2.0',
         method: 'notifications/cancelled',
-        params: { requestId, reason: `mcp-golden: cancel after progress ${scenario.cancelAfter}` },
+        params: { requestId: callId, reason: `mcp-golden: cancel after progress ${scenario.cancelAfter}` },
       });
       // Anything the server sends for the call from now on is a bug; wait a while to catch it.
       const stepMs = Number(scenario.arguments?.step_ms ?? 200);
@@ -120,6 +202,14 @@ export async function runScenario(session: WireSession, scenario: Scenario): Pro
       break;
     }
     if (progress.length === scenario.dropAfter && !resumed && isProgress(message)) {
+      if (modern) {
+        // The modern era has no resumption: the stream is lost and the call re-issued with a new id.
+        await stream.close();
+        callId = nextId();
+        stream = await sendCall();
+        resumed = true;
+        continue;
+      }
       if (!(await reconnect())) {
         throw new GoldenError(
           'E_TARGET',
@@ -142,6 +232,7 @@ export async function runScenario(session: WireSession, scenario: Scenario): Pro
     cancelled,
     resumed,
     protocolVersion,
+    inputRounds,
   };
 }
 

@@ -1,5 +1,5 @@
 import { GoldenError } from '../errors.js';
-import type { Transcript } from '../transcript/frame.js';
+import { eraOf, type Transcript } from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
 import { isJsonObject } from '../transcript/json-object.js';
 import { isIdLike, paramsOf, requestProgressToken } from '../transcript/json-rpc.js';
@@ -60,6 +60,9 @@ export function scenarioOfGolden(golden: Transcript): Scenario {
     ...(typeof notes.expectError === 'boolean' && { expectError: notes.expectError }),
     ...(isAnswers && { answers: answers as NonNullable<Scenario['answers']> }),
     transport: golden.header.transport,
-    protocolVersion: golden.header.protocolVersion,
+    // A modern golden is re-run as a modern client; a legacy one asks for the version it recorded.
+    ...(eraOf(golden.header) === 'modern'
+      ? { era: 'modern' as const }
+      : { era: 'legacy' as const, protocolVersion: golden.header.protocolVersion }),
   };
 }

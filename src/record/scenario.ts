@@ -40,14 +40,23 @@ export interface Scenario {
   readonly transport?: 'http' | 'stdio';
   /** Reference server switches used by `mcp-golden record`. */
   readonly server?: ScenarioServer;
-  /** Protocol version to ask for. @default '2025-11-25' */
+  /**
+   * Protocol era to record in: `legacy` (2025: initialize, a session), `modern` (2026-07-28:
+   * `server/discover`, the per-request envelope and `Mcp-*` headers, cancel by closing the stream,
+   * `input_required` rounds answered from `answers`), or `auto`: probe an HTTP target with
+   * `server/discover` as the SDK v2 client does and fall back to legacy (stdio records legacy).
+   * @default 'legacy' (`mcp-golden record --target` defaults to `auto`)
+   */
+  readonly era?: 'legacy' | 'modern' | 'auto';
+  /** Protocol version to ask for in the legacy era's initialize. @default '2025-11-25' */
   readonly protocolVersion?: string;
   /** Longest wait for any one message, in ms. @default 30000 */
   readonly timeoutMs?: number;
   /**
    * Results the recorder answers the server's requests with, by method (`sampling/createMessage`,
-   * `elicitation/create`, `roots/list`, ...). The matching client capabilities are declared in
-   * `initialize`. @default {}
+   * `elicitation/create`, `roots/list`, ...): requests sent on the call's stream (legacy) or
+   * embedded in an `input_required` result (modern). The matching client capabilities are declared
+   * in `initialize` or the per-request envelope. @default {}
    */
   readonly answers?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** The call is expected to fail (an unknown tool, bad arguments): record the error. @default false */
@@ -75,6 +84,7 @@ const KEYS = new Set([
   'dropAfter',
   'transport',
   'server',
+  'era',
   'protocolVersion',
   'timeoutMs',
   'answers',
@@ -120,6 +130,9 @@ export function parseScenario(value: unknown, where: string): Scenario {
     fail(`"transport" must be "http" or "stdio", got ${JSON.stringify(value.transport)}`);
   }
   if (value.dropAfter !== undefined && value.transport === 'stdio') fail('"dropAfter" needs the http transport');
+  if (value.era !== undefined && value.era !== 'legacy' && value.era !== 'modern' && value.era !== 'auto') {
+    fail(`"era" must be "legacy", "modern" or "auto", got ${JSON.stringify(value.era)}`);
+  }
   if (value.server !== undefined && !isJsonObject(value.server)) fail('"server" must be an object');
   if (value.answers !== undefined) {
     if (!isJsonObject(value.answers)) fail('"answers" must be an object from a request method to its result');

@@ -58,6 +58,10 @@ class LineStream implements CallStream {
     this.dropped = true;
     this.wake?.();
   }
+
+  close(): Promise<void> {
+    return this.drop();
+  }
 }
 
 const keyOf = (value: unknown): string => `${typeof value}:${String(value)}`;

@@ -13,6 +13,11 @@ export interface CallStream {
   next(timeoutMs: number): Promise<StreamedMessage | undefined>;
   /** Stops reading: the connection is dropped (HTTP) or further lines are ignored (stdio). */
   drop(): Promise<void>;
+  /**
+   * The client closes the stream on purpose: the modern era's cancel over HTTP, recorded as a
+   * `close` frame. On stdio it only stops reading, as {@link drop}.
+   */
+  close(): Promise<void>;
   /** The last SSE event id seen on this stream (priming events included). */
   readonly lastEventId: string | undefined;
   /** The last SSE `retry:` value seen: how long the server asks a client to wait before reconnecting. */
@@ -25,8 +30,11 @@ export interface CallStream {
  */
 export interface WireSession {
   readonly transport: 'http' | 'stdio';
-  /** Sends a request and returns the stream of messages that answer it. */
-  request(message: JsonRpcMessage): Promise<CallStream>;
+  /**
+   * Sends a request and returns the stream of messages that answer it. `headers`: extra request
+   * headers for this request only (HTTP; the modern era's `Mcp-Param-*`).
+   */
+  request(message: JsonRpcMessage, headers?: Readonly<Record<string, string>>): Promise<CallStream>;
   /** Sends a notification (HTTP: expects 202). */
   notify(message: JsonRpcMessage): Promise<void>;
   /** Resumes a dropped stream after `lastEventId` (HTTP GET with `Last-Event-ID`). */

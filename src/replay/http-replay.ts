@@ -23,9 +23,11 @@ import {
   streamCall,
 } from './http-stream.js';
 import { JSON_HEADERS } from './json-rpc-error.js';
+import type { ModernHttpReplay } from './modern-http-replay.js';
 import { frameEvent } from './reframe.js';
 import { type ReplayEngine, SESSION_LIMIT } from './replay-engine.js';
 import type { ReplayEvent } from './replay-plan.js';
+import type { ReplayReport } from './replay-report.js';
 
 const refuse = (sink: ResponseSink, refusal: HttpRefusal): void =>
   sendError(sink, refusal.status, refusal.code, refusal.message);
@@ -47,13 +49,27 @@ export class HttpReplay {
   constructor(
     readonly engine: ReplayEngine,
     private readonly rules: HttpRuleOptions = {},
+    /** Serves the modern era (2026-07-28) from the modern goldens, when there are any. */
+    private readonly modern?: ModernHttpReplay,
   ) {
     const recorded = engine.plan.exchanges.map((e) => e.protocolVersion).filter((v) => v !== '');
     this.versions = [...new Set([...MCP_PROTOCOL_VERSIONS, ...recorded])];
   }
 
+  /** Everything received by either era's side. */
+  report(): ReplayReport {
+    const legacy = this.engine.report();
+    if (!this.modern) return legacy;
+    const modern = this.modern.engine.report();
+    return {
+      requests: [...legacy.requests, ...modern.requests],
+      unmatched: [...legacy.unmatched, ...modern.unmatched],
+    };
+  }
+
   /** Stops every stream and timer. */
   close(): void {
+    this.modern?.close();
     for (const state of [...this.sessions.values(), ...(this.shared ? [this.shared] : [])]) this.endSession(state);
     this.sessions.clear();
     this.engine.close();
@@ -75,6 +91,10 @@ export class HttpReplay {
 
   private dispatch(request: IncomingRequest, sink: ResponseSink): void {
     if (refuseRequest(request, sink, this.rules)) return;
+    if (this.modern?.claims(request)) {
+      this.modern.handle(request, sink);
+      return;
+    }
     const version = request.headers['mcp-protocol-version'];
     if (request.httpMethod !== 'POST') {
       const refusal = protocolVersionRefusal(version, this.versions);

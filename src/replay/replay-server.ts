@@ -1,11 +1,10 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { closeNow, listenLoopback } from '../http/listen-loopback.js';
 import type { Transcript } from '../transcript/frame.js';
+import { createHttpReplay } from './era-http-replay.js';
 import type { ResponseSink } from './http-exchange.js';
 import { DEFAULT_MAX_BODY_BYTES, type HttpRuleOptions, refuseLargeBody } from './http-guards.js';
-import { HttpReplay } from './http-replay.js';
 import type { ReplayOptions } from './replay-engine.js';
-import { ReplayEngine } from './replay-engine.js';
 import type { GoldenInput } from './replay-plan.js';
 import type { ReplayReport } from './replay-report.js';
 
@@ -128,11 +127,7 @@ export async function createReplayServer(
   goldens: Transcript | GoldenInput | readonly GoldenInput[],
   options: ReplayServerOptions = {},
 ): Promise<ReplayServer> {
-  const replay = new HttpReplay(
-    new ReplayEngine(Array.isArray(goldens) ? goldens : [goldens as GoldenInput], options),
-    options,
-  );
-  const engine = replay.engine;
+  const replay = createHttpReplay(Array.isArray(goldens) ? goldens : [goldens as GoldenInput], options, options);
   const path = options.path ?? '/mcp';
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // A request for the path as written (every client's) is matched without parsing a URL; any other is parsed.
@@ -186,7 +181,7 @@ export async function createReplayServer(
   return {
     url: `http://127.0.0.1:${port}${path}`,
     port,
-    report: () => engine.report(),
+    report: () => replay.report(),
     async close() {
       replay.close();
       await closeNow(server);

@@ -38,7 +38,7 @@ export interface AuditEntry {
   outcome: AuditOutcome;
   /** True only when the tool returned its result. */
   done: boolean;
-  /** True when `notifications/cancelled` for this request arrived before the result. */
+  /** True when `notifications/cancelled` for this request arrived before the result, or a modern (2026-07-28) client closed its stream. */
   cancelled: boolean;
   cancelReason: string | null;
   /** Milliseconds since the call started at which the cancellation arrived. */

@@ -16,6 +16,7 @@ import { isAllowedOrigin } from '../http/origin-policy.js';
 import { AuditLog } from './audit-log.js';
 import { CountingEventStore } from './counting-event-store.js';
 import { holdForTurn } from './hold-for-turn.js';
+import { hasEnvelope, hasModernHeaders, refuseModernMethod, serveModern } from './modern-http.js';
 import { connectWithHooks } from './reference-server.js';
 
 /** Options of {@link startReferenceServer}. */
@@ -166,7 +167,8 @@ const isJsonContent = (req: IncomingMessage): boolean =>
 /**
  * Starts the reference streaming server (tools `progress`, `long_output`, `chatty`) on
  * 127.0.0.1 over Streamable HTTP: stateful sessions, deterministic session and event ids, and
- * `Last-Event-ID` resumption.
+ * `Last-Event-ID` resumption; beside them, the modern era (2026-07-28): a request with the
+ * per-request envelope or `Mcp-*` headers is served on its own, with the same tools and audit.
  *
  * @example
  * const upstream = await startReferenceServer({ port: 0 })
@@ -259,6 +261,11 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       return;
     }
     if (options.accelHeader === false) withoutAccelHeader(res);
+    // The modern era (2026-07-28) beside the sessions: a request that says it is modern is its own exchange.
+    if (req.method !== 'POST' && hasModernHeaders(req.headers)) {
+      refuseModernMethod(res, req.method ?? '');
+      return;
+    }
     const accept = acceptRefusal(req.method ?? '', req.headers.accept);
     if (accept) {
       sendJsonError(res, accept.status, accept.code, accept.message);
@@ -278,6 +285,16 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
         return;
       }
       body = checked.body;
+      if (!known && (hasModernHeaders(req.headers) || hasEnvelope(body))) {
+        await serveModern(req, res, body, {
+          audit,
+          failAtStep: options.failAtStep,
+          checkTools: options.checkTools ?? false,
+          jsonResponse: options.jsonResponse ?? false,
+          accelHeader: options.accelHeader ?? true,
+        });
+        return;
+      }
     }
     if (known) {
       track(known, res);

@@ -101,87 +101,142 @@ export async function connectWithHooks(
     capabilities: { tools: {}, resources: {} },
     instructions: 'mcp-golden reference streaming server: progress, long_output, chatty.',
   });
-  const running = new Map<string, AuditEntry>();
+  const running: RunningCalls = new Map();
 
-  const extra = options.checkTools ? [...CHECK_TOOLS.values()] : [];
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [...referenceToolDefinitions(), AUDIT_TOOL, ...extra.map((t) => structuredClone(t.definition))],
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: referenceToolList(options) }));
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
     resources: [{ uri: AUDIT_LOG_URI, name: 'audit-log', mimeType: 'application/json' }],
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
-    if (request.params.uri !== AUDIT_LOG_URI) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown resource "${request.params.uri}". Expected ${AUDIT_LOG_URI}.`,
-      );
-    }
-    const text = JSON.stringify({ entries: audit.entries() });
-    return { contents: [{ uri: AUDIT_LOG_URI, mimeType: 'application/json', text }] };
-  });
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => readAuditResource(audit, request.params.uri));
 
-  server.setRequestHandler(CallToolAnyArguments, async (request, extra): Promise<CallToolResult> => {
-    const { name, arguments: rawArgs } = request.params;
-    if (name === AUDIT_LOG_TOOL) return readAuditLog(audit, rawArgs);
-    const token = extra._meta?.progressToken;
-    const entry = audit.begin({
-      sessionId: extra.sessionId ?? null,
-      tool: name,
-      arguments: rawArgs ?? null,
-      requestId: extra.requestId,
-      progressToken: token ?? null,
-    });
-    const checkTool = options.checkTools ? CHECK_TOOLS.get(name) : undefined;
-    const tool = findReferenceTool(name) ?? checkTool;
-    if (!tool) {
-      const message = `Unknown tool: "${name}". Available tools: progress, long_output, chatty, ${AUDIT_LOG_TOOL}.`;
-      audit.finish(entry, 'error', message);
-      throw toolError(message);
-    }
-    let args: Record<string, number>;
-    try {
-      args = checkTool
-        ? checkTool.parse(rawArgs)
-        : parseToolArguments(tool as Parameters<typeof parseToolArguments>[0], rawArgs);
-    } catch (error) {
-      const message = isGoldenError(error) ? error.message : String(error);
-      audit.finish(entry, 'error', message);
-      throw toolError(message);
-    }
-    running.set(idKey(extra.requestId), entry);
-    try {
-      const result = await tool.run(args, {
-        progressToken: token,
-        signal: extra.signal,
-        failAtStep: options.failAtStep,
-        holdWrites: options.holdWrites,
-        onStep: (i) => {
-          entry.stepsCompleted = i;
+  server.setRequestHandler(
+    CallToolAnyArguments,
+    (request, extra): Promise<CallToolResult> =>
+      callReferenceTool(
+        {
+          name: request.params.name,
+          arguments: request.params.arguments,
+          progressToken: extra._meta?.progressToken,
+          requestId: extra.requestId,
+          sessionId: extra.sessionId ?? null,
+          signal: extra.signal,
+          notify: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
         },
-        sendProgress: async (progress, total, message) => {
-          if (token === undefined || extra.signal.aborted) return;
-          await extra.sendNotification({
-            method: 'notifications/progress',
-            params: { progressToken: token, progress, total, message },
-          });
-          audit.noteNotification(entry, { progress, total, message });
-        },
-      });
-      if (extra.signal.aborted) audit.finish(entry, entry.cancelled ? 'cancelled' : 'closed');
-      else audit.finish(entry, 'result');
-      return result;
-    } finally {
-      running.delete(idKey(extra.requestId));
-    }
-  });
+        options,
+        running,
+      ),
+  );
 
   await server.connect(transport);
-  observeCancellations(transport, (requestId, reason) => {
-    const entry = running.get(idKey(requestId));
-    if (entry) audit.noteCancel(entry, reason);
-  });
+  observeCancellations(transport, (requestId, reason) => noteCancelled(running, audit, requestId, reason));
   return server;
+}
+
+/** The calls still running, by request id: their audit rows take a cancellation when one arrives. */
+export type RunningCalls = Map<string, AuditEntry>;
+
+/** `tools/list` of the reference server: the streaming tools, `audit_log`, and the check's tools when asked. */
+export function referenceToolList(options: Pick<ConnectReferenceOptions, 'checkTools'>): Tool[] {
+  const extra = options.checkTools ? [...CHECK_TOOLS.values()] : [];
+  return [...referenceToolDefinitions(), AUDIT_TOOL, ...extra.map((t) => structuredClone(t.definition))];
+}
+
+/** `resources/read` of the audit log resource. */
+export function readAuditResource(
+  audit: AuditLog,
+  uri: string,
+): { contents: { uri: string; mimeType: string; text: string }[] } {
+  if (uri !== AUDIT_LOG_URI) {
+    throw new McpError(ErrorCode.InvalidParams, `Unknown resource "${uri}". Expected ${AUDIT_LOG_URI}.`);
+  }
+  const text = JSON.stringify({ entries: audit.entries() });
+  return { contents: [{ uri: AUDIT_LOG_URI, mimeType: 'application/json', text }] };
+}
+
+/** One `tools/call` as either era's transport hands it over. */
+export interface ReferenceToolCall {
+  readonly name: string;
+  readonly arguments: unknown;
+  readonly progressToken: string | number | undefined;
+  readonly requestId: string | number;
+  readonly sessionId: string | null;
+  /** Aborts when the call is cancelled: `notifications/cancelled`, or the client closing the stream. */
+  readonly signal: AbortSignal;
+  /** Sends a progress notification on the call's stream. */
+  notify(params: { progressToken: string | number; progress: number; total: number; message: string }): Promise<void>;
+}
+
+/**
+ * Runs one `tools/call` of the reference server, whichever era it came in: validates the
+ * arguments (invalid params naming field, bound and value), runs the tool with progress on the
+ * call's own stream, and writes its audit row. Throws the protocol's error for an unknown tool or
+ * bad arguments.
+ */
+export async function callReferenceTool(
+  call: ReferenceToolCall,
+  options: ConnectReferenceOptions & TransportHooks,
+  running: RunningCalls,
+): Promise<CallToolResult> {
+  const { audit } = options;
+  const { name, arguments: rawArgs, progressToken: token } = call;
+  if (name === AUDIT_LOG_TOOL) return readAuditLog(audit, rawArgs);
+  const entry = audit.begin({
+    sessionId: call.sessionId,
+    tool: name,
+    arguments: rawArgs ?? null,
+    requestId: call.requestId,
+    progressToken: token ?? null,
+  });
+  const checkTool = options.checkTools ? CHECK_TOOLS.get(name) : undefined;
+  const tool = findReferenceTool(name) ?? checkTool;
+  if (!tool) {
+    const message = `Unknown tool: "${name}". Available tools: progress, long_output, chatty, ${AUDIT_LOG_TOOL}.`;
+    audit.finish(entry, 'error', message);
+    throw toolError(message);
+  }
+  let args: Record<string, number>;
+  try {
+    args = checkTool
+      ? checkTool.parse(rawArgs)
+      : parseToolArguments(tool as Parameters<typeof parseToolArguments>[0], rawArgs);
+  } catch (error) {
+    const message = isGoldenError(error) ? error.message : String(error);
+    audit.finish(entry, 'error', message);
+    throw toolError(message);
+  }
+  running.set(idKey(call.requestId), entry);
+  try {
+    const result = await tool.run(args, {
+      progressToken: token,
+      signal: call.signal,
+      failAtStep: options.failAtStep,
+      holdWrites: options.holdWrites,
+      onStep: (i) => {
+        entry.stepsCompleted = i;
+      },
+      sendProgress: async (progress, total, message) => {
+        if (token === undefined || call.signal.aborted) return;
+        await call.notify({ progressToken: token, progress, total, message });
+        audit.noteNotification(entry, { progress, total, message });
+      },
+    });
+    if (call.signal.aborted) audit.finish(entry, entry.cancelled ? 'cancelled' : 'closed');
+    else audit.finish(entry, 'result');
+    return result;
+  } finally {
+    running.delete(idKey(call.requestId));
+  }
+}
+
+/** Notes a cancellation on the audit row of a running call. */
+export function noteCancelled(
+  running: RunningCalls,
+  audit: AuditLog,
+  requestId: string | number,
+  reason: string | null,
+): void {
+  const entry = running.get(idKey(requestId));
+  if (entry) audit.noteCancel(entry, reason);
 }
 
 function readAuditLog(audit: AuditLog, rawArgs: unknown): CallToolResult {

@@ -69,6 +69,8 @@ export function canonicalFrameText(
         : `${arrow(frame)} HTTP ${frame.status} ${canonicalJson(frame.headers ?? {})}`;
     case 'end':
       return `${arrow(frame)} end ${frame.reason}`;
+    case 'close':
+      return `${arrow(frame)} close`;
     case 'sse':
       return `${arrow(frame)} ${sseText(frame, mode, volatile)}`;
     default: {

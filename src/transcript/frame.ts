@@ -12,7 +12,9 @@ export type Direction = Frame['dir'];
  * - `stdio`: one newline-delimited line;
  * - `text`: a body that is neither JSON nor SSE (an HTML error page, say);
  * - `read`: one read from the socket or pipe, kept because coalesced reads are evidence of buffering;
- * - `end`: how a body or stream ended.
+ * - `end`: how a body or stream ended;
+ * - `close`: the client closed the response stream of an exchange (client->server), which is how a
+ *   modern (2026-07-28) client cancels a call over HTTP.
  */
 export type Channel = Frame['channel'];
 
@@ -35,6 +37,38 @@ export type Frame = Readonly<z.infer<typeof FrameSchema>>;
  * {@link HeaderLineSchema}; its frame count is written by the serializer, not kept here).
  */
 export type TranscriptHeader = Readonly<Omit<z.infer<typeof HeaderLineSchema>, 'frames'>>;
+
+/**
+ * The protocol era of a recording: `legacy` (2025-06-18/2025-11-25: initialize, sessions,
+ * `Last-Event-ID`) or `modern` (2026-07-28: `server/discover`, a per-request `_meta` envelope and
+ * `Mcp-*` headers, no sessions, cancel by closing the stream).
+ */
+export type Era = NonNullable<TranscriptHeader['era']>;
+
+/** The era a golden was recorded in: a header without one was written before eras were recorded, in the legacy era. */
+export function eraOf(header: Pick<TranscriptHeader, 'era'>): Era {
+  return header.era ?? 'legacy';
+}
+
+/** The protocol revision of the modern era. */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+/**
+ * True for an HTTP header whose value is protocol, not transport or credential: the modern era's
+ * request metadata (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), the protocol version, the session id
+ * and the resumption cursor. Goldens keep them as sent; redaction patterns never rewrite them.
+ */
+export function isProtocolHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return (
+    lower === 'mcp-method' ||
+    lower === 'mcp-name' ||
+    lower.startsWith('mcp-param-') ||
+    lower === 'mcp-protocol-version' ||
+    lower === 'mcp-session-id' ||
+    lower === 'last-event-id'
+  );
+}
 
 /** Everything recorded in one session, in order. */
 export interface Transcript {

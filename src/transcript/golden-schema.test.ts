@@ -5,6 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { isGoldenError } from '../errors.js';
+import { eraOf } from './frame.js';
 import { GOLDEN_FORMAT, goldenJsonSchema } from './golden-schema.js';
 import { TranscriptReader } from './parse.js';
 
@@ -41,7 +42,7 @@ const frame = fc.record(
   {
     t: fc.nat(),
     dir: fc.constantFrom('client->server', 'server->client'),
-    channel: fc.constantFrom('http', 'json', 'sse', 'stdio', 'text', 'read', 'end'),
+    channel: fc.constantFrom('http', 'json', 'sse', 'stdio', 'text', 'read', 'end', 'close'),
     exchange: fc.nat(),
     raw: text,
     rawBase64: fc.oneof(
@@ -61,7 +62,8 @@ const frame = fc.record(
 const header = fc.record(
   {
     format: fc.constant(GOLDEN_FORMAT),
-    protocolVersion: fc.constantFrom('2025-06-18', '2025-11-25'),
+    era: fc.constantFrom('legacy', 'modern', 'middle'),
+    protocolVersion: fc.constantFrom('2025-06-18', '2025-11-25', '2026-07-28'),
     transport: fc.constantFrom('http', 'stdio'),
     target: fc.string(),
     scenario: fc.string(),
@@ -159,6 +161,22 @@ describe('one source for the golden format', () => {
     const text = JSON.stringify(value);
     expect(schemaAccepts(text)).toBe(false);
     expect(readerAccepts(text, 'format' in value)).toBe(false);
+  });
+
+  test('a header names its era and an old header (no era) reads as the legacy era', () => {
+    const old = new TranscriptReader({ source: 'old' });
+    old.line(HEADER.replace('"frames":1', '"frames":0'));
+    expect(eraOf(old.finish().header)).toBe('legacy');
+    const modern = new TranscriptReader({ source: 'modern' });
+    modern.line(HEADER.replace('"frames":1', '"era":"modern","frames":1').replace('2025-11-25', '2026-07-28'));
+    modern.line('{"channel":"close","dir":"client->server","exchange":3,"t":5}');
+    const read = modern.finish();
+    expect(eraOf(read.header)).toBe('modern');
+    expect(read.header.protocolVersion).toBe('2026-07-28');
+    expect(read.frames[0]?.channel).toBe('close');
+    const middle = HEADER.replace('"frames":1', '"era":"middle","frames":1');
+    expect(schemaAccepts(middle)).toBe(false);
+    expect(readerAccepts(middle, true)).toBe(false);
   });
 
   test('documents every field', () => {

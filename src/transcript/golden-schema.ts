@@ -20,15 +20,23 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 /** No lone UTF-16 surrogate: no UTF-8 byte sequence decodes to one. */
 const WELL_FORMED = /^[^\uD800-\uDFFF]*$/u;
 
+/** The protocol eras a golden can be recorded in: 2025-era sessions and 2026-07-28 per-request exchanges. */
+export const ERAS = ['legacy', 'modern'] as const;
+
 /** Schema of the first line: what was recorded, how, and with which versions. */
 export const HeaderLineSchema = z
   .strictObject({
     format: z.literal(GOLDEN_FORMAT, { error: `"${GOLDEN_FORMAT}"` }).meta({
       description: 'Format identifier. A reader refuses an older, newer or unknown format with a clear error.',
     }),
-    protocolVersion: z
-      .string({ error: 'a string' })
-      .meta({ description: 'MCP protocol version asked for in initialize, e.g. 2025-11-25.' }),
+    era: z.enum(ERAS, { error: '"legacy" or "modern"' }).optional().meta({
+      description:
+        'Protocol era of the session: legacy (2025-06-18/2025-11-25: initialize, sessions, Last-Event-ID) or modern (2026-07-28: server/discover, a per-request _meta envelope and Mcp-* headers, no sessions, cancel by closing the stream). Absent: legacy (goldens written before eras were recorded).',
+    }),
+    protocolVersion: z.string({ error: 'a string' }).meta({
+      description:
+        'MCP protocol version of the session: asked for in initialize (legacy) or sent in every request envelope (modern), e.g. 2025-11-25 or 2026-07-28.',
+    }),
     transport: z
       .enum(['http', 'stdio'], { error: '"http" or "stdio"' })
       .meta({ description: 'Transport the session used.' }),
@@ -53,7 +61,7 @@ export const HeaderLineSchema = z
   .meta({ description: 'First line: what was recorded, how, and with which versions.' });
 
 const DIRECTIONS = ['client->server', 'server->client'] as const;
-const CHANNELS = ['http', 'json', 'sse', 'stdio', 'text', 'read', 'end'] as const;
+const CHANNELS = ['http', 'json', 'sse', 'stdio', 'text', 'read', 'end', 'close'] as const;
 const END_REASONS = ['complete', 'cancelled', 'error', 'open'] as const;
 
 /** Schema of a frame line: one unit on the wire. `raw` and `rawBase64` exclude each other. */
@@ -68,7 +76,7 @@ export const FrameSchema = z
       .meta({ description: 'Direction on the wire.' }),
     channel: z.enum(CHANNELS, { error: `one of ${CHANNELS.join(', ')}` }).meta({
       description:
-        'http: request line + headers or status + headers; json: a JSON body; sse: one server-sent event block including its blank line; stdio: one newline-delimited line; text: any other body; read: one read from socket or pipe (chunk boundary); end: how a body or stream ended.',
+        'http: request line + headers or status + headers; json: a JSON body; sse: one server-sent event block including its blank line; stdio: one newline-delimited line; text: any other body; read: one read from socket or pipe (chunk boundary); end: how a body or stream ended; close (client->server): the client closed the response stream of this exchange at t, which is how a modern (2026-07-28) client cancels a call over HTTP.',
     }),
     exchange: count('a whole number >= 0').meta({
       description: '1-based HTTP request/response pair; on stdio, the request the line belongs to (0: none).',
@@ -98,7 +106,10 @@ export const FrameSchema = z
     headers: z
       .record(z.string(), z.string({ error: 'an object of strings' }), { error: 'an object of strings' })
       .optional()
-      .meta({ description: 'http: headers, names lower-cased; credential headers read <redacted>.' }),
+      .meta({
+        description:
+          'http: headers, names lower-cased; credential headers read <redacted>. Request headers with protocol meaning (mcp-method, mcp-name, mcp-param-*, mcp-protocol-version, mcp-session-id, last-event-id) are kept as sent: user redaction patterns never rewrite them.',
+      }),
     size: count('a whole number of bytes >= 0').optional().meta({ description: 'read: number of bytes in this read.' }),
     reason: z
       .enum(END_REASONS, { error: `one of ${END_REASONS.join(', ')}` })

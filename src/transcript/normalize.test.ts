@@ -159,4 +159,34 @@ describe('redactTranscript', () => {
     expect(frame?.raw).toContain(`"key":"${REDACTED}"`);
     expect(frame?.raw).toContain('"progressToken":"sk-BBBBBBBBBBBBBBBBBBBBBB"');
   });
+
+  test('keeps the protocol request headers as sent (Mcp-Method, Mcp-Name, Mcp-Param-*, MCP-Protocol-Version) and still redacts credentials', () => {
+    const frames: Frame[] = [
+      {
+        t: 0,
+        dir: 'client->server',
+        channel: 'http',
+        exchange: 1,
+        method: 'POST',
+        url: '/mcp',
+        headers: {
+          authorization: 'Bearer sk-CCCCCCCCCCCCCCCCCCCCCC',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'sk-DDDDDDDDDDDDDDDDDDDDDD',
+          'mcp-param-region': 'sk-EEEEEEEEEEEEEEEEEEEEEE',
+          'mcp-protocol-version': '2026-07-28',
+          'x-trace': 'sk-FFFFFFFFFFFFFFFFFFFFFF',
+        },
+      },
+    ];
+    const [frame] = redactTranscript({ header, frames }, { patterns: [/sk-[A-Z]{20,}/] }).frames;
+    expect(frame?.headers).toEqual({
+      authorization: REDACTED,
+      'mcp-method': 'tools/call',
+      'mcp-name': 'sk-DDDDDDDDDDDDDDDDDDDDDD',
+      'mcp-param-region': 'sk-EEEEEEEEEEEEEEEEEEEEEE',
+      'mcp-protocol-version': '2026-07-28',
+      'x-trace': REDACTED,
+    });
+  });
 });

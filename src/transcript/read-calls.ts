@@ -1,6 +1,6 @@
 import type { Frame, Transcript } from './frame.js';
 import { frameMessage, sseBlock } from './frame-content.js';
-import { cancelledRequestId, type JsonRpcMessage, progressOf, requestProgressToken } from './json-rpc.js';
+import { cancelledRequestId, type JsonRpcMessage, progressOf, requestProgressToken, resultOf } from './json-rpc.js';
 
 /** One server->client event or message, located in the transcript. */
 export interface StreamEvent {
@@ -46,9 +46,15 @@ export interface Call {
    * cancel), and those whose token no call sent, by the stream they came on or else the call open then.
    */
   readonly progress: readonly Arrival[];
-  /** The first response with the request's id. */
+  /**
+   * The response that ends it: the first with the request's id, or, in the 2026-07-28 era, with the id
+   * of a later round (an `input_required` answer's retry, or the re-issue after a closed stream).
+   */
   readonly response: Arrival | undefined;
-  /** Milliseconds from the request to the first `notifications/cancelled` the client sent for it. */
+  /**
+   * Milliseconds from the request to the first `notifications/cancelled` the client sent for it, or to
+   * the client closing its stream (the 2026-07-28 era's cancel over HTTP) when no later round followed.
+   */
   readonly cancelAtMs: number | undefined;
   /** Server->client reads from the request on: on its stream and the streams opened after it. */
   readonly reads: number;
@@ -93,9 +99,23 @@ interface OpenCall extends Call {
   reads: number;
   maxMessagesPerRead: number;
   readonly perRead: Map<number, number>;
+  /** The ids and exchanges of its rounds: the request, then each retry or re-issue (2026-07-28). */
+  readonly ids: unknown[];
+  readonly exchanges: Set<number>;
+  /** An `input_required` answer or a closed stream: the next request of the same tool is a round of it. */
+  awaitingRound: boolean;
+  /** When the client closed the stream of its latest round. */
+  closedAtMs: number | undefined;
 }
 
-const ended = (call: OpenCall): boolean => call.response !== undefined || call.cancelAtMs !== undefined;
+const ended = (call: OpenCall): boolean =>
+  call.response !== undefined || call.cancelAtMs !== undefined || call.closedAtMs !== undefined;
+
+/** True when `message` is another round of `call`: a `tools/call` of the same tool after it asked for one. */
+function isRoundOf(message: JsonRpcMessage, call: OpenCall): boolean {
+  const name = (m: JsonRpcMessage | undefined): unknown => (m?.params as { name?: unknown } | undefined)?.name;
+  return call.awaitingRound && message.method === 'tools/call' && name(message) === name(call.request);
+}
 
 /**
  * Reads a client-side transcript as calls: each request with its token, its progress, its response,
@@ -114,6 +134,15 @@ export function readCalls(transcript: Transcript): SessionCalls {
     if (!exchangeStart.has(frame.exchange)) exchangeStart.set(frame.exchange, frame.t);
     if (frame.dir === 'server->client' && frame.channel === 'read') {
       for (const call of calls) if (frame.exchange >= call.exchange) call.reads++;
+      continue;
+    }
+    if (frame.channel === 'close') {
+      // The 2026-07-28 era's cancel over HTTP: the client closed the stream of the call's latest round.
+      const call = calls.findLast((c) => !c.response && c.exchanges.has(frame.exchange));
+      if (call) {
+        call.closedAtMs ??= (frame.t - call.t) / 1000;
+        call.awaitingRound = true;
+      }
       continue;
     }
     const message = frameMessage(frame);
@@ -144,10 +173,13 @@ export function readCalls(transcript: Transcript): SessionCalls {
       if (call) call.progress.push(arrival);
       if (!owner && !repeated) stray.push({ arrival, call });
     } else if (typeof message.method !== 'string' && 'id' in message) {
-      const call = calls.find((c) => !c.response && sameId(c.request?.id, message.id));
-      if (call) call.response = arrive(call, event, message, repeated);
+      const call = calls.find((c) => !c.response && c.ids.some((id) => sameId(id, message.id)));
+      if (!call) continue;
+      if (resultOf(message)?.resultType === 'input_required') call.awaitingRound = true;
+      else call.response = arrive(call, event, message, repeated);
     }
   }
+  for (const call of calls) call.cancelAtMs ??= call.closedAtMs;
   return { calls, stray, events, reconnects };
 }
 
@@ -172,6 +204,14 @@ const EMPTY_CALL: Call = {
 
 function readClientMessage(calls: OpenCall[], message: JsonRpcMessage, order: number, frame: Frame, t: number): void {
   if (typeof message.method === 'string' && 'id' in message && message.method !== 'initialize') {
+    const earlier = calls.findLast((c) => !c.response && isRoundOf(message, c));
+    if (earlier) {
+      earlier.ids.push(message.id);
+      earlier.exchanges.add(frame.exchange);
+      earlier.awaitingRound = false;
+      earlier.closedAtMs = undefined;
+      return;
+    }
     const { present, token } = requestProgressToken(message);
     calls.push({
       order,
@@ -186,6 +226,10 @@ function readClientMessage(calls: OpenCall[], message: JsonRpcMessage, order: nu
       reads: 0,
       maxMessagesPerRead: 0,
       perRead: new Map(),
+      ids: [message.id],
+      exchanges: new Set([frame.exchange]),
+      awaitingRound: false,
+      closedAtMs: undefined,
     });
   } else if (message.method === 'notifications/cancelled') {
     const requestId = cancelledRequestId(message);

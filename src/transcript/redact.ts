@@ -1,4 +1,4 @@
-import type { Frame, Transcript } from './frame.js';
+import { type Frame, isProtocolHeader, type Transcript } from './frame.js';
 import { findJsonValueSpans } from './json-spans.js';
 
 /** Headers whose values are replaced by `<redacted>` by default. */
@@ -54,7 +54,11 @@ function redactFrame(frame: Frame, secretHeaders: ReadonlySet<string>, patterns:
     out.headers = Object.fromEntries(
       Object.entries(frame.headers).map(([name, value]) => [
         name,
-        secretHeaders.has(name.toLowerCase()) ? REDACTED : redactText(value, patterns, false),
+        secretHeaders.has(name.toLowerCase())
+          ? REDACTED
+          : isProtocolHeader(name)
+            ? value
+            : redactText(value, patterns, false),
       ]),
     );
   }

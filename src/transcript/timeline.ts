@@ -1,4 +1,4 @@
-import type { Frame, Transcript } from './frame.js';
+import { eraOf, type Frame, type Transcript } from './frame.js';
 import { describeMessage, frameMessage, sseBlock } from './frame-content.js';
 import { isJsonObject, memberOf } from './json-object.js';
 import {
@@ -106,7 +106,7 @@ export function timelineStats(transcript: Transcript): TimelineStats {
 export function formatTimeline(transcript: Transcript): string[] {
   const { header } = transcript;
   const lines = [
-    `${header.scenario ?? '(ad hoc)'} · ${header.format} · ${header.transport} · ${header.target} · protocol ${header.protocolVersion} · ${header.recorder}`,
+    `${header.scenario ?? '(ad hoc)'} · ${header.format} · ${header.transport} · ${header.target} · protocol ${header.protocolVersion} (${eraOf(header)} era) · ${header.recorder}`,
     `call: ${header.tool ?? '?'} ${JSON.stringify(header.arguments ?? {})}${header.notes && Object.keys(header.notes).length > 0 ? ` · ${JSON.stringify(header.notes)}` : ''}`,
   ];
   // The ignores and masks `verify` used for this golden, so a reader sees what is not compared.
@@ -127,6 +127,8 @@ export function formatTimeline(transcript: Transcript): string[] {
         : `HTTP ${frame.status} ${frame.headers?.['content-type'] ?? ''}`;
     } else if (frame.channel === 'end') {
       text = `end (${frame.reason}${frame.error ? `: ${frame.error}` : ''})`;
+    } else if (frame.channel === 'close') {
+      text = 'client closed the stream';
     } else {
       text = frameLabel(frame);
     }

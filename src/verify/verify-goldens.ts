@@ -9,6 +9,7 @@ import { keepRecordedTimes } from '../transcript/keep-recorded-times.js';
 import { compileVolatile, mergeVolatile, parseVolatile, type VolatileOptions } from '../transcript/volatile.js';
 import { compareSessions } from './compare-session.js';
 import type { Difference } from './json-difference.js';
+import { classifyProtocolError } from './protocol-errors.js';
 import type { SchemaChange } from './schema-drift.js';
 
 /** Options of {@link verifyGoldens}. */
@@ -121,7 +122,8 @@ async function verifyOne(item: Prepared, options: VerifyOptions): Promise<Golden
     }
   } catch (error) {
     const why = isGoldenError(error) ? error.message : `unexpected error: ${(error as Error).message}`;
-    const message = `Could not run the session of "${item.file}" against ${describeTarget(options.target)}: ${why}`;
+    const protocol = classifyProtocolError(why);
+    const message = `Could not run the session of "${item.file}" against ${describeTarget(options.target)}: ${why}${protocol ? ` That is ${protocol}` : ''}`;
     return {
       ...base,
       pass: false,

@@ -1,0 +1,202 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
+import { ENVELOPE_KEYS, envelopeVersion, headerMismatch } from '../transcript/modern-envelope.js';
+import {
+  type ConnectReferenceOptions,
+  callReferenceTool,
+  noteCancelled,
+  REFERENCE_SERVER_INFO,
+  type RunningCalls,
+  readAuditResource,
+  referenceToolList,
+} from './reference-server.js';
+
+/** How the reference server answers a modern-era (2026-07-28) request. */
+export interface ModernServeOptions extends ConnectReferenceOptions {
+  /** One JSON body per request: progress is dropped, as the SDK's `json` response mode does. */
+  readonly jsonResponse: boolean;
+  /** Send `X-Accel-Buffering: no` on SSE responses. */
+  readonly accelHeader: boolean;
+}
+
+/** True when the request's headers say it is a modern-era request: `Mcp-Method`, or 2026-07-28 in `MCP-Protocol-Version`. */
+export function hasModernHeaders(headers: IncomingHttpHeaders): boolean {
+  return headers['mcp-method'] !== undefined || headers['mcp-protocol-version'] === MODERN_PROTOCOL_VERSION;
+}
+
+/** True when a parsed body carries the per-request envelope. */
+export function hasEnvelope(body: unknown): boolean {
+  const params = typeof body === 'object' && body !== null ? (body as { params?: unknown }).params : undefined;
+  const meta = typeof params === 'object' && params !== null ? (params as { _meta?: unknown })._meta : undefined;
+  return typeof meta === 'object' && meta !== null && ENVELOPE_KEYS.protocolVersion in meta;
+}
+
+type Message = { jsonrpc: '2.0'; id?: string | number; method?: string; params?: Record<string, unknown> };
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+const error = (id: unknown, code: number, message: string, data?: unknown) => ({
+  jsonrpc: '2.0',
+  id: id ?? null,
+  error: { code, message, ...(data !== undefined && { data }) },
+});
+
+/** A modern result: the `resultType` every 2026-07-28 result carries, and the server's info in `_meta`. */
+function complete(result: Record<string, unknown>, cacheable = false): Record<string, unknown> {
+  const meta = typeof result._meta === 'object' && result._meta !== null ? result._meta : {};
+  return {
+    ...result,
+    resultType: 'complete',
+    ...(cacheable && { ttlMs: 0, cacheScope: 'private' }),
+    _meta: { ...meta, 'io.modelcontextprotocol/serverInfo': REFERENCE_SERVER_INFO },
+  };
+}
+
+/** The 405 a modern-era GET or DELETE gets: no sessions, no GET stream. */
+export function refuseModernMethod(res: ServerResponse, method: string): void {
+  res.writeHead(405, { 'content-type': 'application/json', allow: 'POST' });
+  res.end(
+    JSON.stringify(
+      error(
+        null,
+        -32000,
+        `Method not allowed: ${method}. The 2026-07-28 revision has no sessions: send each request as a POST.`,
+      ),
+    ),
+  );
+}
+
+/**
+ * Answers one modern-era POST: no session, `server/discover`, `tools/list`, `resources/*` and
+ * `tools/call` with the same tools, progress and audit as the legacy side. A call's progress goes
+ * on its own SSE stream, opened at its first notification (a call without one gets a JSON body);
+ * the client closing that stream cancels the call, and its audit row says so.
+ */
+export async function serveModern(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+  options: ModernServeOptions,
+): Promise<void> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    send(res, 400, error(null, -32600, 'Invalid Request: expected one JSON-RPC 2.0 message object.'));
+    return;
+  }
+  const message = body as Message;
+  if (message.method === undefined || message.id === undefined) {
+    res.writeHead(202).end();
+    return;
+  }
+  const version = envelopeVersion(message) ?? req.headers['mcp-protocol-version'];
+  if (version !== MODERN_PROTOCOL_VERSION) {
+    send(
+      res,
+      400,
+      error(message.id, -32022, `Unsupported protocol version: ${JSON.stringify(version ?? null)}.`, {
+        supported: [MODERN_PROTOCOL_VERSION],
+        requested: version ?? null,
+      }),
+    );
+    return;
+  }
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(req.headers))
+    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  const mismatch = headerMismatch(headers, message);
+  if (mismatch !== undefined) {
+    send(res, 400, error(message.id, -32020, `Header mismatch: ${mismatch}.`));
+    return;
+  }
+  const reply = (result: Record<string, unknown>, cacheable = false) =>
+    send(res, 200, { jsonrpc: '2.0', id: message.id, result: complete(result, cacheable) });
+  try {
+    switch (message.method) {
+      case 'server/discover':
+        reply({ supportedVersions: [MODERN_PROTOCOL_VERSION], capabilities: { tools: {}, resources: {} } }, true);
+        return;
+      case 'tools/list':
+        reply({ tools: referenceToolList(options) }, true);
+        return;
+      case 'resources/list':
+        reply(
+          { resources: [{ uri: 'mcp-golden://audit-log', name: 'audit-log', mimeType: 'application/json' }] },
+          true,
+        );
+        return;
+      case 'resources/read':
+        reply(readAuditResource(options.audit, String(message.params?.uri)), true);
+        return;
+      case 'tools/call':
+        await callTool(res, message, options);
+        return;
+      default:
+        send(res, 200, error(message.id, -32601, `Method not found: ${message.method}`));
+    }
+  } catch (thrown) {
+    if (!(thrown instanceof McpError)) throw thrown;
+    send(res, 200, error(message.id, thrown.code, thrown.message));
+  }
+}
+
+async function callTool(res: ServerResponse, message: Message, options: ModernServeOptions): Promise<void> {
+  const id = message.id as string | number;
+  const params = message.params ?? {};
+  const meta = params._meta as { progressToken?: unknown } | undefined;
+  const token =
+    typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number' ? meta.progressToken : undefined;
+  // One request, one set of running calls: with no sessions, two clients may use the same id.
+  const running: RunningCalls = new Map();
+  const closed = new AbortController();
+  res.on('close', () => {
+    if (res.writableFinished) return;
+    // The modern era's cancel: the client closed the stream.
+    noteCancelled(running, options.audit, id, 'the client closed the stream');
+    closed.abort();
+  });
+  let streaming = false;
+  const event = (payload: unknown): void => {
+    if (!streaming) {
+      streaming = true;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache, no-transform',
+        ...(options.accelHeader && { 'x-accel-buffering': 'no' }),
+      });
+    }
+    res.write(`event: message\ndata: ${JSON.stringify(payload)}\n\n`);
+  };
+  let answer: unknown;
+  try {
+    const result = await callReferenceTool(
+      {
+        name: String(params.name),
+        arguments: params.arguments,
+        progressToken: token,
+        requestId: id,
+        sessionId: null,
+        signal: closed.signal,
+        notify: async (progress) => {
+          if (options.jsonResponse || closed.signal.aborted) return;
+          event({ jsonrpc: '2.0', method: 'notifications/progress', params: progress });
+        },
+      },
+      options,
+      running,
+    );
+    answer = { jsonrpc: '2.0', id, result: complete(result as Record<string, unknown>) };
+  } catch (thrown) {
+    if (!(thrown instanceof McpError)) throw thrown;
+    answer = error(id, thrown.code, thrown.message);
+  }
+  if (closed.signal.aborted) return;
+  if (!streaming) {
+    send(res, 200, answer);
+    return;
+  }
+  event(answer);
+  res.end();
+}

@@ -1,0 +1,89 @@
+import type { JsonRpcMessage } from './frame-content.js';
+import { isJsonObject } from './json-object.js';
+
+/** The `_meta` keys of the modern era's per-request envelope (2026-07-28, SEP-2575). */
+export const ENVELOPE_KEYS = {
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientInfo: 'io.modelcontextprotocol/clientInfo',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+} as const;
+
+/** The protocol version a message's envelope names, when it carries one (a modern-era request). */
+export function envelopeVersion(message: JsonRpcMessage): string | undefined {
+  const meta = isJsonObject(message.params) ? message.params._meta : undefined;
+  const version = isJsonObject(meta) ? meta[ENVELOPE_KEYS.protocolVersion] : undefined;
+  return typeof version === 'string' ? version : undefined;
+}
+
+/** A header value for `value`: ASCII without control characters as is, anything else in the base64 sentinel (SEP-2243). */
+export function encodeHeaderValue(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return /^[\x20-\x7e]*$/.test(text) && text.trim() === text
+    ? text
+    : `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
+}
+
+/** What `Mcp-Name` carries for each method that names something (SEP-2243). */
+const NAME_PARAM: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
+
+/**
+ * The request headers a modern-era POST carries for `message`: `MCP-Protocol-Version`,
+ * `Mcp-Method`, `Mcp-Name` where the method names something, and `Mcp-Param-{Name}` for each
+ * argument the tool marks with `x-mcp-header` (`paramHeaders`: argument → header name). Empty for
+ * a message without the envelope (the legacy era).
+ */
+export function modernHeaders(
+  message: JsonRpcMessage,
+  paramHeaders: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const version = envelopeVersion(message);
+  if (version === undefined || typeof message.method !== 'string') return {};
+  const params = isJsonObject(message.params) ? message.params : {};
+  const headers: Record<string, string> = { 'mcp-protocol-version': version, 'mcp-method': message.method };
+  const nameParam = NAME_PARAM[message.method];
+  const name = nameParam === undefined ? undefined : params[nameParam];
+  if (name !== undefined) headers['mcp-name'] = encodeHeaderValue(name);
+  const args = isJsonObject(params.arguments) ? params.arguments : {};
+  for (const [argument, header] of Object.entries(paramHeaders)) {
+    if (args[argument] !== undefined) headers[`mcp-param-${header.toLowerCase()}`] = encodeHeaderValue(args[argument]);
+  }
+  return headers;
+}
+
+const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+
+/** A header value as the sender meant it: the base64 sentinel decoded, anything else as is. */
+export function decodeHeaderValue(value: string): string {
+  const encoded = SENTINEL.exec(value)?.[1];
+  return encoded === undefined ? value : Buffer.from(encoded, 'base64').toString('utf8');
+}
+
+/**
+ * Why a modern-era request's headers disagree with its body (`-32020 HeaderMismatch`), or
+ * `undefined` when they agree: `Mcp-Method`, `Mcp-Name` where the method names something, and
+ * `MCP-Protocol-Version` against the envelope's version.
+ */
+export function headerMismatch(
+  headers: Readonly<Record<string, string | undefined>>,
+  message: JsonRpcMessage,
+): string | undefined {
+  const expected = modernHeaders(message);
+  for (const name of ['mcp-method', 'mcp-name', 'mcp-protocol-version']) {
+    const want = expected[name];
+    const got = headers[name];
+    if (want === undefined) continue;
+    if (got === undefined)
+      return `the ${name} header is missing; the body says ${JSON.stringify(decodeHeaderValue(want))}`;
+    if (decodeHeaderValue(got) !== decodeHeaderValue(want)) {
+      return `the ${name} header says ${JSON.stringify(got.slice(0, 100))}, the body says ${JSON.stringify(decodeHeaderValue(want))}`;
+    }
+  }
+  return undefined;
+}
