@@ -122,6 +122,7 @@ describe('live stamping and matching', () => {
         tool: 'progress',
         arguments: { steps: 3, step_ms: 100 },
         progressToken: 'x',
+        expectError: true,
       });
       const error = wrongArgs.outcome.response?.error as {
         code: number;

@@ -123,6 +123,6 @@ describe('the reference server in the modern era (2026-07-28), beside its 2025 s
       body: '{not json',
     });
     expect(notJson.status).toBe(400);
-    expect(await notJson.json()).toMatchObject({ error: { code: -32700, message: 'Parse error: Invalid JSON' } });
+    expect(await notJson.json()).toMatchObject({ error: { code: -32700 } });
   });
 });
