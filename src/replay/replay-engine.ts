@@ -7,6 +7,7 @@ import {
 } from '../transcript/json-rpc.js';
 import type { ChunkingOptions } from './chunking.js';
 import { jsonRpcError } from './json-rpc-error.js';
+import { advertisedCapabilities, LIVE_DEFAULT_REMARK, liveDefaultResult, sessionSource } from './live-defaults.js';
 import { LiveEvent, liveFill } from './live-event.js';
 import { chooseExchange, explainUnmatched, type UnmatchedError } from './matching.js';
 import { type Pace, paceInOrder, runLater } from './pacing.js';
@@ -150,6 +151,7 @@ export class ReplayEngine {
     message: JsonRpcMessage | undefined,
     match: ReplayExchange | undefined,
     error?: string,
+    remark?: string,
   ): void {
     // shift(), not splice(0, 1): V8 drops the first element in place instead of moving 10,000.
     if (this.received.length >= REPORT_LIMIT) this.received.shift();
@@ -160,6 +162,7 @@ export class ReplayEngine {
       ...(message && 'id' in message && { id: message.id }),
       matched: match ? `${match.source} #${match.exchange}` : null,
       ...(error !== undefined && { error }),
+      ...(remark !== undefined && { remark }),
     });
   }
 
@@ -226,13 +229,14 @@ export class ReplayEngine {
   }
 
   private unanswered(session: ReplaySession, label: string, message: JsonRpcMessage): ReplayAnswer {
-    // A replay answers `ping` whether or not a golden recorded one, as any live server would.
-    if (message.method === 'ping') {
-      this.note(session, label, message, undefined);
+    // What any live server answers without a recording (`ping`, an advertised capability's empty list).
+    const result = liveDefaultResult(message, advertisedCapabilities(this.plan.exchanges, sessionSource(session)));
+    if (result !== undefined) {
+      this.note(session, label, message, undefined, undefined, LIVE_DEFAULT_REMARK);
       const exchange = syntheticExchange(
         session,
         message,
-        `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{}}`,
+        `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${JSON.stringify(result)}}`,
       );
       return { kind: 'call', call: this.startCall(session, exchange, message) };
     }
