@@ -9,7 +9,14 @@ import type { ChunkingOptions } from './chunking.js';
 import { jsonRpcError } from './json-rpc-error.js';
 import { advertisedCapabilities, LIVE_DEFAULT_REMARK, liveDefaultResult, sessionSource } from './live-defaults.js';
 import { LiveEvent, liveFill } from './live-event.js';
-import { chooseExchange, explainUnmatched, type UnmatchedError } from './matching.js';
+import {
+  checkMatchMode,
+  chooseExchange,
+  explainUnmatched,
+  type MatchMode,
+  tokenRemark,
+  type UnmatchedError,
+} from './matching.js';
 import { type Pace, paceInOrder, runLater } from './pacing.js';
 import {
   buildReplayPlan,
@@ -34,6 +41,12 @@ export interface ReplayOptions {
   readonly onUnmatchedRequest?: UnmatchedMode;
   /** Adversarial re-chunking of SSE events. @default none: byte-exact */
   readonly chunking?: ChunkingOptions;
+  /**
+   * Whether a request with a progress token may be answered from a recording made without one
+   * (`'ignore-token'`, with no progress, as a live server answers) or not (`'strict'`).
+   * @default 'ignore-token'
+   */
+  readonly match?: MatchMode;
 }
 
 /** Most report entries kept: a flood of requests must not grow the replayer without bound. */
@@ -84,6 +97,7 @@ const isResponse = (message: JsonRpcMessage | undefined): boolean =>
  */
 export class ReplayEngine {
   readonly plan: ReplayPlan;
+  private readonly match: MatchMode;
   private readonly sessions = new Set<ReplaySession>();
   private readonly received: ReplayReportEntry[] = [];
   private closed = false;
@@ -92,6 +106,7 @@ export class ReplayEngine {
     goldens: readonly GoldenInput[],
     readonly options: ReplayOptions = {},
   ) {
+    this.match = checkMatchMode(options.match);
     this.plan = buildReplayPlan(goldens);
   }
 
@@ -179,9 +194,9 @@ export class ReplayEngine {
       }
       return { kind: 'accepted', exchange };
     }
-    const exchange = chooseExchange(this.plan.exchanges, httpMethod, message, session.transport);
+    const exchange = chooseExchange(this.plan.exchanges, httpMethod, message, session.transport, this.match);
     if (!exchange) return this.unanswered(session, label, message);
-    this.note(session, label, message, exchange);
+    this.note(session, label, message, exchange, undefined, tokenRemark(exchange, message));
     const call = this.startCall(session, exchange, message);
     if (message.method === 'initialize') this.startSession(session, call);
     return { kind: 'call', call };

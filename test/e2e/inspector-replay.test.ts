@@ -2,6 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createReplayServer, readGolden } from 'mcp-golden';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CLI, runCli, startCli } from '../support/cli.js';
 import { inspectorCli } from '../support/inspector-cli.js';
@@ -73,3 +77,62 @@ test('the replay of a committed golden serves resources/list, which the referenc
   expect(prompts.code).toBe(1);
   expect(prompts.stderr).toContain('-32601');
 }, 60_000);
+
+describe('a call with a progress token against a golden recorded without one', () => {
+  const call = async (match?: 'strict' | 'ignore-token') => {
+    const golden = { file: join(dir, 'echo.jsonl'), golden: await readGolden(join(dir, 'echo.jsonl')) };
+    const server = await createReplayServer([golden], { pace: 'instant', ...(match && { match }) });
+    const client = new Client({ name: 'onprogress', version: '1' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+      const progress: unknown[] = [];
+      // The SDK sends `_meta.progressToken` whenever onprogress is set.
+      const result = await client
+        .callTool({ name: 'echo', arguments: { message: 'hi' } }, undefined, { onprogress: (p) => progress.push(p) })
+        .catch((error: Error) => error);
+      const entry = server.report().requests.find((r) => r.method === 'tools/call');
+      return { result, progress, entry };
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  };
+
+  test('is answered with its echo and no progress by default, and the report says the token was ignored', async () => {
+    const { result, progress, entry } = await call();
+    expect(result).toEqual({ content: [{ type: 'text', text: 'Echo: hi' }] });
+    expect(progress).toEqual([]);
+    expect(entry?.matched).toMatch(/^echo\.jsonl #\d+$/);
+    expect(entry?.remark).toContain('matched a recording made without a progress token (match: ignore-token)');
+  });
+
+  test("is refused under match 'strict', naming the token", async () => {
+    const { result, entry } = await call('strict');
+    expect(String(result)).toContain('params._meta.progressToken: not recorded, got');
+    expect(entry?.matched).toBeNull();
+  });
+
+  test('the CLI takes --match: the default answers over stdio, strict refuses, anything else is a usage error', async () => {
+    const callOverStdio = async (extra: string[]) => {
+      const client = new Client({ name: 'onprogress', version: '1' });
+      const args = [CLI, 'replay', join(dir, 'echo.jsonl'), '--stdio', '--pace', 'instant', ...extra];
+      await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' }));
+      try {
+        return await client
+          .callTool({ name: 'echo', arguments: { message: 'hi' } }, undefined, { onprogress: () => undefined })
+          .catch((error: Error) => error);
+      } finally {
+        await client.close();
+      }
+    };
+    expect(await callOverStdio([])).toEqual({ content: [{ type: 'text', text: 'Echo: hi' }] });
+    expect(String(await callOverStdio(['--match', 'strict']))).toContain('params._meta.progressToken: not recorded');
+    const wrong = await runCli(['replay', join(dir, 'echo.jsonl'), '--stdio', '--match', 'loose']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('Invalid --match "loose": expected one of ignore-token, strict.');
+    const golden = await readGolden(join(dir, 'echo.jsonl'));
+    await expect(createReplayServer(golden, { match: 'loose' as 'strict' })).rejects.toThrow(
+      "Invalid replay option match: expected 'ignore-token' or 'strict', got \"loose\"",
+    );
+  }, 30_000);
+});
