@@ -34,9 +34,13 @@ export async function drain(stream: CallStream, ms: number): Promise<JsonRpcMess
  * other than `callId`. Everything on the wire lands in the golden, so a collision would make the
  * replayer (and any reader) mix up two exchanges.
  */
-export function handshakeIds(callId: string | number): { initialize: number; toolsList: number } {
-  const free = [0, 1, 2].filter((id) => id !== callId);
-  return { initialize: free[0] as number, toolsList: free[1] as number };
+export function handshakeIds(callId: string | number): {
+  initialize: number;
+  toolsList: number;
+  lists: readonly number[];
+} {
+  const free = [0, 1, 2, 3, 4, 5].filter((id) => id !== callId);
+  return { initialize: free[0] as number, toolsList: free[1] as number, lists: free.slice(2, 5) };
 }
 
 /** The capability each server-to-client request method needs the client to declare. */
@@ -84,7 +88,7 @@ export async function answerServerRequest(
 }
 
 /** Sends a request and reads its stream until the response (an HTTP stream is then read to its end). */
-async function requestResponse(
+export async function requestResponse(
   session: WireSession,
   scenario: Scenario,
   message: JsonRpcMessage,
@@ -102,13 +106,13 @@ async function requestResponse(
   return response;
 }
 
-/** initialize + notifications/initialized; returns the protocol version the server chose. */
+/** initialize + notifications/initialized; returns the protocol version the server chose and its capabilities. */
 export async function initialize(
   session: WireSession,
   scenario: Scenario,
   id: number,
   timeoutMs: number,
-): Promise<string> {
+): Promise<{ protocolVersion: string; capabilities: unknown }> {
   const response = await requestResponse(
     session,
     scenario,
@@ -131,8 +135,9 @@ export async function initialize(
     );
   }
   await session.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  const version = resultOf(response)?.protocolVersion;
-  return typeof version === 'string' ? version : 'unknown';
+  const result = resultOf(response);
+  const version = result?.protocolVersion;
+  return { protocolVersion: typeof version === 'string' ? version : 'unknown', capabilities: result?.capabilities };
 }
 
 /**

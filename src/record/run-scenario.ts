@@ -10,6 +10,7 @@ import {
   isServerRequest,
   listTools,
 } from './client-handshake.js';
+import { listAdvertised } from './list-advertised.js';
 import type { Scenario } from './scenario.js';
 import type { StreamedMessage, WireSession } from './wire-session.js';
 
@@ -48,8 +49,9 @@ export async function runScenario(session: WireSession, scenario: Scenario): Pro
   const timeoutMs = scenario.timeoutMs ?? 30_000;
   const requestId = scenario.requestId ?? 1;
   const ids = handshakeIds(requestId);
-  const protocolVersion = await initialize(session, scenario, ids.initialize, timeoutMs);
+  const { protocolVersion, capabilities } = await initialize(session, scenario, ids.initialize, timeoutMs);
   await listTools(session, scenario, ids.toolsList, timeoutMs);
+  await listAdvertised(session, scenario, capabilities, ids.lists, timeoutMs);
   const params: Record<string, unknown> = { name: scenario.tool, arguments: scenario.arguments ?? {} };
   if (scenario.progressToken !== undefined) params._meta = { progressToken: scenario.progressToken };
   let stream = await session.request({ jsonrpc: '2.0', id: requestId, method: 'tools/call', params });

@@ -29,9 +29,21 @@ function answer(engine: ReplayEngine, method: string, params?: object): unknown 
   return message && 'result' in message ? { result: message.result } : message;
 }
 
+/** The chatty golden without its recorded resource lists, as recorded before the handshake listed them. */
+async function goldenWithoutResourceLists() {
+  const golden = parseTranscript(await readFile(CHATTY, 'utf8'));
+  const lists = new Set(
+    golden.frames
+      .filter((f) => f.dir === 'client->server' && /"method":"resources\//.test(f.raw ?? ''))
+      .map((f) => f.exchange),
+  );
+  expect(lists.size).toBe(2);
+  return { ...golden, frames: golden.frames.filter((f) => !lists.has(f.exchange)) };
+}
+
 test('an advertised capability with no recorded list gets an empty list, as a live server with none answers', async () => {
-  const engine = new ReplayEngine([await readFile(CHATTY, 'utf8').then((t) => parseTranscript(t))]);
-  // The reference server advertises resources but its golden recorded no resources/list.
+  const engine = new ReplayEngine([await goldenWithoutResourceLists()]);
+  // The reference server advertises resources; this golden recorded no resources/list.
   expect(answer(engine, 'resources/list', {})).toEqual({ result: { resources: [] } });
   expect(answer(engine, 'resources/templates/list')).toEqual({ result: { resourceTemplates: [] } });
   // The recorded tools/list is still the one served.
@@ -74,6 +86,15 @@ test('logging, subscriptions, completions and prompts are answered where the gol
 test('resources advertised without subscribe: subscribe stays unanswered', async () => {
   const engine = new ReplayEngine([await goldenAdvertising('{"tools":{},"resources":{"listChanged":true}}')]);
   expect(answer(engine, 'resources/subscribe', { uri: 'x:/y' })).toEqual({ error: -32601 });
-  expect(answer(engine, 'resources/list')).toEqual({ result: { resources: [] } });
+  engine.close();
+});
+
+test('a recorded list is answered from the recording, not made up', async () => {
+  const engine = new ReplayEngine([parseTranscript(await readFile(CHATTY, 'utf8'))]);
+  const resources = answer(engine, 'resources/list', {}) as { result: { resources: { name: string }[] } };
+  expect(resources.result.resources.map((r) => r.name)).toEqual(['audit-log']);
+  // The reference server advertises resources but has no templates: its recorded error is what it answers.
+  expect(answer(engine, 'resources/templates/list')).toMatchObject({ error: { code: -32601 } });
+  expect(engine.report().requests.filter((r) => r.remark !== undefined)).toEqual([]);
   engine.close();
 });

@@ -46,14 +46,16 @@ describe('the replay of a plain echo golden of server-everything', () => {
   test('answers the Inspector what server-everything advertises: lists, logging/setLevel and the call', async () => {
     const url = [replay.firstLine];
     // Every command connects first, and connecting sends logging/setLevel (logging is advertised).
+    // The recorder listed what server-everything advertises after initialize: the lists come from the golden.
     const resources = await inspectorCli(url, 'resources/list');
     expect(resources.code, resources.stderr).toBe(0);
-    expect(resources.json).toEqual({ resources: [] });
+    expect((resources.json as { resources: unknown[] }).resources.length).toBeGreaterThan(0);
     const prompts = await inspectorCli(url, 'prompts/list');
     expect(prompts.code, prompts.stderr).toBe(0);
-    expect(prompts.json).toEqual({ prompts: [] });
+    expect((prompts.json as { prompts: { name: string }[] }).prompts.map((p) => p.name)).toContain('simple-prompt');
     const templates = await inspectorCli(url, 'resources/templates/list');
-    expect(templates.json).toEqual({ resourceTemplates: [] });
+    expect(templates.code, templates.stderr).toBe(0);
+    expect((templates.json as { resourceTemplates: unknown[] }).resourceTemplates.length).toBeGreaterThan(0);
     const level = await inspectorCli(url, 'logging/setLevel', ['--log-level', 'debug']);
     expect(level.code, level.stderr).toBe(0);
     expect(level.json).toEqual({});
@@ -65,13 +67,13 @@ describe('the replay of a plain echo golden of server-everything', () => {
   }, 60_000);
 });
 
-test('the replay of a committed golden serves resources/list, which the reference server advertises', async () => {
+test('the replay of a committed golden serves its recorded resources/list, and refuses prompts the server does not advertise', async () => {
   const golden = fileURLToPath(new URL('../../goldens/chatty.jsonl', import.meta.url));
   // The Inspector starts the replay itself, over stdio.
   const replayStdio = [process.execPath, CLI, 'replay', golden, '--stdio'];
   const resources = await inspectorCli(replayStdio, 'resources/list');
   expect(resources.code, resources.stderr).toBe(0);
-  expect(resources.json).toEqual({ resources: [] });
+  expect(resources.json).toMatchObject({ resources: [{ name: 'audit-log' }] });
   // Prompts are not advertised: the replay answers method not found, as the reference server does.
   const prompts = await inspectorCli(replayStdio, 'prompts/list');
   expect(prompts.code).toBe(1);
