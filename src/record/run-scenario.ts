@@ -12,6 +12,7 @@ import {
 } from './client-handshake.js';
 import { listAdvertised } from './list-advertised.js';
 import type { Scenario } from './scenario.js';
+import { listenStandalone } from './standalone-listener.js';
 import type { StreamedMessage, WireSession } from './wire-session.js';
 
 /** What the client saw of one scenario, counted on the wire. */
@@ -50,11 +51,15 @@ export async function runScenario(session: WireSession, scenario: Scenario): Pro
   const requestId = scenario.requestId ?? 1;
   const ids = handshakeIds(requestId);
   const { protocolVersion, capabilities } = await initialize(session, scenario, ids.initialize, timeoutMs);
+  const standalone = await listenStandalone(session, scenario);
   await listTools(session, scenario, ids.toolsList, timeoutMs);
   await listAdvertised(session, scenario, capabilities, ids.lists, timeoutMs);
   const params: Record<string, unknown> = { name: scenario.tool, arguments: scenario.arguments ?? {} };
   if (scenario.progressToken !== undefined) params._meta = { progressToken: scenario.progressToken };
-  let stream = await session.request({ jsonrpc: '2.0', id: requestId, method: 'tools/call', params });
+  // A server request the scenario cannot answer may have come during the handshake already.
+  standalone?.check();
+  const sent = session.request({ jsonrpc: '2.0', id: requestId, method: 'tools/call', params });
+  let stream = await (standalone ? Promise.race([sent, standalone.failed]) : sent);
 
   const progress: JsonRpcMessage[] = [];
   const afterCancel: JsonRpcMessage[] = [];
@@ -83,7 +88,8 @@ export async function runScenario(session: WireSession, scenario: Scenario): Pro
   };
   const read = async (): Promise<StreamedMessage | undefined | 'broken'> => {
     try {
-      return await stream.next(timeoutMs);
+      const next = stream.next(timeoutMs);
+      return await (standalone ? Promise.race([next, standalone.failed]) : next);
     } catch (error) {
       if (error instanceof GoldenError) throw error;
       return 'broken';
@@ -130,6 +136,7 @@ export async function runScenario(session: WireSession, scenario: Scenario): Pro
     }
   }
   if (response && !cancelled && session.transport === 'http') await drain(stream, 1000);
+  standalone?.check();
   if (response && scenario.expectError === true && !isErrorResponse(response)) {
     fail('the scenario expects an error ("expectError": true) but the call succeeded');
   }
