@@ -34,12 +34,13 @@ export async function drain(stream: CallStream, ms: number): Promise<JsonRpcMess
  * other than `callId`. Everything on the wire lands in the golden, so a collision would make the
  * replayer (and any reader) mix up two exchanges.
  */
-export function handshakeIds(callId: string | number): {
+export function handshakeIds(callIds: string | number | readonly (string | number)[]): {
   initialize: number;
   toolsList: number;
   lists: readonly number[];
 } {
-  const free = [0, 1, 2, 3, 4, 5].filter((id) => id !== callId);
+  const taken = new Set(Array.isArray(callIds) ? callIds : [callIds]);
+  const free = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].filter((id) => !taken.has(id));
   return { initialize: free[0] as number, toolsList: free[1] as number, lists: free.slice(2, 5) };
 }
 

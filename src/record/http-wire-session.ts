@@ -223,7 +223,9 @@ export function openHttpSession(endpoint: string, options: HttpSessionOptions): 
           `Resuming the stream after event ${lastEventId} at ${url} failed: ${await describeFailure(response)}. The target must support Last-Event-ID (an event store).`,
         );
       }
-      return opened(new ResponseStream(response, `Waiting for the resumed stream after event ${lastEventId} at ${url}`));
+      return opened(
+        new ResponseStream(response, `Waiting for the resumed stream after event ${lastEventId} at ${url}`),
+      );
     },
     async listen() {
       const what = `Opening the standalone stream (GET) at ${url}`;

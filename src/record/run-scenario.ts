@@ -9,10 +9,12 @@ import {
   initialize,
   isServerRequest,
   listTools,
+  requestResponse,
 } from './client-handshake.js';
 import { listAdvertised } from './list-advertised.js';
 import type { Scenario } from './scenario.js';
-import { listenStandalone } from './standalone-listener.js';
+import { type CallStep, isCallStep, type ScenarioStep } from './scenario-session.js';
+import { listenStandalone, type StandaloneListener } from './standalone-listener.js';
 import type { StreamedMessage, WireSession } from './wire-session.js';
 
 /** What the client saw of one scenario, counted on the wire. */
@@ -48,12 +50,69 @@ function describeScenario(scenario: Scenario): string {
  */
 export async function runScenario(session: WireSession, scenario: Scenario): Promise<ScenarioOutcome> {
   const timeoutMs = scenario.timeoutMs ?? 30_000;
-  const requestId = scenario.requestId ?? 1;
-  const ids = handshakeIds(requestId);
+  // A plain scenario is a one-step session: its call, with id 1 unless it names one.
+  const steps: readonly ScenarioStep[] = scenario.steps ?? [
+    { tool: scenario.tool, requestId: scenario.requestId ?? 1 },
+  ];
+  const stepIds = steps.map((step, index) => step.requestId ?? STEP_ID_BASE + index);
+  const ids = handshakeIds(stepIds);
   const { protocolVersion, capabilities } = await initialize(session, scenario, ids.initialize, timeoutMs);
   const standalone = await listenStandalone(session, scenario);
   await listTools(session, scenario, ids.toolsList, timeoutMs);
   await listAdvertised(session, scenario, capabilities, ids.lists, timeoutMs);
+  let outcome: CallOutcome | undefined;
+  for (const [index, step] of steps.entries()) {
+    const id = stepIds[index] as string | number;
+    if (isCallStep(step)) {
+      const call = await runCall(session, callScenario(scenario, step, id), standalone, timeoutMs);
+      outcome ??= call;
+    } else {
+      const request = { jsonrpc: '2.0', id, method: step.method, ...(step.params && { params: step.params }) };
+      await requestResponse(session, scenario, request, timeoutMs);
+      standalone?.check();
+    }
+  }
+  await session.close();
+  return { ...(outcome as CallOutcome), protocolVersion };
+}
+
+/** The scenario of one call step: the session's fields and the step's own, nothing of another call. */
+function callScenario(
+  scenario: Scenario,
+  step: CallStep,
+  requestId: string | number,
+): Scenario & { readonly requestId: string | number } {
+  if (!scenario.steps) return { ...scenario, requestId };
+  const {
+    tool,
+    arguments: _a,
+    progressToken: _p,
+    cancelAfter: _c,
+    dropAfter: _d,
+    expectError: _e,
+    steps,
+    ...session
+  } = scenario;
+  return { ...session, ...(step as Scenario), requestId };
+}
+
+/** What the client saw of one call. */
+type CallOutcome = Omit<ScenarioOutcome, 'protocolVersion'>;
+
+/** Where the ids of a session's steps start when the steps name none: clear of the handshake's. */
+const STEP_ID_BASE = 10;
+
+/**
+ * Runs one call of a scenario: sends it with the scenario's token and request id, answers the
+ * server's requests, cancels or drops-and-resumes after progress k, and reconnects as the server asks.
+ */
+async function runCall(
+  session: WireSession,
+  scenario: Scenario & { readonly requestId: string | number },
+  standalone: StandaloneListener | undefined,
+  timeoutMs: number,
+): Promise<CallOutcome> {
+  const requestId = scenario.requestId;
   const params: Record<string, unknown> = { name: scenario.tool, arguments: scenario.arguments ?? {} };
   if (scenario.progressToken !== undefined) params._meta = { progressToken: scenario.progressToken };
   // A server request the scenario cannot answer may have come during the handshake already.
@@ -140,15 +199,7 @@ export async function runScenario(session: WireSession, scenario: Scenario): Pro
   if (response && scenario.expectError === true && !isErrorResponse(response)) {
     fail('the scenario expects an error ("expectError": true) but the call succeeded');
   }
-  await session.close();
-  return {
-    progress,
-    ...(response && { response }),
-    afterCancel,
-    cancelled,
-    resumed,
-    protocolVersion,
-  };
+  return { progress, ...(response && { response }), afterCancel, cancelled, resumed };
 }
 
 function isErrorResponse(response: JsonRpcMessage): boolean {

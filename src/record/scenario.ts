@@ -1,6 +1,7 @@
 import { GoldenError } from '../errors.js';
 import { isJsonObject } from '../transcript/json-object.js';
 import { parseVolatile } from '../transcript/volatile.js';
+import { isCallStep, parseSessionScenario, type ScenarioStep } from './scenario-session.js';
 
 /** Switches of the live reference server a scenario is recorded against. */
 export interface ScenarioServer {
@@ -61,6 +62,13 @@ export interface Scenario {
    * golden's `notes.lint`, where `mcp-golden lint` reads it.
    */
   readonly lint?: Readonly<Record<string, string>>;
+  /**
+   * A session: requests after the handshake, in order, each a call (`tool`, `arguments`, ...) or any
+   * request (`{"method": "resources/read", "params": {...}}`). Written as `{"name", "steps": [...]}`
+   * with the session-wide fields (`answers`, `transport`, ...); the call fields above then repeat
+   * its first call, which names the golden's header. @default one step: the scenario's own call
+   */
+  readonly steps?: readonly ScenarioStep[];
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -93,6 +101,7 @@ export function parseScenario(value: unknown, where: string): Scenario {
     throw new GoldenError('E_SCENARIO', `Invalid scenario ${where}: ${problem}.`);
   };
   if (!isJsonObject(value)) return fail('expected an object with at least "tool"');
+  if ('steps' in value) return sessionAsScenario(parseSessionScenario(withoutFirstCall(value), where));
   for (const key of Object.keys(value)) {
     if (!KEYS.has(key)) fail(`unknown field "${key}"; expected one of ${[...KEYS].join(', ')}`);
   }
@@ -163,4 +172,37 @@ export function parseScenarioList(value: unknown, source: string): Scenario[] {
     seen.add(scenario.name);
     return scenario;
   });
+}
+
+/** A session scenario in the one `Scenario` shape: its first call's fields on top, its steps kept. */
+function sessionAsScenario(session: ReturnType<typeof parseSessionScenario>): Scenario {
+  const first = session.steps.find(isCallStep);
+  return { ...session, ...first, steps: session.steps } as Scenario;
+}
+
+const CALL_KEYS = [
+  'tool',
+  'arguments',
+  'progressToken',
+  'requestId',
+  'cancelAfter',
+  'dropAfter',
+  'expectError',
+] as const;
+
+const pickCall = (value: Readonly<Record<string, unknown>>): string =>
+  JSON.stringify(CALL_KEYS.map((key) => value[key] ?? null));
+
+/**
+ * A session given back in the `Scenario` shape (its first call's fields on top, as
+ * {@link parseScenario} returns it) reads as the session it came from; call fields on top that
+ * are not its first call's stay, and are refused as unknown.
+ */
+function withoutFirstCall(value: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  const steps = Array.isArray(value.steps) ? value.steps : [];
+  const first = steps.find((step): step is Record<string, unknown> => isJsonObject(step) && 'tool' in step);
+  if (!first || pickCall(first) !== pickCall(value)) return value;
+  const rest: Record<string, unknown> = { ...value };
+  for (const key of CALL_KEYS) delete rest[key];
+  return rest;
 }

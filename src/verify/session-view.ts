@@ -1,11 +1,16 @@
 import { type CallView, callView } from '../invariants/call-view.js';
+import { canonicalJson } from '../transcript/canonical-json.js';
 import type { Transcript } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage } from '../transcript/frame-content.js';
+import { paramsWithoutMeta } from '../transcript/json-rpc.js';
 import { normalizeTranscript } from '../transcript/normalize.js';
 
 /** The parts of a recorded client session that `verify` compares, normalised. */
 export interface SessionView {
-  /** Answers to the listing requests the client sent (`tools/list`, `prompts/list`, `resources/list`...), by method. */
+  /**
+   * Answers to the client's other requests: the lists (`tools/list`, `prompts/list`, `resources/list`...)
+   * by method, a session's other requests (`resources/read`, `prompts/get`...) by method and params.
+   */
   readonly lists: ReadonlyMap<string, JsonRpcMessage>;
   /** The `tools/call` as the client saw it: progress with arrival times, the response. */
   readonly call: CallView;
@@ -14,6 +19,8 @@ export interface SessionView {
 }
 
 const LISTS = /^(tools|prompts|resources|resources\/templates)\/list$/;
+/** Requests whose answers are compared elsewhere (the call) or carry nothing to compare. */
+const UNCOMPARED = new Set(['initialize', 'tools/call', 'ping']);
 
 /**
  * Reads a session transcript after normalisation (ids, tokens, sessions, event ids, dates and
@@ -29,8 +36,13 @@ export function sessionView(transcript: Transcript): SessionView {
     if (!message) continue;
     const hasMethod = typeof message.method === 'string';
     if (frame.dir === 'client->server') {
-      if (hasMethod && 'id' in message && LISTS.test(message.method as string)) {
-        pending.set(JSON.stringify(message.id), message.method as string);
+      if (hasMethod && 'id' in message && !UNCOMPARED.has(message.method as string)) {
+        const method = message.method as string;
+        // A session's other requests (resources/read, prompts/get...) are told apart by what they ask.
+        pending.set(
+          JSON.stringify(message.id),
+          LISTS.test(method) ? method : `${method} ${canonicalJson(paramsWithoutMeta(message))}`,
+        );
       }
       continue;
     }
