@@ -19,8 +19,8 @@ export interface SessionView {
 }
 
 const LISTS = /^(tools|prompts|resources|resources\/templates)\/list$/;
-/** Requests whose answers are compared elsewhere (the call) or carry nothing to compare. */
-const UNCOMPARED = new Set(['initialize', 'tools/call', 'ping']);
+/** Requests whose answers carry nothing to compare. */
+const UNCOMPARED = new Set(['initialize', 'ping']);
 
 /**
  * Reads a session transcript after normalisation (ids, tokens, sessions, event ids, dates and
@@ -31,6 +31,7 @@ export function sessionView(transcript: Transcript): SessionView {
   const pending = new Map<string, string>();
   const lists = new Map<string, JsonRpcMessage>();
   const serverRequests: JsonRpcMessage[] = [];
+  let firstCall = true;
   for (const frame of normal.frames) {
     const message = frameMessage(frame);
     if (!message) continue;
@@ -38,6 +39,11 @@ export function sessionView(transcript: Transcript): SessionView {
     if (frame.dir === 'client->server') {
       if (hasMethod && 'id' in message && !UNCOMPARED.has(message.method as string)) {
         const method = message.method as string;
+        // The first call is `call`, compared in full (progress too); a session's later calls by their answer.
+        if (method === 'tools/call' && firstCall) {
+          firstCall = false;
+          continue;
+        }
         // A session's other requests (resources/read, prompts/get...) are told apart by what they ask.
         pending.set(
           JSON.stringify(message.id),

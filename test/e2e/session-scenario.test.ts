@@ -98,3 +98,44 @@ test('verify re-runs every step and catches a changed resources/read answer; lin
   const lint = await runCli(['lint', golden]);
   expect(lint.code, lint.stdout + lint.stderr).toBe(0);
 }, 60_000);
+
+test("a session's later calls are judged too: lint checks their progress, verify their results", async () => {
+  const scenarios = join(dir, 'two.json');
+  const steps = [
+    { tool: 'echo', arguments: { message: 'hi' } },
+    { tool: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 2 }, progressToken: 'lro' },
+  ];
+  await writeFile(scenarios, JSON.stringify([{ name: 'two-calls', steps }]));
+  const recorded = await runCli(['record', '--stdio', STDIO, '--scenarios', scenarios, '--out', dir]);
+  expect(recorded.code, recorded.stderr).toBe(0);
+  const file = join(dir, 'two-calls.jsonl');
+  expect((await runCli(['lint', file])).code).toBe(0);
+  expect((await runCli(['verify', file, '--stdio', STDIO])).code).toBe(0);
+  const lines = (await readFile(file, 'utf8')).split('\n');
+  // The second call's notifications carry another token: a token-echo violation of that call.
+  const badToken = join(dir, 'bad-token.jsonl');
+  await writeFile(
+    badToken,
+    lines
+      .map((l) =>
+        l.includes('"dir":"server->client"') && l.includes('notifications/progress')
+          ? l.replace('\\"progressToken\\":\\"lro\\"', '\\"progressToken\\":\\"other\\"')
+          : l,
+      )
+      .join('\n'),
+  );
+  const lint = await runCli(['lint', badToken]);
+  expect(lint.code).toBe(1);
+  expect(lint.stdout + lint.stderr).toContain('token-echo');
+  // The second call's result changed: verify names that call.
+  const badResult = join(dir, 'bad-result.jsonl');
+  await writeFile(
+    badResult,
+    lines.join('\n').replace('Long running operation completed', 'Long running operation DONE'),
+  );
+  const verdict = await runCli(['verify', badResult, '--stdio', STDIO]);
+  expect(verdict.code).toBe(1);
+  expect(verdict.stdout + verdict.stderr).toContain(
+    'tools/call {"arguments":{"duration":0.3,"steps":2},"name":"trigger-long-running-operation"}',
+  );
+}, 60_000);
