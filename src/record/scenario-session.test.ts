@@ -21,6 +21,17 @@ test('a session scenario reads as one Scenario: its steps kept, its first call o
   expect(parseScenario(scenario, 'again')).toEqual(scenario);
 });
 
+test.each([
+  [{ tool: 'echo', progressToken: 1.5 }, '"progressToken": must be a string or a safe integer'],
+  [{ tool: 'echo', surprise: 1 }, 'unknown field "surprise"; expected one of name, description'],
+  [{ tool: '' }, '"tool": a non-empty string'],
+  [{ tool: 'p', progressToken: 't', dropAfter: 1, transport: 'stdio' }, '"dropAfter" needs the http transport'],
+  [{ tool: 'p', timeoutMs: 0 }, '"timeoutMs": must be a whole number >= 1'],
+  [{ tool: 'p', ignore: ['$..['] }, 'ignore'],
+])('refuses a bad plain scenario through the same declaration: %j', (value, message) => {
+  expect(() => parseScenario(value, '#2 in list.json')).toThrow(message);
+});
+
 test('a plain scenario stays valid and has no steps', () => {
   const [plain] = parseScenarioList([{ name: 'echo', tool: 'echo', arguments: { message: 'hi' } }], 'list');
   expect(plain).toEqual({ name: 'echo', tool: 'echo', arguments: { message: 'hi' } });
@@ -35,7 +46,7 @@ test.each([
     { name: 's', transport: 'stdio', steps: [{ tool: 'p', progressToken: 1, dropAfter: 1 }] },
     '"dropAfter" needs the http transport',
   ],
-  [{ name: 's', tool: 'other', steps: [{ tool: 'echo' }] }, 'Unrecognized key'],
+  [{ name: 's', tool: 'other', steps: [{ tool: 'echo' }] }, 'unknown field "tool"; expected one of name'],
   [{ name: 's', steps: [{ tool: 'echo', extra: 1 }] }, '"steps[0]"'],
 ])('refuses a bad session with E_SCENARIO naming the field: %j', (value, message) => {
   expect(() => parseScenario(value, '#1 in list.json')).toThrow(message);
@@ -43,10 +54,13 @@ test.each([
 });
 
 test('the published JSON Schema of a session comes from the same declaration', () => {
-  const schema = sessionScenarioJsonSchema() as { properties: Record<string, unknown>; required: string[] };
-  expect(Object.keys(schema.properties)).toContain('steps');
-  expect(schema.required).toEqual(['steps']);
-  expect(JSON.stringify(schema.properties.steps)).toContain('"method"');
+  const schema = sessionScenarioJsonSchema() as {
+    anyOf: { properties: Record<string, unknown>; required: string[] }[];
+  };
+  const [plain, session] = schema.anyOf;
+  expect(plain?.required).toEqual(['tool']);
+  expect(session?.required).toEqual(['steps']);
+  expect(JSON.stringify(session?.properties.steps)).toContain('"method"');
 });
 
 test('the published scenario.schema.json is the one generated from the zod declaration (`npm run schema`)', () => {
