@@ -58,7 +58,9 @@ test('a request on the standalone stream with no answer fails the scenario at on
     };
     await writeFile(scenarios, JSON.stringify([{ name: 'ask', tool: 'work', answers }]));
     const started = Date.now();
-    const run = await runCli(['record', '--target', fake.url, '--scenarios', scenarios, '--out', join(dir, 'ask')], { timeoutMs: 15_000 });
+    const run = await runCli(['record', '--target', fake.url, '--scenarios', scenarios, '--out', join(dir, 'ask')], {
+      timeoutMs: 15_000,
+    });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
       'the server sent a elicitation/create request on the standalone stream and the scenario has no answer for it',
