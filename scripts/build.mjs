@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const ASSETS = ['transcript/golden.schema.json', 'record/standard-scenarios.json'];
+const ASSETS = ['transcript/golden.schema.json', 'record/standard-scenarios.json', 'record/scenario.schema.json'];
 /** Kept beside the installed packages (like vite's cache), so it never ships in dist/. */
 const STAMP = join(root, 'node_modules/.cache/mcp-golden/dist-inputs.sha256');
 

@@ -13,6 +13,7 @@ import { recordReferenceGoldens } from '../reference-goldens.js';
 import { defineCommand } from './command-spec.js';
 import { CONFIG_FILE, loadProjectConfig } from './project-config.js';
 import { recordConfigOf } from './record-config.js';
+import { recordThroughProxy } from './record-proxy.js';
 import { parseTargetOptions, TARGET_OPTIONS, targetValues } from './target-options.js';
 
 /**
@@ -72,6 +73,17 @@ name that cannot be used).`,
         'protocol era: legacy (2025: initialize, a session), modern (2026-07-28: server/discover, per-request envelope and Mcp-* headers), or auto (probe an HTTP target with server/discover, fall back to legacy). Overrides the scenarios\' "era". Default: auto for --target, legacy for --stdio and the reference server',
     },
     list: { type: 'boolean', description: 'print the scenario names and descriptions, record nothing' },
+    proxy: {
+      type: 'boolean',
+      description:
+        'record a real client instead of scenarios: serve a recording proxy for --target on --port, print its URL, and on Ctrl-C (SIGINT/SIGTERM) write one golden per client session to --out',
+    },
+    port: {
+      type: 'string',
+      value: 'N',
+      integer: { min: 0, max: 65535 },
+      description: 'with --proxy: listen on 127.0.0.1:N (default 0: a free port)',
+    },
     concurrency: {
       type: 'string',
       value: 'N',
@@ -83,8 +95,10 @@ name that cannot be used).`,
   },
   epilog: `Examples:
   mcp-golden record --stdio '<command line>' --scenarios FILE --out DIR
+  mcp-golden record --proxy --target URL --port 3333 --out DIR
   mcp-golden record --target URL --header 'Name: value' --scenarios FILE --out DIR`,
   async run(args) {
+    if (args.boolean('proxy')) return recordProxyCommand(args.string('target'), args, args.string('out') ?? 'goldens');
     const fromOptions = parseTargetOptions(targetValues(args));
     const config = fromOptions
       ? undefined
@@ -138,3 +152,28 @@ name that cannot be used).`,
     return 0;
   },
 });
+
+/** `record --proxy`: only with `--target` (a stdio proxy is not built yet), and without scenarios. */
+function recordProxyCommand(
+  target: string | undefined,
+  args: {
+    string(name: string): string | undefined;
+    strings(name: string): readonly string[];
+    integer(name: string): number | undefined;
+    operands: readonly string[];
+  },
+  out: string,
+): Promise<number> {
+  const refuse = (problem: string): never => {
+    throw new GoldenError('E_USAGE', `${problem} Run \`mcp-golden record --help\` for usage.`);
+  };
+  if (args.string('stdio') !== undefined)
+    refuse('record --proxy records a server on --target URL; a stdio server cannot be proxied yet.');
+  if (target === undefined) refuse('Missing --target URL: record --proxy forwards a client to a running MCP server.');
+  if (args.string('scenarios') !== undefined || args.operands.length > 0) {
+    refuse('record --proxy records what a client does; it takes no scenarios.');
+  }
+  if (args.strings('header').length > 0)
+    refuse("record --proxy forwards the client's own headers; --header is not used.");
+  return recordThroughProxy(target as string, args.integer('port') ?? 0, out);
+}

@@ -64,6 +64,14 @@ over either transport serve over both (re-framed when the transports differ).`,
       description:
         'error: answer unmatched requests with a JSON-RPC error; warn: the same, and print each one on stderr',
     },
+    match: {
+      type: 'string',
+      value: 'M',
+      choices: ['ignore-token', 'strict'],
+      default: 'ignore-token',
+      description:
+        'ignore-token: a call with a progress token may be answered from a recording made without one (no progress sent, as a live server answers); strict: only from a recording with a token',
+    },
     'split-events': {
       type: 'string',
       value: 'N',
@@ -90,10 +98,12 @@ over either transport serve over both (re-framed when the transports differ).`,
     const pace = parsePace(args.string('pace'));
     const onUnmatchedRequest = args.string('unmatched') === 'warn' ? 'warn' : 'error';
     const maxBodyBytes = args.integer('max-body-bytes');
+    const match = args.string('match') === 'strict' ? 'strict' : 'ignore-token';
     if (args.boolean('stdio')) {
       const replay = serveReplayStdio(goldens, {
         pace,
         onUnmatchedRequest,
+        match,
         ...(maxBodyBytes !== undefined && { maxLineBytes: maxBodyBytes }),
       });
       await replay.closed;
@@ -104,6 +114,7 @@ over either transport serve over both (re-framed when the transports differ).`,
       port: args.integer('port') ?? 0,
       pace,
       onUnmatchedRequest,
+      match,
       allowedOrigins: args.strings('allow-origin'),
       ...(maxBodyBytes !== undefined && { maxBodyBytes }),
       chunking: {

@@ -34,9 +34,14 @@ export async function drain(stream: CallStream, ms: number): Promise<JsonRpcMess
  * other than `callId`. Everything on the wire lands in the golden, so a collision would make the
  * replayer (and any reader) mix up two exchanges.
  */
-export function handshakeIds(callId: string | number): { initialize: number; toolsList: number } {
-  const free = [0, 1, 2].filter((id) => id !== callId);
-  return { initialize: free[0] as number, toolsList: free[1] as number };
+export function handshakeIds(callIds: string | number | readonly (string | number)[]): {
+  initialize: number;
+  toolsList: number;
+  lists: readonly number[];
+} {
+  const taken = new Set(Array.isArray(callIds) ? callIds : [callIds]);
+  const free = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].filter((id) => !taken.has(id));
+  return { initialize: free[0] as number, toolsList: free[1] as number, lists: free.slice(2, 5) };
 }
 
 /**
@@ -85,13 +90,13 @@ export async function requestResponse(
   return response;
 }
 
-/** initialize + notifications/initialized; returns the protocol version the server chose. */
+/** initialize + notifications/initialized; returns the protocol version the server chose and its capabilities. */
 export async function initialize(
   session: WireSession,
   scenario: Scenario,
   id: number,
   timeoutMs: number,
-): Promise<string> {
+): Promise<{ protocolVersion: string; capabilities: unknown }> {
   const response = await requestResponse(
     session,
     scenario,
@@ -114,8 +119,9 @@ export async function initialize(
     );
   }
   await session.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  const version = resultOf(response)?.protocolVersion;
-  return typeof version === 'string' ? version : 'unknown';
+  const result = resultOf(response);
+  const version = result?.protocolVersion;
+  return { protocolVersion: typeof version === 'string' ? version : 'unknown', capabilities: result?.capabilities };
 }
 
 /**

@@ -162,6 +162,15 @@ export function openHttpSession(endpoint: string, options: HttpSessionOptions): 
     withTimeout(response.arrayBuffer(), timeoutMs, what);
   let sessionId: string | undefined;
   let initialized = false;
+  /** Every stream opened, so `close()` leaves no response being read (a failed scenario may leave its call's). */
+  const streams = new Set<ResponseStream>();
+  let closed = false;
+  const opened = (stream: ResponseStream): ResponseStream => {
+    // A request still in flight when the session closed (a scenario that failed meanwhile) is not read.
+    if (closed) void stream.drop();
+    else streams.add(stream);
+    return stream;
+  };
   const headers = (extra: Record<string, string> = {}): Record<string, string> => ({
     ...options.headers,
     ...(sessionId !== undefined && { 'mcp-session-id': sessionId }),
@@ -198,7 +207,7 @@ export function openHttpSession(endpoint: string, options: HttpSessionOptions): 
       const returned = response.headers.get('mcp-session-id');
       if (returned) sessionId = returned;
       if (message.method === 'initialize') initialized = true;
-      return new ResponseStream(response, what);
+      return opened(new ResponseStream(response, what));
     },
     async notify(message) {
       const response = await post(message);
@@ -229,9 +238,24 @@ export function openHttpSession(endpoint: string, options: HttpSessionOptions): 
           `Resuming the stream after event ${lastEventId} at ${url} failed: ${await describeFailure(response)}. The target must support Last-Event-ID (an event store).`,
         );
       }
-      return new ResponseStream(response, `Waiting for the resumed stream after event ${lastEventId} at ${url}`);
+      return opened(
+        new ResponseStream(response, `Waiting for the resumed stream after event ${lastEventId} at ${url}`),
+      );
+    },
+    async listen() {
+      const what = `Opening the standalone stream (GET) at ${url}`;
+      const response = await timedFetch({ method: 'GET', headers: headers({ accept: 'text/event-stream' }) }, what);
+      if (response.status !== 200 || bodyKindOf(response.headers.get('content-type')) !== 'sse') {
+        // 405: the server sends nothing outside a request's stream, as the spec allows.
+        await drainBody(response, what).catch(() => undefined);
+        return undefined;
+      }
+      return opened(new ResponseStream(response, `Waiting on the standalone stream at ${url}`));
     },
     async close() {
+      closed = true;
+      await Promise.all([...streams].map((stream) => stream.drop()));
+      streams.clear();
       if (sessionId === undefined) return;
       const response = await timedFetch({ method: 'DELETE', headers: headers() }, `Closing the session at ${url}`);
       await drainBody(response, `Reading the DELETE answer at ${url}`);

@@ -13,3 +13,4 @@ export type { RecordingProxy, RecordingProxyOptions } from './recording-proxy.js
 export { startRecordingProxy } from './recording-proxy.js';
 export { parseScenario, parseScenarioList } from './scenario.js';
 export { scenarioOfGolden } from './scenario-of-golden.js';
+export type { ScenarioStep } from './scenario-session.js';

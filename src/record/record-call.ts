@@ -162,6 +162,8 @@ function scenarioNotes(scenario: Scenario): Record<string, unknown> {
   if (scenario.description !== undefined) notes.description = scenario.description;
   if (scenario.expectError !== undefined) notes.expectError = scenario.expectError;
   if (scenario.answers !== undefined) notes.answers = scenario.answers;
+  // A session's steps, so `verify` re-runs every one of them.
+  if (scenario.steps !== undefined) notes.steps = scenario.steps;
   // What `verify` leaves out of the comparison of this golden, declared once in the scenario.
   const volatile = mergeVolatile({ ignore: scenario.ignore ?? [], mask: scenario.mask ?? [] });
   if (Object.keys(volatile).length > 0) notes.volatile = volatile;

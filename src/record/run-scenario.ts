@@ -13,9 +13,13 @@ import {
   initialize,
   isServerRequest,
   listTools,
+  requestResponse,
 } from './client-handshake.js';
+import { listAdvertised } from './list-advertised.js';
 import { inputResponsesFor, resultTypeOf, withEnvelope } from './modern-era.js';
 import type { Scenario } from './scenario.js';
+import { type CallStep, isCallStep, type ScenarioStep } from './scenario-session.js';
+import { listenStandalone, type StandaloneListener } from './standalone-listener.js';
 import type { CallStream, StreamedMessage, WireSession } from './wire-session.js';
 
 /** What the client saw of one scenario, counted on the wire. */
@@ -72,15 +76,17 @@ async function discoverModern(
 
 /**
  * Drives one scenario over a wire session as a real client would. Legacy era: initialize,
- * initialized, `tools/list`; modern era (2026-07-28): `server/discover` and `tools/list`, every
- * request with the per-request envelope and its `Mcp-*` headers. Then the call with the scenario's
- * token and request id; answers the server's requests (legacy) or `input_required` rounds (modern,
- * each retry with a new id) from `answers`; cancels after progress k (legacy:
- * `notifications/cancelled`; modern over HTTP: closes the stream) or drops the stream after
- * progress k (legacy: resumes with `Last-Event-ID`; modern: re-issues the call with a new id);
- * reconnects with `Last-Event-ID` when a legacy server closes or drops the call's stream early,
- * waiting as its `retry:` asks; and closes. Progress is counted on the wire, message by message. A
- * call that ends without a result (and was not cancelled on purpose) fails with `E_RECORD`.
+ * initialized, `tools/list` and the other lists the server advertises, with the standalone GET
+ * stream open where the scenario has `answers`; modern era (2026-07-28): `server/discover` and
+ * `tools/list`, every request with the per-request envelope and its `Mcp-*` headers. Then each step
+ * in order (a plain scenario is one call): a call with its token and request id, or any request.
+ * A call answers the server's requests (legacy) or `input_required` rounds (modern, each retry
+ * with a new id) from `answers`; cancels after progress k (legacy: `notifications/cancelled`;
+ * modern over HTTP: closes the stream) or drops the stream after progress k (legacy: resumes with
+ * `Last-Event-ID`; modern: re-issues the call with a new id); reconnects with `Last-Event-ID` when
+ * a legacy server closes or drops the call's stream early, waiting as its `retry:` asks. Progress
+ * is counted on the wire, message by message. A call that ends without a result (and was not
+ * cancelled on purpose) fails with `E_RECORD`. The outcome is the first call's.
  */
 export async function runScenario(
   session: WireSession,
@@ -88,24 +94,126 @@ export async function runScenario(
   choice: EraChoice = { era: 'legacy' },
 ): Promise<ScenarioOutcome> {
   const timeoutMs = scenario.timeoutMs ?? 30_000;
-  const requestId = scenario.requestId ?? 1;
-  const ids = handshakeIds(requestId);
+  // A plain scenario is a one-step session: its call, with id 1 unless it names one.
+  const steps: readonly ScenarioStep[] = scenario.steps ?? [
+    { tool: scenario.tool, requestId: scenario.requestId ?? 1 },
+  ];
+  const stepIds = steps.map((step, index) => step.requestId ?? STEP_ID_BASE + index);
+  const ids = handshakeIds(stepIds);
   const modern = choice.era === 'modern';
-  const protocolVersion = !modern
-    ? await initialize(session, scenario, ids.initialize, timeoutMs)
-    : choice.discovered
-      ? MODERN_PROTOCOL_VERSION
-      : await discoverModern(session, scenario, ids.initialize, timeoutMs);
-  const paramHeaders = await listTools(session, scenario, ids.toolsList, timeoutMs, modern);
-  const params: Record<string, unknown> = { name: scenario.tool, arguments: scenario.arguments ?? {} };
-  if (scenario.progressToken !== undefined) params._meta = { progressToken: scenario.progressToken };
-  /** Ids of retries and re-issues: whole numbers past the handshake's, never the call's own. */
-  let lastId = 2;
-  const nextId = (): number => {
-    lastId += lastId + 1 === requestId ? 2 : 1;
+  let protocolVersion = MODERN_PROTOCOL_VERSION;
+  let standalone: StandaloneListener | undefined;
+  if (!modern) {
+    const answered = await initialize(session, scenario, ids.initialize, timeoutMs);
+    protocolVersion = answered.protocolVersion;
+    standalone = await listenStandalone(session, scenario);
+    const paramHeaders = await listTools(session, scenario, ids.toolsList, timeoutMs);
+    await listAdvertised(session, scenario, answered.capabilities, ids.lists, timeoutMs);
+    return runSteps(
+      session,
+      scenario,
+      steps,
+      stepIds,
+      { modern, paramHeaders, standalone, timeoutMs },
+      protocolVersion,
+    );
+  }
+  if (!choice.discovered) await discoverModern(session, scenario, ids.initialize, timeoutMs);
+  const paramHeaders = await listTools(session, scenario, ids.toolsList, timeoutMs, true);
+  return runSteps(session, scenario, steps, stepIds, { modern, paramHeaders, standalone, timeoutMs }, protocolVersion);
+}
+
+/** How a call is sent and read: the era's framing, the tool's `Mcp-Param-*` headers, the GET stream. */
+interface CallContext {
+  readonly modern: boolean;
+  readonly paramHeaders: Record<string, string>;
+  readonly standalone: StandaloneListener | undefined;
+  readonly timeoutMs: number;
+}
+
+async function runSteps(
+  session: WireSession,
+  scenario: Scenario,
+  steps: readonly ScenarioStep[],
+  stepIds: readonly (string | number)[],
+  context: CallContext,
+  protocolVersion: string,
+): Promise<ScenarioOutcome> {
+  // Ids of retries and re-issues: whole numbers clear of the handshake's and the steps' own.
+  const taken = new Set<unknown>(stepIds);
+  let lastId = STEP_ID_BASE + steps.length;
+  const newId = (): number => {
+    do lastId++;
+    while (taken.has(lastId));
     return lastId;
   };
-  let callId: string | number = requestId;
+  let outcome: CallOutcome | undefined;
+  for (const [index, step] of steps.entries()) {
+    const id = stepIds[index] as string | number;
+    if (isCallStep(step)) {
+      const call = await runCall(session, callScenario(scenario, step, id), context, newId);
+      outcome ??= call;
+    } else {
+      const plain: JsonRpcMessage = {
+        jsonrpc: '2.0',
+        id,
+        method: step.method,
+        ...(step.params && { params: step.params }),
+      };
+      await requestResponse(
+        session,
+        scenario,
+        context.modern ? withEnvelope(plain, scenario) : plain,
+        context.timeoutMs,
+      );
+      context.standalone?.check();
+    }
+  }
+  await session.close();
+  return { ...(outcome as CallOutcome), protocolVersion };
+}
+
+/** The scenario of one call step: the session's fields and the step's own, nothing of another call. */
+function callScenario(
+  scenario: Scenario,
+  step: CallStep,
+  requestId: string | number,
+): Scenario & { readonly requestId: string | number } {
+  if (!scenario.steps) return { ...scenario, requestId };
+  const {
+    tool,
+    arguments: _a,
+    progressToken: _p,
+    cancelAfter: _c,
+    dropAfter: _d,
+    expectError: _e,
+    steps,
+    ...session
+  } = scenario;
+  return { ...session, ...(step as Scenario), requestId };
+}
+
+/** What the client saw of one call. */
+type CallOutcome = Omit<ScenarioOutcome, 'protocolVersion'>;
+
+/** Where the ids of a session's steps start when the steps name none: clear of the handshake's. */
+const STEP_ID_BASE = 10;
+
+/**
+ * Runs one call of a scenario: sends it with the scenario's token and request id, answers the
+ * server's requests or `input_required` rounds, cancels or drops after progress k, and reconnects
+ * as the server asks.
+ */
+async function runCall(
+  session: WireSession,
+  scenario: Scenario & { readonly requestId: string | number },
+  context: CallContext,
+  newId: () => number,
+): Promise<CallOutcome> {
+  const { modern, paramHeaders, standalone, timeoutMs } = context;
+  const params: Record<string, unknown> = { name: scenario.tool, arguments: scenario.arguments ?? {} };
+  if (scenario.progressToken !== undefined) params._meta = { progressToken: scenario.progressToken };
+  let callId: string | number = scenario.requestId;
   let roundParams: Record<string, unknown> = {};
   const sendCall = (): Promise<CallStream> => {
     const plain: JsonRpcMessage = {
@@ -118,9 +226,10 @@ export async function runScenario(
     const message = withEnvelope(plain, scenario);
     return session.request(message, modernHeaders(message, paramHeaders));
   };
-  let stream = await sendCall();
+  // A server request the scenario cannot answer may have come during the handshake already.
+  standalone?.check();
+  let stream = await (standalone ? Promise.race([sendCall(), standalone.failed]) : sendCall());
   let inputRounds = 0;
-
   const progress: JsonRpcMessage[] = [];
   const afterCancel: JsonRpcMessage[] = [];
   let response: JsonRpcMessage | undefined;
@@ -148,7 +257,8 @@ export async function runScenario(
   };
   const read = async (): Promise<StreamedMessage | undefined | 'broken'> => {
     try {
-      return await stream.next(timeoutMs);
+      const next = stream.next(timeoutMs);
+      return await (standalone ? Promise.race([next, standalone.failed]) : next);
     } catch (error) {
       if (error instanceof GoldenError) throw error;
       return 'broken';
@@ -174,7 +284,7 @@ export async function runScenario(
       const requestState = resultOf(message)?.requestState;
       await drain(stream, 1000);
       // The retry is a new request: a new id, the answers, and the server's state echoed verbatim.
-      callId = nextId();
+      callId = newId();
       roundParams = { inputResponses, ...(typeof requestState === 'string' && { requestState }) };
       stream = await sendCall();
       continue;
@@ -205,7 +315,7 @@ export async function runScenario(
       if (modern) {
         // The modern era has no resumption: the stream is lost and the call re-issued with a new id.
         await stream.close();
-        callId = nextId();
+        callId = newId();
         stream = await sendCall();
         resumed = true;
         continue;
@@ -219,21 +329,13 @@ export async function runScenario(
     }
   }
   if (response && !cancelled && session.transport === 'http') await drain(stream, 1000);
+  standalone?.check();
   if (response && scenario.expectError === true && !isErrorResponse(response)) {
     fail('the scenario expects an error ("expectError": true) but the call succeeded');
   }
   const rejected = response && scenario.expectError !== true ? argumentRejection(response) : undefined;
   if (rejected !== undefined) throw rejectedArguments(scenario, rejected);
-  await session.close();
-  return {
-    progress,
-    ...(response && { response }),
-    afterCancel,
-    cancelled,
-    resumed,
-    protocolVersion,
-    inputRounds,
-  };
+  return { progress, ...(response && { response }), afterCancel, cancelled, resumed, inputRounds };
 }
 
 function isErrorResponse(response: JsonRpcMessage): boolean {

@@ -3,7 +3,7 @@ import { eraOf, type Transcript } from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
 import { isJsonObject } from '../transcript/json-object.js';
 import { isIdLike, paramsOf, requestProgressToken } from '../transcript/json-rpc.js';
-import type { Scenario } from './scenario.js';
+import { parseScenario, type Scenario } from './scenario.js';
 
 /**
  * The answers the client sent to the server's requests, by method, read off the recorded frames:
@@ -38,9 +38,22 @@ export function scenarioOfGolden(golden: Transcript): Scenario {
       `Golden "${golden.header.scenario ?? '?'}" has no tools/call request, so it names no scenario to run.`,
     );
   }
+  const notes = golden.header.notes ?? {};
+  if (Array.isArray(notes.steps)) {
+    // A session: its steps as recorded, checked as any scenario is.
+    return parseScenario(
+      {
+        ...(golden.header.scenario !== undefined && { name: golden.header.scenario }),
+        steps: notes.steps,
+        ...(isJsonObject(notes.answers) && { answers: notes.answers }),
+        transport: golden.header.transport,
+        protocolVersion: golden.header.protocolVersion,
+      },
+      `in golden "${golden.header.scenario ?? '?'}"`,
+    );
+  }
   const params = paramsOf(call);
   const token = requestProgressToken(call).token;
-  const notes = golden.header.notes ?? {};
   const step = (key: 'cancelAfter' | 'dropAfter'): number | undefined => {
     const value = notes[key];
     return typeof value === 'number' ? value : undefined;

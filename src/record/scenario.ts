@@ -1,6 +1,7 @@
 import { GoldenError } from '../errors.js';
 import { isJsonObject } from '../transcript/json-object.js';
 import { parseVolatile } from '../transcript/volatile.js';
+import { isCallStep, parsePlainScenario, parseSessionScenario, type ScenarioStep } from './scenario-session.js';
 
 /** Switches of the live reference server a scenario is recorded against. */
 export interface ScenarioServer {
@@ -70,86 +71,31 @@ export interface Scenario {
    * golden's `notes.lint`, where `mcp-golden lint` reads it.
    */
   readonly lint?: Readonly<Record<string, string>>;
+  /**
+   * A session: requests after the handshake, in order, each a call (`tool`, `arguments`, ...) or any
+   * request (`{"method": "resources/read", "params": {...}}`). Written as `{"name", "steps": [...]}`
+   * with the session-wide fields (`answers`, `transport`, ...); the call fields above then repeat
+   * its first call, which names the golden's header. @default one step: the scenario's own call
+   */
+  readonly steps?: readonly ScenarioStep[];
 }
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-const KEYS = new Set([
-  'name',
-  'description',
-  'tool',
-  'arguments',
-  'progressToken',
-  'requestId',
-  'cancelAfter',
-  'dropAfter',
-  'transport',
-  'server',
-  'era',
-  'protocolVersion',
-  'timeoutMs',
-  'answers',
-  'expectError',
-  'ignore',
-  'mask',
-  'lint',
-]);
-
 /**
- * Checks one scenario given as data, naming the source, the scenario and the field on error
- * (`E_SCENARIO`).
+ * Checks one scenario given as data (a plain call or a session of steps), naming the source, the
+ * scenario and the field on error (`E_SCENARIO`). The shapes and their rules are declared once, in
+ * `scenario-session.ts` (zod), which also gives the published `scenario.schema.json`.
  */
 export function parseScenario(value: unknown, where: string): Scenario {
-  const fail = (problem: string): never => {
-    throw new GoldenError('E_SCENARIO', `Invalid scenario ${where}: ${problem}.`);
-  };
-  if (!isJsonObject(value)) return fail('expected an object with at least "tool"');
-  for (const key of Object.keys(value)) {
-    if (!KEYS.has(key)) fail(`unknown field "${key}"; expected one of ${[...KEYS].join(', ')}`);
+  if (!isJsonObject(value)) {
+    throw new GoldenError('E_SCENARIO', `Invalid scenario ${where}: expected an object with at least "tool".`);
   }
-  if (typeof value.tool !== 'string' || value.tool === '') fail('"tool" must be a non-empty string');
-  if (value.name !== undefined && (typeof value.name !== 'string' || !NAME.test(value.name))) {
-    fail(`"name" ${JSON.stringify(value.name)} must use only letters, digits, ".", "-" and "_"`);
+  if ('steps' in value) {
+    const session = parseSessionScenario(withoutFirstCall(value), where);
+    parseVolatile({ ignore: session.ignore, mask: session.mask }, where);
+    return sessionAsScenario(session);
   }
-  if (value.arguments !== undefined && !isJsonObject(value.arguments)) fail('"arguments" must be an object');
-  for (const key of ['progressToken', 'requestId'] as const) {
-    const v = value[key];
-    if (v !== undefined && typeof v !== 'string' && !(typeof v === 'number' && Number.isSafeInteger(v))) {
-      fail(`"${key}" must be a string or a safe integer, got ${JSON.stringify(v)}`);
-    }
-  }
-  for (const key of ['cancelAfter', 'dropAfter', 'timeoutMs'] as const) {
-    const v = value[key];
-    if (v !== undefined && !(typeof v === 'number' && Number.isInteger(v) && v >= 1)) {
-      fail(`"${key}" must be a whole number >= 1, got ${JSON.stringify(v)}`);
-    }
-  }
-  if ((value.cancelAfter !== undefined || value.dropAfter !== undefined) && value.progressToken === undefined) {
-    fail('"cancelAfter" and "dropAfter" count progress notifications, so they need a "progressToken"');
-  }
-  if (value.transport !== undefined && value.transport !== 'http' && value.transport !== 'stdio') {
-    fail(`"transport" must be "http" or "stdio", got ${JSON.stringify(value.transport)}`);
-  }
-  if (value.dropAfter !== undefined && value.transport === 'stdio') fail('"dropAfter" needs the http transport');
-  if (value.era !== undefined && value.era !== 'legacy' && value.era !== 'modern' && value.era !== 'auto') {
-    fail(`"era" must be "legacy", "modern" or "auto", got ${JSON.stringify(value.era)}`);
-  }
-  if (value.server !== undefined && !isJsonObject(value.server)) fail('"server" must be an object');
-  if (value.answers !== undefined) {
-    if (!isJsonObject(value.answers)) fail('"answers" must be an object from a request method to its result');
-    for (const [method, result] of Object.entries(value.answers as Record<string, unknown>)) {
-      if (!isJsonObject(result)) fail(`"answers"."${method}" must be the result object to answer with`);
-    }
-  }
-  if (value.expectError !== undefined && typeof value.expectError !== 'boolean') {
-    fail(`"expectError" must be true or false, got ${JSON.stringify(value.expectError)}`);
-  }
-  parseVolatile({ ignore: value.ignore, mask: value.mask }, where);
-  if (
-    value.lint !== undefined &&
-    !(isJsonObject(value.lint) && Object.values(value.lint).every((v) => typeof v === 'string'))
-  ) {
-    fail('"lint" must be an object of rule id → reason (a string)');
-  }
+  const plain = parsePlainScenario(value, where);
+  parseVolatile({ ignore: plain.ignore, mask: plain.mask }, where);
   return value as unknown as Scenario;
 }
 
@@ -176,4 +122,37 @@ export function parseScenarioList(value: unknown, source: string): Scenario[] {
     seen.add(scenario.name);
     return scenario;
   });
+}
+
+/** A session scenario in the one `Scenario` shape: its first call's fields on top, its steps kept. */
+function sessionAsScenario(session: ReturnType<typeof parseSessionScenario>): Scenario {
+  const first = session.steps.find(isCallStep);
+  return { ...session, ...first, steps: session.steps } as Scenario;
+}
+
+const CALL_KEYS = [
+  'tool',
+  'arguments',
+  'progressToken',
+  'requestId',
+  'cancelAfter',
+  'dropAfter',
+  'expectError',
+] as const;
+
+const pickCall = (value: Readonly<Record<string, unknown>>): string =>
+  JSON.stringify(CALL_KEYS.map((key) => value[key] ?? null));
+
+/**
+ * A session given back in the `Scenario` shape (its first call's fields on top, as
+ * {@link parseScenario} returns it) reads as the session it came from; call fields on top that
+ * are not its first call's stay, and are refused as unknown.
+ */
+function withoutFirstCall(value: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  const steps = Array.isArray(value.steps) ? value.steps : [];
+  const first = steps.find((step): step is Record<string, unknown> => isJsonObject(step) && 'tool' in step);
+  if (!first || pickCall(first) !== pickCall(value)) return value;
+  const rest: Record<string, unknown> = { ...value };
+  for (const key of CALL_KEYS) delete rest[key];
+  return rest;
 }

@@ -39,6 +39,12 @@ export interface WireSession {
   notify(message: JsonRpcMessage): Promise<void>;
   /** Resumes a dropped stream after `lastEventId` (HTTP GET with `Last-Event-ID`). */
   resume(lastEventId: string): Promise<CallStream>;
+  /**
+   * Opens the standalone stream where the server sends requests and notifications of its own (HTTP
+   * GET without `Last-Event-ID`); `undefined` when the server offers none (405). `close()` drops it.
+   * Absent where the transport has no such stream (stdio: every message shares stdout).
+   */
+  listen?(): Promise<CallStream | undefined>;
   /** Ends the session (HTTP DELETE; stdio: close stdin and stop the child). */
   close(): Promise<void>;
 }

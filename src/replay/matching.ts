@@ -1,4 +1,5 @@
 import { atomizeChangeset, diff } from 'json-diff-ts';
+import { GoldenError } from '../errors.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { paramsOf, paramsWithoutMeta, requestProgressToken, resultOf } from '../transcript/json-rpc.js';
 import { hasProgressToken, type ReplayExchange, requestKey } from './replay-plan.js';
@@ -53,12 +54,45 @@ const answeredVersion = (exchange: ReplayExchange): unknown =>
   resultOf(exchange.events.find((e) => e.message && 'result' in e.message)?.message)?.protocolVersion;
 
 /**
+ * How strictly a live request must match a recorded one:
+ * - `'ignore-token'`: a request that differs from a recording only in carrying a progress token is
+ *   answered from it, with no progress (none was recorded), as the live server answers a call
+ *   whatever its `_meta`; the SDK client sends a token whenever `onprogress` is set;
+ * - `'strict'`: a request with a progress token is only answered from a recording made with one.
+ * Either way a request without a token prefers a recording without one, else gets a recording's
+ * answer with its progress left out, and everything but ids, token values and `_meta` must match.
+ */
+export type MatchMode = 'ignore-token' | 'strict';
+
+/** The match modes, the default first. */
+export const MATCH_MODES: readonly MatchMode[] = ['ignore-token', 'strict'];
+
+/** Checks a match mode given to the API (`E_USAGE` naming the values). */
+export function checkMatchMode(value: unknown): MatchMode {
+  if (value === undefined) return 'ignore-token';
+  if (MATCH_MODES.includes(value as MatchMode)) return value as MatchMode;
+  throw new GoldenError(
+    'E_USAGE',
+    `Invalid replay option match: expected ${MATCH_MODES.map((m) => `'${m}'`).join(' or ')}, got ${JSON.stringify(value)}. Leave it out for 'ignore-token'.`,
+  );
+}
+
+/** The report's remark on a request answered from a recording that differs in having a progress token. */
+export function tokenRemark(exchange: ReplayExchange | undefined, message: JsonRpcMessage): string | undefined {
+  if (!exchange || message.method === 'initialize' || exchange.hasToken === hasProgressToken(message)) return undefined;
+  return exchange.hasToken
+    ? 'matched a recording made with a progress token; the request has none, so no progress was sent'
+    : 'matched a recording made without a progress token (match: ignore-token); no progress was recorded, so none was sent';
+}
+
+/**
  * The recorded exchange that answers a live message, knowing MCP:
  * - `initialize` is answered with the client's protocol version when a golden recorded it, else
  *   with the newest version the goldens hold;
- * - a request with a progress token only matches a recording made with one (a recording without
- *   has no notifications to send); a request without one prefers a recording without one, and
- *   otherwise gets a token recording with its progress left out, as the live server would send;
+ * - a request with a progress token prefers a recording made with one; under `match: 'strict'` it
+ *   only matches one (a recording without has no notifications to send); a request without one
+ *   prefers a recording without one, and otherwise gets a token recording with its progress left
+ *   out, as the live server would send;
  * - among equals, a recording that holds the answer wins over one cut short by a cancellation,
  *   then a golden recorded over the same transport, so its bytes replay unchanged.
  */
@@ -67,6 +101,7 @@ export function chooseExchange(
   httpMethod: string,
   message: JsonRpcMessage,
   transport: 'http' | 'stdio',
+  match: MatchMode = 'ignore-token',
 ): ReplayExchange | undefined {
   const key = requestKey(httpMethod, message);
   const candidates = exchanges.filter((e) => e.key === key);
@@ -88,7 +123,7 @@ export function chooseExchange(
   const live = hasProgressToken(message);
   const same = candidates.filter((e) => e.hasToken === live);
   if (same.length > 0) return sameTransport(same);
-  return live ? undefined : sameTransport(candidates);
+  return live && match === 'strict' ? undefined : sameTransport(candidates);
 }
 
 /** The recorded request most like `message`: same method first, then fewest differences. */

@@ -8,8 +8,16 @@ import {
 import type { ChunkingOptions } from './chunking.js';
 import { jsonRpcErrorText } from './json-rpc-error.js';
 import { rawRequestValues } from './json-text.js';
+import { advertisedCapabilities, LIVE_DEFAULT_REMARK, liveDefaultResult, sessionSource } from './live-defaults.js';
 import { LiveEvent, liveFill } from './live-event.js';
-import { chooseExchange, explainUnmatched, type UnmatchedError } from './matching.js';
+import {
+  checkMatchMode,
+  chooseExchange,
+  explainUnmatched,
+  type MatchMode,
+  tokenRemark,
+  type UnmatchedError,
+} from './matching.js';
 import { checkPace } from './pace-option.js';
 import { type Pace, type Pacer, realPacer } from './pacing.js';
 import {
@@ -35,6 +43,12 @@ export interface ReplayOptions {
   readonly onUnmatchedRequest?: UnmatchedMode;
   /** Adversarial re-chunking of SSE events. @default none: byte-exact */
   readonly chunking?: ChunkingOptions;
+  /**
+   * Whether a request with a progress token may be answered from a recording made without one
+   * (`'ignore-token'`, with no progress, as a live server answers) or not (`'strict'`).
+   * @default 'ignore-token'
+   */
+  readonly match?: MatchMode;
 }
 
 /** Most report entries kept: a flood of requests must not grow the replayer without bound. */
@@ -87,6 +101,7 @@ const isResponse = (message: JsonRpcMessage | undefined): boolean =>
  */
 export class ReplayEngine {
   readonly plan: ReplayPlan;
+  private readonly matchMode: MatchMode;
   private readonly sessions = new Set<ReplaySession>();
   private readonly received: ReplayReportEntry[] = [];
   private closed = false;
@@ -98,6 +113,7 @@ export class ReplayEngine {
     private readonly pacer: Pacer = realPacer,
   ) {
     checkPace(options.pace);
+    this.matchMode = checkMatchMode(options.match);
     this.plan = buildReplayPlan(goldens);
     const mixed = mixedServersWarning(this.plan);
     if (mixed !== undefined) process.stderr.write(`${mixed}\n`);
@@ -157,6 +173,7 @@ export class ReplayEngine {
     message: JsonRpcMessage | undefined,
     match: ReplayExchange | undefined,
     error?: string,
+    remark?: string,
   ): void {
     // shift(), not splice(0, 1): V8 drops the first element in place instead of moving 10,000.
     if (this.received.length >= REPORT_LIMIT) this.received.shift();
@@ -167,6 +184,7 @@ export class ReplayEngine {
       ...(message && 'id' in message && { id: message.id }),
       matched: match ? `${match.source} #${match.exchange}` : null,
       ...(error !== undefined && { error }),
+      ...(remark !== undefined && { remark }),
     });
   }
 
@@ -182,10 +200,10 @@ export class ReplayEngine {
       if (message.method === 'notifications/cancelled') this.cancelNamed(session, cancelledRequestId(message));
       return { kind: 'accepted', exchange };
     }
-    const exchange = chooseExchange(this.plan.exchanges, httpMethod, message, session.transport);
+    const exchange = chooseExchange(this.plan.exchanges, httpMethod, message, session.transport, this.matchMode);
     const live = liveValues(message, text);
     if (!exchange) return this.unanswered(session, label, message, live);
-    this.note(session, label, message, exchange);
+    this.note(session, label, message, exchange, undefined, tokenRemark(exchange, message));
     const call = this.startCall(session, exchange, message, live);
     if (message.method === 'initialize') this.startSession(session, call);
     return { kind: 'call', call };
@@ -243,7 +261,7 @@ export class ReplayEngine {
 
   /** Which recorded exchange would answer `message` on `transport`, without answering it. */
   match(message: JsonRpcMessage, transport: 'http' | 'stdio', httpMethod = 'POST'): ReplayExchange | undefined {
-    return chooseExchange(this.plan.exchanges, httpMethod, message, transport);
+    return chooseExchange(this.plan.exchanges, httpMethod, message, transport, this.matchMode);
   }
 
   /** Stops a call's remaining deliveries. */
@@ -254,10 +272,15 @@ export class ReplayEngine {
   }
 
   private unanswered(session: ReplaySession, label: string, message: JsonRpcMessage, live: LiveStamp): ReplayAnswer {
-    // A replay answers `ping` whether or not a golden recorded one, as any live server would.
-    if (message.method === 'ping') {
-      this.note(session, label, message, undefined);
-      const exchange = syntheticExchange(session, message, `{"jsonrpc":"2.0","id":${live.idJson},"result":{}}`);
+    // What any live server answers without a recording (`ping`, an advertised capability's empty list).
+    const result = liveDefaultResult(message, advertisedCapabilities(this.plan.exchanges, sessionSource(session)));
+    if (result !== undefined) {
+      this.note(session, label, message, undefined, undefined, LIVE_DEFAULT_REMARK);
+      const exchange = syntheticExchange(
+        session,
+        message,
+        `{"jsonrpc":"2.0","id":${live.idJson},"result":${JSON.stringify(result)}}`,
+      );
       return { kind: 'call', call: this.startCall(session, exchange, message, live) };
     }
     const error = explainUnmatched(this.plan.exchanges, message);

@@ -26,6 +26,11 @@ export interface ReplayReportEntry {
   /** `"<golden> #<exchange>"` of the recorded answer, or `null` when unmatched. */
   readonly matched: string | null;
   readonly error?: string;
+  /**
+   * How a request was answered when not byte for byte from its recording: made up as a live server
+   * answers it (`ping`, an advertised capability's empty list), or matched with its progress token ignored.
+   */
+  readonly remark?: string;
 }
 
 /** What the replayer received and how it answered. */

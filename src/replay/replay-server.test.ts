@@ -133,7 +133,7 @@ describe('live stamping and matching', () => {
       expect(error.message).toContain(
         'no recorded request matches tools/call {"name":"progress","arguments":{"steps":3,"step_ms":100}}',
       );
-      expect(error.message).toContain('Closest recorded (progress-10x100 #4)');
+      expect(error.message).toContain('Closest recorded (progress-10x100 #6)');
       expect(error.data.differences).toEqual(['params.arguments.steps: recorded 10, got 3']);
       const good = await recordCall(replay.url, scenarioOfGolden(recorded));
       expect(good.outcome.progress).toHaveLength(10);

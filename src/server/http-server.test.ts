@@ -250,7 +250,7 @@ describe('server switches', () => {
       });
       expect(recording.frames.some((f) => f.channel === 'sse')).toBe(false);
       const bodies = recording.frames.filter((f) => f.channel === 'json' && f.dir === 'server->client');
-      expect(bodies.map((f) => frameMessage(f)?.id)).toEqual([0, 2, 1]);
+      expect(bodies.map((f) => frameMessage(f)?.id)).toEqual([0, 2, 3, 4, 1]);
       expect(recording.outcome.progress).toHaveLength(0);
       expect(json.audit.entries()[0]?.progressTokenType).toBe('string');
     } finally {

@@ -47,7 +47,7 @@ describe('compareTranscripts', () => {
     const result = compareTranscripts(swapped, golden);
     expect(result.pass).toBe(false);
     expect(result.headline).toMatch(
-      /^frame \d+ of \d+ differs \(exchange 4, server->client, frame \d\): block 0 moved to position 3$/,
+      /^frame \d+ of \d+ differs \(exchange 6, server->client, frame \d\): block 0 moved to position 3$/,
     );
     expect(result.changes.some((c) => c.includes('$.result.content'))).toBe(true);
   });
@@ -62,7 +62,7 @@ describe('compareTranscripts', () => {
     expect(compareTranscripts(reordered, golden).pass).toBe(true);
     const bytes = compareTranscripts(reordered, golden, { bytes: true });
     expect(bytes.pass).toBe(false);
-    expect(bytes.headline).toContain('differs (exchange 4, server->client');
+    expect(bytes.headline).toContain('differs (exchange 6, server->client');
   });
 
   test('reports a missing frame and an extra one', async () => {
@@ -70,9 +70,9 @@ describe('compareTranscripts', () => {
     const lastProgress = golden.frames.filter((f) => f.raw?.includes('"step 10/10"'))[0];
     const missing: Transcript = { header: golden.header, frames: golden.frames.filter((f) => f !== lastProgress) };
     expect(compareTranscripts(missing, golden).headline).toMatch(
-      /^frame \d+ of \d+ differs \(exchange 4, server->client, frame \d+\): expected notifications\/progress, got result #2$/,
+      /^frame \d+ of \d+ differs \(exchange 6, server->client, frame \d+\): expected notifications\/progress, got result #4$/,
     );
-    expect(compareTranscripts(golden, missing).headline).toContain('expected result #2, got notifications/progress');
+    expect(compareTranscripts(golden, missing).headline).toContain('expected result #4, got notifications/progress');
   });
 
   test('checks timing only when asked, and says by how much', async () => {
@@ -86,7 +86,7 @@ describe('compareTranscripts', () => {
     expect(timed.pass).toBe(false);
     expect(timed.timing).toHaveLength(1);
     expect(timed.timing[0]).toMatch(
-      /^exchange 4 notifications\/progress arrived at \d+\.\d ms, expected \d+\.\d ms ± \d+\.\d ms$/,
+      /^exchange 6 notifications\/progress arrived at \d+\.\d ms, expected \d+\.\d ms ± \d+\.\d ms$/,
     );
   });
 

@@ -36,10 +36,10 @@ describe('lint on @modelcontextprotocol/server-everything', () => {
     expect(recording.outcome.progress.map((p) => (p.params as { progress: number }).progress)).toEqual([1, 2, 3]);
     const json = join(dir, 'report.json');
     const { code, stdout } = await runCli(['lint', join(dir, 'everything-long-running.jsonl'), '--json', json]);
-    expect(stdout).toContain('everything-long-running.jsonl: ok (2 requests)');
+    expect(stdout).toContain('everything-long-running.jsonl: ok (5 requests)');
     expect(code).toBe(0);
     const report = JSON.parse(await readFile(json, 'utf8')) as { violations: number; goldens: { calls: number }[] };
-    expect(report).toMatchObject({ violations: 0, goldens: [{ calls: 2 }] });
+    expect(report).toMatchObject({ violations: 0, goldens: [{ calls: 5 }] });
     expect(recording).toFollowProgressContract();
   });
 
@@ -52,7 +52,7 @@ describe('lint on @modelcontextprotocol/server-everything', () => {
     ]);
     // Three notifications are two intervals: below the default window of five, so rate is not judged.
     expect(code).toBe(0);
-    expect(stdout).toContain('ok (2 requests)');
+    expect(stdout).toContain('ok (5 requests)');
     expect(() => expect(recording).toFollowProgressContract({ minIntervalMs: 1000, rateWindow: 2 })).toThrow(
       /rate: 3 notifications arrived within \d+\.\d ms/,
     );

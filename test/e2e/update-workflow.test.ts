@@ -71,7 +71,7 @@ describe('the toMatchGolden update workflow, in a temporary project', { timeout:
     const { code, output } = await run({ BLOCKS: '3' });
     expect(code).toBe(1);
     expect(output).toMatch(
-      /golden "__goldens__\/golden\/long-output-stream-1\.jsonl" does not match: frame \d+ of \d+ differs \(exchange 4, client->server, frame 2\)/,
+      /golden "__goldens__\/golden\/long-output-stream-1\.jsonl" does not match: frame \d+ of \d+ differs \(exchange 6, client->server, frame 2\)/,
     );
     expect(output).toContain('~ $.params.arguments.blocks: 2 → 3');
     expect(output).toContain('- Expected');

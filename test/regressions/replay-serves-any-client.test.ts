@@ -89,7 +89,7 @@ describe('replay is a real MCP server (issue 13)', () => {
     });
   });
 
-  test('the presence of a progress token decides the golden', async () => {
+  test('the presence of a progress token decides the golden (and refuses a token call under match strict)', async () => {
     const goldens = [await named('progress-no-token'), await named('progress-token-zero')];
     await withServer(await createReplayServer(goldens, { pace: 'instant' }), async (url) => {
       const client = new Client({ name: 'tokens', version: '1' });
@@ -100,7 +100,7 @@ describe('replay is a real MCP server (issue 13)', () => {
       await client.close();
     });
     const goldensOnlyNoToken = [await named('progress-no-token')];
-    const server = await createReplayServer(goldensOnlyNoToken, { pace: 'instant' });
+    const server = await createReplayServer(goldensOnlyNoToken, { pace: 'instant', match: 'strict' });
     const matched: (string | null)[] = [];
     await withServer(server, async (url) => {
       const client = new Client({ name: 'tokens', version: '1' });

@@ -18,7 +18,9 @@ export type FakeCallMode =
   /** Progress 1 twice and never 2, then 3 and the result. */
   | 'progress-repeated'
   /** Progress 1 and 2, the result, then progress 3 after it. */
-  | 'progress-after-result';
+  | 'progress-after-result'
+  /** Asks the client `elicitation/create` on the standalone GET stream; the call ends only when that is answered. */
+  | 'standalone-elicitation';
 
 /** A minimal Streamable HTTP MCP server, written here to misbehave on purpose. */
 export interface FakeMcpServer {
@@ -45,6 +47,12 @@ export async function startFakeMcpServer(mode: FakeCallMode, status?: number): P
       return;
     }
     const head = { 'content-type': 'text/event-stream', 'mcp-session-id': 'fake-1' };
+    if (req.method === 'GET' && mode === 'standalone-elicitation' && req.headers['last-event-id'] === undefined) {
+      res.writeHead(200, head);
+      const ask = { message: 'Name?', requestedSchema: { type: 'object', properties: {} } };
+      res.write(sse(undefined, { jsonrpc: '2.0', id: 'ask-2', method: 'elicitation/create', params: ask }));
+      return;
+    }
     if (req.method === 'GET') {
       res.writeHead(200, head);
       res.end(
@@ -75,6 +83,10 @@ export async function startFakeMcpServer(mode: FakeCallMode, status?: number): P
       reply({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'fake', version: '1' } });
     } else if (message.method === 'tools/list') {
       reply({ tools: [{ name: 'work', inputSchema: { type: 'object' } }] });
+    } else if (mode === 'standalone-elicitation') {
+      res.writeHead(200, head).flushHeaders();
+      pendingAnswer = (answer) =>
+        res.end(sse(undefined, { jsonrpc: '2.0', id: message.id, result: { content: [], answer } }));
     } else if (mode === 'no-result') {
       res.writeHead(200, head);
       res.end(

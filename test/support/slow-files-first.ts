@@ -11,6 +11,8 @@ const ESTIMATES: Readonly<Record<string, number>> = {
   'test/e2e/third-party-gateways/supergateway-stdio-client.test.ts': 34,
   'test/reliability/check-processes.test.ts': 22,
   'test/e2e/third-party-gateways/supergateway-stdio-upstream.test.ts': 21,
+  'test/e2e/inspector-replay.test.ts': 24,
+  'test/e2e/session-scenario.test.ts': 24,
   'test/e2e/update-workflow.test.ts': 19,
   'src/check/run-check-delivery-faults.test.ts': 14,
   'src/check/run-check.test.ts': 13,

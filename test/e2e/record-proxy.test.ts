@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { CLI, runCli, startCli } from '../support/cli.js';
+import { inspectorCli } from '../support/inspector-cli.js';
+import { type RunningEverything, startEverythingHttp } from '../support/server-everything.js';
+
+// `record --proxy` records what a real client does: the Inspector's CLI through the proxy to
+// server-everything, written as a golden on SIGINT, replayed to the same Inspector call.
+
+let dir: string;
+let http: RunningEverything;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-proxy-'));
+  http = await startEverythingHttp();
+}, 30_000);
+afterAll(async () => {
+  await http?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const ECHO = ['--tool-name', 'echo', '--tool-arg', 'message=proxied'];
+
+test("the Inspector's call through record --proxy is written on SIGINT and replays to the same call", async () => {
+  const out = join(dir, 'goldens');
+  const proxy = spawn(process.execPath, [CLI, 'record', '--proxy', '--target', http.url, '--out', out], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  proxy.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => proxy.once('exit', (code) => resolve(code)));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      proxy.stdout.setEncoding('utf8').on('data', (d: string) => {
+        text += d;
+        if (text.includes('\n')) resolve(text.split('\n')[0] as string);
+      });
+      proxy.once('exit', () => reject(new Error(`record --proxy exited: ${stderr}`)));
+    });
+    const live = await inspectorCli([url, '--header', 'Authorization: Bearer proxy-secret-token'], 'tools/call', ECHO);
+    expect(live.code, live.stderr).toBe(0);
+    expect(live.json).toEqual({ content: [{ type: 'text', text: 'Echo: proxied' }] });
+    expect(await readdir(out).catch(() => [])).toEqual([]);
+  } finally {
+    proxy.kill('SIGINT');
+  }
+  expect(await exited, stderr).toBe(0);
+  const files = await readdir(out);
+  expect(files).toHaveLength(1);
+  expect(stderr).toContain('1 session(s) written to');
+  const golden = join(out, files[0] as string);
+  const text = await readFile(golden, 'utf8');
+  expect(text).not.toContain('proxy-secret-token');
+  expect(text).toContain('"method\\":\\"tools/call\\"');
+
+  const replay = await startCli(['replay', golden, '--port', '0', '--pace', 'instant']);
+  try {
+    const again = await inspectorCli([replay.firstLine], 'tools/call', ECHO);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json).toEqual({ content: [{ type: 'text', text: 'Echo: proxied' }] });
+  } finally {
+    await replay.stop();
+  }
+}, 90_000);
+
+test('record --proxy refuses what it cannot do, with a usage error', async () => {
+  const stdio = await runCli(['record', '--proxy', '--stdio', 'node x.js']);
+  expect(stdio.code).toBe(2);
+  expect(stdio.stderr).toContain('a stdio server cannot be proxied yet');
+  const none = await runCli(['record', '--proxy']);
+  expect(none.code).toBe(2);
+  expect(none.stderr).toContain('Missing --target URL');
+});
