@@ -203,6 +203,10 @@ describe('recordCall in the modern era (SDK v2 servers, 2026-07-28)', () => {
         'initialize',
         'notifications/initialized',
         'tools/list',
+        // The lists server-everything advertises, as a client lists them (issue 35).
+        'resources/list',
+        'resources/templates/list',
+        'prompts/list',
         'tools/call',
       ]);
       expect(recording.frames[0]).toMatchObject({ exchange: 1, channel: 'http', method: 'POST' });

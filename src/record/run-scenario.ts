@@ -101,26 +101,23 @@ export async function runScenario(
   const stepIds = steps.map((step, index) => step.requestId ?? STEP_ID_BASE + index);
   const ids = handshakeIds(stepIds);
   const modern = choice.era === 'modern';
+  // The modern era lists only tools: the ids kept for the other lists are free there.
+  const handshake = [ids.initialize, ids.toolsList, ...(modern ? [] : ids.lists)];
   let protocolVersion = MODERN_PROTOCOL_VERSION;
   let standalone: StandaloneListener | undefined;
-  if (!modern) {
+  let paramHeaders: Record<string, string>;
+  if (modern) {
+    if (!choice.discovered) await discoverModern(session, scenario, ids.initialize, timeoutMs);
+    paramHeaders = await listTools(session, scenario, ids.toolsList, timeoutMs, true);
+  } else {
     const answered = await initialize(session, scenario, ids.initialize, timeoutMs);
     protocolVersion = answered.protocolVersion;
     standalone = await listenStandalone(session, scenario);
-    const paramHeaders = await listTools(session, scenario, ids.toolsList, timeoutMs);
+    paramHeaders = await listTools(session, scenario, ids.toolsList, timeoutMs);
     await listAdvertised(session, scenario, answered.capabilities, ids.lists, timeoutMs);
-    return runSteps(
-      session,
-      scenario,
-      steps,
-      stepIds,
-      { modern, paramHeaders, standalone, timeoutMs },
-      protocolVersion,
-    );
   }
-  if (!choice.discovered) await discoverModern(session, scenario, ids.initialize, timeoutMs);
-  const paramHeaders = await listTools(session, scenario, ids.toolsList, timeoutMs, true);
-  return runSteps(session, scenario, steps, stepIds, { modern, paramHeaders, standalone, timeoutMs }, protocolVersion);
+  const context: CallContext = { modern, paramHeaders, standalone, timeoutMs };
+  return runSteps(session, scenario, steps, stepIds, context, protocolVersion, handshake);
 }
 
 /** How a call is sent and read: the era's framing, the tool's `Mcp-Param-*` headers, the GET stream. */
@@ -138,10 +135,11 @@ async function runSteps(
   stepIds: readonly (string | number)[],
   context: CallContext,
   protocolVersion: string,
+  reserved: readonly number[],
 ): Promise<ScenarioOutcome> {
   // Ids of retries and re-issues: whole numbers clear of the handshake's and the steps' own.
-  const taken = new Set<unknown>(stepIds);
-  let lastId = STEP_ID_BASE + steps.length;
+  const taken = new Set<unknown>([...stepIds, ...reserved]);
+  let lastId = 2;
   const newId = (): number => {
     do lastId++;
     while (taken.has(lastId));

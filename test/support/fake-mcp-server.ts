@@ -83,6 +83,10 @@ export async function startFakeMcpServer(mode: FakeCallMode, status?: number): P
       reply({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'fake', version: '1' } });
     } else if (message.method === 'tools/list') {
       reply({ tools: [{ name: 'work', inputSchema: { type: 'object' } }] });
+    } else if (message.method !== 'tools/call') {
+      // Any other method (the era probe's server/discover, say) is unknown here, as on a 2025 server.
+      res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'fake-1' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } }));
     } else if (mode === 'standalone-elicitation') {
       res.writeHead(200, head).flushHeaders();
       pendingAnswer = (answer) =>
