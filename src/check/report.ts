@@ -1,4 +1,4 @@
-import type { TimelineCall } from './battery.js';
+import { NEEDS_ACCEL_HEADER, type TimelineCall } from './battery.js';
 import type { CheckReport } from './run-check.js';
 
 const MARK = { pass: 'pass', fail: 'FAIL', 'n/a': 'n/a ' } as const;
@@ -18,6 +18,16 @@ export function wrap(text: string, width: number): string[] {
   }
   if (line) lines.push(line);
   return lines.length > 0 ? lines : [''];
+}
+
+/** The last line's verdict: faithful, faithful only with the header, or broken. */
+function summary(report: CheckReport): string {
+  if (report.pass) return 'the gateway forwards MCP streaming faithfully';
+  const failed = report.results.filter((r) => r.verdict === 'fail');
+  if (failed.every((r) => r.numbers[NEEDS_ACCEL_HEADER] === true)) {
+    return 'the gateway forwards MCP streaming faithfully only when the upstream sends X-Accel-Buffering: no';
+  }
+  return 'the gateway breaks MCP streaming';
 }
 
 /** The verdict table: one row per property, then the totals. */
@@ -40,7 +50,7 @@ export function formatReport(report: CheckReport, width = 110): string {
   const count = (v: string): number => report.results.filter((r) => r.verdict === v).length;
   lines.push(
     rule,
-    `${count('pass')} passed, ${count('fail')} failed, ${count('n/a')} not applicable: ${report.pass ? 'the gateway forwards MCP streaming faithfully' : 'the gateway breaks MCP streaming'}`,
+    `${count('pass')} passed, ${count('fail')} failed, ${count('n/a')} not applicable: ${summary(report)}`,
   );
   return lines.join('\n');
 }

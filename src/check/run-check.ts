@@ -284,6 +284,7 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       clientTransport,
       upstreamTransport,
       timeoutMs,
+      upstreamAccelHeader: upstream !== undefined && options.upstream?.accelHeader !== false,
       audit: upstream
         ? async () => (upstream as ReferenceServer).audit.entries()
         : () => stdioAudit(gatewayTarget, timeoutMs, join(auditDir as string, 'audit.jsonl')),

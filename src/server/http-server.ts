@@ -87,6 +87,37 @@ function withoutAccelHeader(res: ServerResponse): void {
   res.writeHead = ((...args: unknown[]) => writeHead(...args.map(strip))) as ServerResponse['writeHead'];
 }
 
+/**
+ * A progress token that asks the check's upstream to omit `X-Accel-Buffering: no` on the response
+ * of that one call (`--check-tools` only): the check's spacing rows run with and without the
+ * header through the same gateway, to say whether live streaming depends on it.
+ */
+export const NO_ACCEL_TOKEN_MARK = 'no-accel-header';
+
+/** Most bytes of a POST body read to look for {@link NO_ACCEL_TOKEN_MARK} (the SDK's own limit is 4 MB). */
+const MAX_PEEKED_BODY = 4 * 1024 * 1024;
+
+/** The body of a POST, read whole (at most {@link MAX_PEEKED_BODY} bytes), or undefined when larger. */
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_PEEKED_BODY) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** True when a JSON-RPC message (or batch) is a call whose progress token carries {@link NO_ACCEL_TOKEN_MARK}. */
+function asksNoAccelHeader(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => {
+    const token = (m as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta?.progressToken;
+    return typeof token === 'string' && token.includes(NO_ACCEL_TOKEN_MARK);
+  });
+}
+
 function sendJsonError(res: ServerResponse, status: number, code: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
@@ -188,6 +219,22 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       return;
     }
     if (options.accelHeader === false) withoutAccelHeader(res);
+    // The check's upstream reads a POST body itself, to omit the header for the calls that ask it to.
+    let parsedBody: unknown;
+    if (options.checkTools && req.method === 'POST') {
+      const text = await readBody(req);
+      if (text === undefined) {
+        sendJsonError(res, 413, -32000, `Request body too large: more than ${MAX_PEEKED_BODY} bytes.`);
+        return;
+      }
+      try {
+        parsedBody = JSON.parse(text);
+      } catch {
+        sendJsonError(res, 400, -32700, 'Parse error: the request body is not JSON.');
+        return;
+      }
+      if (options.accelHeader !== false && asksNoAccelHeader(parsedBody)) withoutAccelHeader(res);
+    }
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
@@ -196,7 +243,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
         return;
       }
       track(session, res);
-      await responses.run(res, () => session.transport.handleRequest(req, res));
+      await responses.run(res, () => session.transport.handleRequest(req, res, parsedBody));
       return;
     }
     if (!makeRoom()) {
@@ -209,7 +256,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     track(session, res);
     pending.add(session);
     try {
-      await responses.run(res, () => session.transport.handleRequest(req, res));
+      await responses.run(res, () => session.transport.handleRequest(req, res, parsedBody));
     } finally {
       pending.delete(session);
       if (session.transport.sessionId === undefined) await session.server.close();

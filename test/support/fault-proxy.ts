@@ -9,6 +9,9 @@ import { SseParser } from '../../src/transcript/sse.js';
 export type Fault =
   | 'none'
   | 'buffer'
+  // buffers SSE like 'buffer' unless the upstream's response says X-Accel-Buffering: no (a stock
+  // nginx, proxy_buffering on)
+  | 'buffer-unless-accel'
   | 'rewrite-token'
   | 'token-to-string'
   | 'merge-blocks'
@@ -251,8 +254,10 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
           const held: Buffer[] = [];
           let heldProgress: string | undefined;
           let chain: Promise<void> = Promise.resolve();
+          const holds =
+            fault === 'buffer' || (fault === 'buffer-unless-accel' && upRes.headers['x-accel-buffering'] !== 'no');
           const write = (text: string | Uint8Array): void => {
-            if (fault === 'buffer') held.push(Buffer.from(text));
+            if (holds) held.push(Buffer.from(text));
             else if (!res.write(text)) congested = true;
           };
           const flushPending = (): void => {
@@ -333,7 +338,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
             for (const block of parser.end()) onBlock(block.bytes, block.data, block.id);
             if (heldProgress) write(heldProgress);
             flushPending();
-            if (fault === 'buffer') res.write(Buffer.concat(held));
+            if (holds) res.write(Buffer.concat(held));
             void chain.then(() => res.end());
           });
           res.on('close', () => upRes.destroy());
