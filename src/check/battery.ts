@@ -13,6 +13,7 @@ import type { AuditEntry } from '../server/audit-log.js';
 import { NO_ACCEL_TOKEN_MARK } from '../server/http-server.js';
 import { frameMessage, sseBlock } from '../transcript/frame-content.js';
 import { progressOf } from '../transcript/json-rpc.js';
+import { FAULT_ROWS } from './fault-rows.js';
 import { watchStalls } from './stall-watch.js';
 import { STREAM_ROWS } from './stream-rows.js';
 
@@ -390,4 +391,5 @@ export const BATTERY: readonly BatteryProperty[] = [
   ),
   resume,
   ...STREAM_ROWS,
+  ...FAULT_ROWS,
 ];

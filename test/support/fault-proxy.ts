@@ -44,6 +44,12 @@ export type Fault =
   // running in the check's own process stalls the check too
   | 'block-loop'
   | 'block-loop-twice'
+  // re-serialises SSE without the event: field (data and id only)
+  | 'drop-event-field'
+  // delivers each response on the call's stream and again on the session's standalone GET stream
+  | 'duplicate-response'
+  // routes progress by token alone: to the stream of the latest request (any session) with that token
+  | 'route-progress-by-token'
   // benign
   | 'remap-ids'
   | 'rechunk'
@@ -63,8 +69,8 @@ function blockLoop(ms: number): void {
   }
 }
 
-function renderEvent(message: Message, id: string | undefined): string {
-  return `event: message\n${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(message)}\n\n`;
+function renderEvent(message: Message, id: string | undefined, named = true): string {
+  return `${named ? 'event: message\n' : ''}${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(message)}\n\n`;
 }
 
 function reverseKeys(value: unknown): unknown {
@@ -160,6 +166,8 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
   const upstreamIds = new Map<string, unknown>();
   const getStreams = new Map<string, (text: string) => void>();
   let progressStreams = 0;
+  // route-progress-by-token: the stream of the latest request carrying each token, any session.
+  const byToken = new Map<string, (text: string) => void>();
   const server = createServer((req, res) => {
     const session = req.headers['mcp-session-id'] as string | undefined;
     const remapping = fault === 'remap-ids' || fault === 'cancel-id-untranslated';
@@ -181,6 +189,15 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
           if (mapped !== undefined) cancelled.requestId = mapped;
         }
         body = Buffer.from(JSON.stringify(message));
+      }
+      let requestToken: string | undefined;
+      if (fault === 'route-progress-by-token' && body.length > 0) {
+        try {
+          const token = (JSON.parse(body.toString()) as Message).params?._meta as
+            | { progressToken?: unknown }
+            | undefined;
+          if (token?.progressToken !== undefined) requestToken = JSON.stringify(token.progressToken);
+        } catch {}
       }
       const dropsCancel = fault === 'drop-cancel' || fault === 'drop-progress-and-cancel';
       if (dropsCancel && body.toString().includes('"notifications/cancelled"')) {
@@ -243,6 +260,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
             getStreams.set(session, (text) => res.write(text));
             res.on('close', () => getStreams.delete(session));
           }
+          if (requestToken !== undefined) byToken.set(requestToken, (text) => res.write(text));
           let congested = false;
           res.on('drain', () => {
             congested = false;
@@ -296,6 +314,13 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
                 return;
               }
               if (fault === 'drop-on-backpressure' && congested) return;
+              if (fault === 'route-progress-by-token') {
+                const route = byToken.get(JSON.stringify(message.params?.progressToken));
+                if (route) {
+                  route(renderEvent(message, id));
+                  return;
+                }
+              }
               progressSeen++;
               if (progressSeen === 1) progressStreams++;
               const blocks = fault === 'block-loop' || (fault === 'block-loop-twice' && progressStreams <= 2);
@@ -329,7 +354,9 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
               }
             }
             const out = transform(fault, message);
-            if (out) write(renderEvent(out, id));
+            if (out) write(renderEvent(out, id, fault !== 'drop-event-field'));
+            if (out && fault === 'duplicate-response' && !isGet && 'id' in out && !('method' in out))
+              toGet(renderEvent(out, undefined));
           };
           upRes.on('data', (chunk: Buffer) => {
             for (const block of parser.push(new Uint8Array(chunk))) onBlock(block.bytes, block.data, block.id);

@@ -1,0 +1,42 @@
+import { describe, expect, test } from 'vitest';
+import { checkThrough } from '../../test/support/check-through-fault.js';
+import type { Fault } from '../../test/support/fault-proxy.js';
+
+/** Each 2025 fault-class row against a proxy that has the fault, and a faithful one. */
+const CASES: readonly { row: string; fault: Fault; evidence: RegExp }[] = [
+  {
+    row: 'SSE events keep their event: field',
+    fault: 'drop-event-field',
+    evidence:
+      /^client→gateway: \d+ of \d+ SSE events arrived without an event: field \(the upstream sends "event: message" on every one\)/,
+  },
+  {
+    row: 'each response delivered once (GET stream open)',
+    fault: 'duplicate-response',
+    evidence:
+      /^client→gateway: the result of request "check-once" arrived 2 times: 1 on the call's stream, 1 on the standalone GET stream/,
+  },
+  {
+    row: 'two clients, one progress token: each gets its own',
+    fault: 'route-progress-by-token',
+    evidence:
+      /^client→gateway: client A \(3 steps\) got progress .* client B \(5 steps\) got progress .*: each should get only its own/,
+  },
+];
+
+describe('rows for the fault classes gateways shipped in 2025', () => {
+  test.each(CASES)(
+    '$row fails through $fault',
+    async ({ row, fault, evidence }) => {
+      const report = await checkThrough(fault, { only: [row] });
+      expect(report.results.map((r) => [r.property, r.verdict])).toEqual([[row, 'fail']]);
+      expect(report.results[0]?.evidence).toMatch(evidence);
+    },
+    60_000,
+  );
+
+  test('a faithful proxy passes every one of them', async () => {
+    const report = await checkThrough('none', { only: CASES.map((c) => c.row) });
+    expect(report.results.map((r) => [r.property, r.verdict])).toEqual(CASES.map((c) => [c.row, 'pass']));
+  }, 60_000);
+});
