@@ -1,3 +1,4 @@
+import * as zlib from 'node:zlib';
 import { describeError, isGoldenError } from '../errors.js';
 import { callView } from '../invariants/call-view.js';
 import {
@@ -209,13 +210,29 @@ interface SpacingLook {
   readonly stalledMs: number;
 }
 
+/**
+ * The `Accept-Encoding` real MCP clients send (browsers and Node's fetch offer gzip, deflate and br;
+ * zstd where the runtime can decode it): a gateway that compresses SSE is then judged on the
+ * decompressed stream, and one whose compressor holds the stream fails the spacing rows.
+ */
+export const CLIENT_ACCEPT_ENCODING = `gzip, deflate, br${typeof (zlib as { createZstdDecompress?: unknown }).createZstdDecompress === 'function' ? ', zstd' : ''}`;
+
+/** The gateway target with the client's `Accept-Encoding` (HTTP only; a stdio target is unchanged). */
+function acceptingCompression(target: RecordTarget): RecordTarget {
+  if (typeof target === 'string' || target instanceof URL)
+    return { url: String(target), headers: { 'accept-encoding': CLIENT_ACCEPT_ENCODING } };
+  if ('url' in target) return { ...target, headers: { ...target.headers, 'accept-encoding': CLIENT_ACCEPT_ENCODING } };
+  return target;
+}
+
 async function judgeSpacing(
-  context: BatteryContext,
+  plain: BatteryContext,
   steps: number,
   stepMs: number,
   token: string,
   label: string,
 ): Promise<SpacingLook> {
+  const context = { ...plain, gateway: acceptingCompression(plain.gateway) };
   const scenario = { tool: 'progress', arguments: { steps, step_ms: stepMs }, progressToken: token };
   // Buffering spreads latencies over the whole call (450 ms here for 10 x 50 ms); a loaded machine
   // adds tens of ms. A gateway that batches pairs spreads them by a whole step and still fails.

@@ -40,3 +40,18 @@ describe('rows for the fault classes gateways shipped in 2025', () => {
     expect(report.results.map((r) => [r.property, r.verdict])).toEqual(CASES.map((c) => [c.row, 'pass']));
   }, 60_000);
 });
+
+describe('compression: the spacing rows send the Accept-Encoding real clients send', () => {
+  test('a proxy that compresses SSE with br and holds it in the compressor fails both spacing rows', async () => {
+    const report = await checkThrough('compress-hold', { only: ['progress streams live'] });
+    for (const row of report.results) {
+      expect([row.property, row.verdict]).toEqual([row.property, 'fail']);
+      expect(row.evidence).toMatch(/^\d+ of \d+ notifications arrived within 5 ms of the result/);
+    }
+  }, 60_000);
+
+  test('a proxy that compresses SSE with br and flushes every read passes: judged on the decompressed stream', async () => {
+    const report = await checkThrough('compress-flush', { only: ['progress streams live'] });
+    expect(report.results.map((r) => r.verdict)).toEqual(['pass', 'pass']);
+  }, 60_000);
+});

@@ -1,5 +1,6 @@
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createBrotliCompress } from 'node:zlib';
 import { recordCall } from '../../src/record/record-call.js';
 import type { Scenario } from '../../src/record/scenario.js';
 import type { Transcript } from '../../src/transcript/frame.js';
@@ -50,7 +51,12 @@ export type Fault =
   | 'duplicate-response'
   // routes progress by token alone: to the stream of the latest request (any session) with that token
   | 'route-progress-by-token'
+  // compresses SSE with brotli for a client that accepts br, and holds it in the compressor
+  // (flushed only at the end of the response)
+  | 'compress-hold'
   // benign
+  // compresses SSE with brotli for a client that accepts br, flushing after every upstream read
+  | 'compress-flush'
   | 'remap-ids'
   | 'rechunk'
   | 'reorder-keys'
@@ -239,9 +245,22 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
             });
             return;
           }
+          const isSse = String(upRes.headers['content-type'] ?? '').includes('text/event-stream');
+          const acceptsBr = /\bbr\b/.test(String(req.headers['accept-encoding'] ?? ''));
+          if ((fault === 'compress-hold' || fault === 'compress-flush') && isSse && acceptsBr) {
+            res.writeHead(upRes.statusCode ?? 502, { ...headers, 'content-encoding': 'br' });
+            const br = createBrotliCompress();
+            br.pipe(res);
+            upRes.on('data', (chunk: Buffer) => {
+              br.write(chunk);
+              if (fault === 'compress-flush') br.flush();
+            });
+            upRes.on('end', () => br.end());
+            res.on('close', () => upRes.destroy());
+            return;
+          }
           res.writeHead(upRes.statusCode ?? 502, headers);
           res.flushHeaders();
-          const isSse = String(upRes.headers['content-type'] ?? '').includes('text/event-stream');
           if (fault === 'utf8-per-read') {
             upRes.on('data', (chunk: Buffer) => res.write(chunk.toString('utf8')));
             upRes.on('end', () => res.end());
