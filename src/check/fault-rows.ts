@@ -176,5 +176,42 @@ const sharedToken = row('two clients, one progress token: each gets its own', 'l
   }
 });
 
+/**
+ * A gateway that rewrites a body (renumbers ids, renames tools) must send the new body's length. A
+ * long string id makes any renumbering change the length; the check's upstream answers a body
+ * shorter than its Content-Length with HTTP 400 after 2 s, naming both numbers, and one cut short
+ * (a longer rewritten body) with a parse error.
+ */
+const contentLength = row('Content-Length matches a rewritten body', 'light', (context, name) => {
+  if (context.upstreamTransport !== 'http')
+    return Promise.resolve(result(name, 'n/a', 'a stdio upstream reads lines: there is no Content-Length to keep'));
+  const refused = (said: string): PropertyResult =>
+    result(name, 'fail', `${LEG.upstream}: the upstream refused the gateway's request: ${quote(said, 400)}`);
+  return withSession(context, async (session) => {
+    const id = `check-content-length-${'x'.repeat(40)}`;
+    const seen = await session.call({ tool: 'progress', arguments: { steps: 1, step_ms: 1 }, id });
+    if (seen.response !== undefined)
+      return result(
+        name,
+        'pass',
+        `a call with a ${id.length}-character id reached the upstream whole and its result came back (any rewritten body carried its own length)`,
+        seenNumbers(seen),
+      );
+    const said = seen.error ?? 'no result and no error';
+    if (/Content-Length/.test(said)) return refused(said);
+    return result(
+      name,
+      'fail',
+      `${LEG.client}: a call with a ${id.length}-character id got no result: ${quote(said, 300)}`,
+      seenNumbers(seen),
+    );
+  }).catch((error: unknown) => {
+    // The session's own initialize (a string id too) may meet the stale header first.
+    const said = error instanceof Error ? error.message : String(error);
+    if (/Content-Length/.test(said)) return refused(said.split('\n')[0] ?? said);
+    throw error;
+  });
+});
+
 /** The 2025 fault-class rows, in the order they run. */
-export const FAULT_ROWS: readonly BatteryProperty[] = [eventField, deliveredOnce, sharedToken];
+export const FAULT_ROWS: readonly BatteryProperty[] = [eventField, deliveredOnce, sharedToken, contentLength];

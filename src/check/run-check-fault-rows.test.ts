@@ -22,6 +22,12 @@ const CASES: readonly { row: string; fault: Fault; evidence: RegExp }[] = [
     evidence:
       /^client→gateway: client A \(3 steps\) got progress .* client B \(5 steps\) got progress .*: each should get only its own/,
   },
+  {
+    row: 'Content-Length matches a rewritten body',
+    fault: 'stale-content-length',
+    evidence:
+      /^gateway→upstream: the upstream refused the gateway's request: .*Content-Length says \d+ bytes, but only \d+ arrived within 2000 ms/,
+  },
 ];
 
 describe('rows for the fault classes gateways shipped in 2025', () => {

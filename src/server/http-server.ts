@@ -97,16 +97,43 @@ export const NO_ACCEL_TOKEN_MARK = 'no-accel-header';
 /** Most bytes of a POST body read to look for {@link NO_ACCEL_TOKEN_MARK} (the SDK's own limit is 4 MB). */
 const MAX_PEEKED_BODY = 4 * 1024 * 1024;
 
-/** The body of a POST, read whole (at most {@link MAX_PEEKED_BODY} bytes), or undefined when larger. */
-async function readBody(req: IncomingMessage): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_PEEKED_BODY) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** Longest wait for the rest of a POST body its Content-Length announces (`--check-tools` only). */
+export const BODY_WAIT_MS = 2000;
+
+/**
+ * The body of a POST, read whole: its text, or why it could not be read (larger than
+ * {@link MAX_PEEKED_BODY}, or fewer bytes than its Content-Length within {@link BODY_WAIT_MS}: a
+ * gateway that shortened the body and left the header stale).
+ */
+function readBody(req: IncomingMessage): Promise<{ text: string } | { status: number; why: string }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const declared = req.headers['content-length'];
+    const timer = setTimeout(() => {
+      req.pause();
+      resolve({
+        status: 400,
+        why: `Bad request: Content-Length says ${declared} bytes, but only ${size} arrived within ${BODY_WAIT_MS} ms (a body rewritten without updating Content-Length?). Received: ${Buffer.concat(chunks).toString('utf8').slice(0, 200)}`,
+      });
+    }, BODY_WAIT_MS);
+    timer.unref();
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_PEEKED_BODY) {
+        clearTimeout(timer);
+        req.pause();
+        resolve({ status: 413, why: `Request body too large: more than ${MAX_PEEKED_BODY} bytes.` });
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      clearTimeout(timer);
+      resolve({ text: Buffer.concat(chunks).toString('utf8') });
+    });
+    req.on('error', () => clearTimeout(timer));
+  });
 }
 
 /** True when a JSON-RPC message (or batch) is a call whose progress token carries {@link NO_ACCEL_TOKEN_MARK}. */
@@ -222,15 +249,22 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     // The check's upstream reads a POST body itself, to omit the header for the calls that ask it to.
     let parsedBody: unknown;
     if (options.checkTools && req.method === 'POST') {
-      const text = await readBody(req);
-      if (text === undefined) {
-        sendJsonError(res, 413, -32000, `Request body too large: more than ${MAX_PEEKED_BODY} bytes.`);
+      const body = await readBody(req);
+      if (!('text' in body)) {
+        sendJsonError(res, body.status, -32000, body.why);
+        if (body.status === 400) res.once('finish', () => req.socket.destroy());
         return;
       }
       try {
-        parsedBody = JSON.parse(text);
+        parsedBody = JSON.parse(body.text);
       } catch {
-        sendJsonError(res, 400, -32700, 'Parse error: the request body is not JSON.');
+        const length = req.headers['content-length'];
+        sendJsonError(
+          res,
+          400,
+          -32700,
+          `Parse error: the request body is not JSON${length !== undefined ? ` (Content-Length ${length}: a body cut short by a stale Content-Length?)` : ''}; it ends with: ${body.text.slice(-80)}`,
+        );
         return;
       }
       if (options.accelHeader !== false && asksNoAccelHeader(parsedBody)) withoutAccelHeader(res);

@@ -25,6 +25,7 @@ export const ALL_PROPERTIES = [
   'SSE events keep their event: field',
   'each response delivered once (GET stream open)',
   'two clients, one progress token: each gets its own',
+  'Content-Length matches a rewritten body',
 ];
 
 /** Runs the battery (or the `only` rows) through an in-repo fault proxy in front of the reference upstream. */

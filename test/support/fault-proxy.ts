@@ -54,6 +54,9 @@ export type Fault =
   // compresses SSE with brotli for a client that accepts br, and holds it in the compressor
   // (flushed only at the end of the response)
   | 'compress-hold'
+  // renumbers string request ids to its own numbers (numeric ones kept), but forwards the client's
+  // Content-Length unchanged
+  | 'stale-content-length'
   // benign
   // compresses SSE with brotli for a client that accepts br, flushing after every upstream read
   | 'compress-flush'
@@ -168,7 +171,7 @@ export interface FaultProxy {
  */
 export async function startFaultProxy(upstream: string, fault: Fault): Promise<FaultProxy> {
   const target = new URL(upstream);
-  const mapper = new IdMapper(fault === 'remap-ids' ? 1000 : 0);
+  const mapper = new IdMapper(fault === 'remap-ids' || fault === 'stale-content-length' ? 1000 : 0);
   const upstreamIds = new Map<string, unknown>();
   const getStreams = new Map<string, (text: string) => void>();
   let progressStreams = 0;
@@ -176,21 +179,23 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
   const byToken = new Map<string, (text: string) => void>();
   const server = createServer((req, res) => {
     const session = req.headers['mcp-session-id'] as string | undefined;
-    const remapping = fault === 'remap-ids' || fault === 'cancel-id-untranslated';
+    const remapping = fault === 'remap-ids' || fault === 'cancel-id-untranslated' || fault === 'stale-content-length';
     let clientId: unknown;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       let body = Buffer.concat(chunks);
+      const clientLength = body.length;
       if (remapping && body.length > 0) {
         // A gateway that numbers upstream requests its own way, and maps the answers back.
         const message = JSON.parse(body.toString()) as Message;
-        if ('id' in message && 'method' in message) {
+        const keepsId = fault === 'stale-content-length' && typeof message.id !== 'string';
+        if ('id' in message && 'method' in message && !keepsId) {
           clientId = message.id;
           message.id = mapper.assign(session, message.id, upstreamIds);
         }
         const cancelled = message.method === 'notifications/cancelled' && message.params;
-        if (cancelled && fault === 'remap-ids') {
+        if (cancelled && (fault === 'remap-ids' || fault === 'stale-content-length')) {
           const mapped = upstreamIds.get(`${session ?? ''}|${JSON.stringify(cancelled.requestId)}`);
           if (mapped !== undefined) cancelled.requestId = mapped;
         }
@@ -219,7 +224,9 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
           headers: {
             ...req.headers,
             host: target.host,
-            ...(body.length > 0 && { 'content-length': String(body.length) }),
+            ...(body.length > 0 && {
+              'content-length': String(fault === 'stale-content-length' ? clientLength : body.length),
+            }),
           },
         },
         (upRes) => {
@@ -227,7 +234,10 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
           delete headers['content-length'];
           const restoreId = (message: Message): Message =>
             remapping && 'id' in message && !('method' in message)
-              ? { ...message, id: upstreamIds.get(`${session ?? ''}|up:${String(message.id)}`) ?? clientId }
+              ? {
+                  ...message,
+                  id: upstreamIds.get(`${session ?? ''}|up:${String(message.id)}`) ?? clientId ?? message.id,
+                }
               : message;
           if (remapping && !String(upRes.headers['content-type'] ?? '').includes('text/event-stream')) {
             // JSON answers are small: map the id back on the whole body.
