@@ -213,5 +213,66 @@ const contentLength = row('Content-Length matches a rewritten body', 'light', (c
   });
 });
 
+/**
+ * A security row: `Last-Event-ID` names an event of one session; a resumption request from another
+ * session with that id must never replay the first session's events (a gateway whose event store
+ * is keyed by event id alone leaks one user's stream to another).
+ */
+const resumeIsolation = row("Last-Event-ID never replays another session's events", 'light', async (context, name) => {
+  if (context.clientTransport !== 'http') return result(name, 'n/a', 'stdio has no Last-Event-ID');
+  const a = await openCheckSession(context.gateway, context.timeoutMs);
+  const b = await openCheckSession(context.gateway, context.timeoutMs).catch(async (error: unknown) => {
+    await a.close();
+    throw error;
+  });
+  try {
+    const token = newTag('isolation-a');
+    const id = 'check-isolation-a';
+    await a.call({ tool: 'progress', arguments: { steps: 3, step_ms: 10 }, id, token });
+    const ids = [
+      ...new Set(
+        messageEvents(a.frames())
+          .map((f) => sseBlock(f)?.id)
+          .filter((e): e is string => !!e),
+      ),
+    ];
+    if (ids.length === 0)
+      return result(
+        name,
+        'n/a',
+        'the gateway sends no SSE event ids, so there is no Last-Event-ID to take to another session',
+      );
+    const first = ids[0] as string;
+    const get = b.openGetStream({ lastEventId: first });
+    await sleep(500);
+    const leaked = get.messages.filter((m) => {
+      const text = JSON.stringify(m.message);
+      return text.includes(token) || text.includes(id);
+    });
+    const numbers = { statusB: get.status, receivedB: get.messages.length, leaked: leaked.length };
+    if (leaked.length === 0)
+      return result(
+        name,
+        'pass',
+        `session B resumed with Last-Event-ID ${JSON.stringify(first)} of session A's call: ${get.status ? `HTTP ${get.status}` : 'no response headers'}, ${get.messages.length} messages, none of session A's`,
+        numbers,
+      );
+    return result(
+      name,
+      'fail',
+      `${LEG.client}: session B sent Last-Event-ID ${JSON.stringify(first)} (an event of session A) and received ${leaked.length} of session A's messages: one client's stream leaks to another. First: ${quote(JSON.stringify(leaked[0]?.message))}`,
+      numbers,
+    );
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+  }
+});
+
 /** The 2025 fault-class rows, in the order they run. */
-export const FAULT_ROWS: readonly BatteryProperty[] = [eventField, deliveredOnce, sharedToken, contentLength];
+export const FAULT_ROWS: readonly BatteryProperty[] = [
+  eventField,
+  deliveredOnce,
+  sharedToken,
+  contentLength,
+  resumeIsolation,
+];

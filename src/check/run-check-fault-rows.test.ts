@@ -28,6 +28,12 @@ const CASES: readonly { row: string; fault: Fault; evidence: RegExp }[] = [
     evidence:
       /^gateway→upstream: the upstream refused the gateway's request: .*Content-Length says \d+ bytes, but only \d+ arrived within 2000 ms/,
   },
+  {
+    row: "Last-Event-ID never replays another session's events",
+    fault: 'global-event-replay',
+    evidence:
+      /^client→gateway: session B sent Last-Event-ID "[^"]+" \(an event of session A\) and received \d+ of session A's messages/,
+  },
 ];
 
 describe('rows for the fault classes gateways shipped in 2025', () => {

@@ -26,6 +26,7 @@ export const ALL_PROPERTIES = [
   'each response delivered once (GET stream open)',
   'two clients, one progress token: each gets its own',
   'Content-Length matches a rewritten body',
+  "Last-Event-ID never replays another session's events",
 ];
 
 /** Runs the battery (or the `only` rows) through an in-repo fault proxy in front of the reference upstream. */

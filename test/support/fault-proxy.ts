@@ -57,6 +57,9 @@ export type Fault =
   // renumbers string request ids to its own numbers (numeric ones kept), but forwards the client's
   // Content-Length unchanged
   | 'stale-content-length'
+  // keeps every SSE event of every session in one list keyed by event id, and answers a GET with
+  // Last-Event-ID itself from that list, whatever the session
+  | 'global-event-replay'
   // benign
   // compresses SSE with brotli for a client that accepts br, flushing after every upstream read
   | 'compress-flush'
@@ -177,7 +180,17 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
   let progressStreams = 0;
   // route-progress-by-token: the stream of the latest request carrying each token, any session.
   const byToken = new Map<string, (text: string) => void>();
+  // global-event-replay: every event seen, of every session, in order.
+  const allEvents: { id: string; text: string }[] = [];
   const server = createServer((req, res) => {
+    const resumeFrom = req.headers['last-event-id'];
+    if (fault === 'global-event-replay' && req.method === 'GET' && typeof resumeFrom === 'string') {
+      const at = allEvents.findIndex((e) => e.id === resumeFrom);
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for (const event of at >= 0 ? allEvents.slice(at + 1) : []) res.write(event.text);
+      setTimeout(() => res.end(), 100);
+      return;
+    }
     const session = req.headers['mcp-session-id'] as string | undefined;
     const remapping = fault === 'remap-ids' || fault === 'cancel-id-untranslated' || fault === 'stale-content-length';
     let clientId: unknown;
@@ -383,6 +396,8 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
               }
             }
             const out = transform(fault, message);
+            if (out && id !== undefined && fault === 'global-event-replay')
+              allEvents.push({ id, text: renderEvent(out, id) });
             if (out) write(renderEvent(out, id, fault !== 'drop-event-field'));
             if (out && fault === 'duplicate-response' && !isGet && 'id' in out && !('method' in out))
               toGet(renderEvent(out, undefined));
