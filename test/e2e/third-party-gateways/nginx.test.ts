@@ -70,7 +70,7 @@ describe.skipIf(nginxMissing)('nginx (Debian package) as the gateway', () => {
       /progress streams live \(50 ms steps\)\s+\| FAIL \| 10 of 10 notifications arrived within 5 ms of the/,
     );
     expect(result.stdout).toContain('the gateway breaks MCP streaming');
-    expect(result.stderr).toContain('[mcp-golden] [1/21] progress tokens (string) ... pass');
+    expect(result.stderr).toContain('[mcp-golden] [1/23] progress tokens (string) ... pass');
     const report = JSON.parse(await readFile(json, 'utf8')) as CheckReport;
     expect(verdicts(report)).toMatchObject({
       'progress tokens (string)': 'pass',
