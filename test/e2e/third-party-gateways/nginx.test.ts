@@ -67,7 +67,7 @@ describe.skipIf(nginxMissing)('nginx (Debian package) as the gateway', () => {
     ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
-      /progress streams live \(50 ms steps\)\s+\| FAIL \| 10 of 10 notifications arrived within 5 ms of the/,
+      /progress streams live \(50 ms steps\)\s+\| FAIL \| 10 of 10 notifications arrived within 5 ms of/,
     );
     expect(result.stdout).toContain('the gateway breaks MCP streaming');
     expect(result.stderr).toContain('[mcp-golden] [1/23] progress tokens (string) ... pass');
