@@ -15,6 +15,7 @@ import { NO_ACCEL_TOKEN_MARK } from '../server/http-server.js';
 import { frameMessage, sseBlock } from '../transcript/frame-content.js';
 import { progressOf } from '../transcript/json-rpc.js';
 import { FAULT_ROWS } from './fault-rows.js';
+import { NEEDS_ACCEL_HEADER } from './report.js';
 import { watchStalls } from './stall-watch.js';
 import { STREAM_ROWS } from './stream-rows.js';
 
@@ -282,9 +283,6 @@ async function judgeSpacing(
   }
   return { verdict: verdict as InvariantResult, lane, stalledMs };
 }
-
-/** The number a spacing row carries when it passed only with `X-Accel-Buffering: no` from the upstream. */
-export const NEEDS_ACCEL_HEADER = 'onlyWithAccelHeader';
 
 /**
  * A spacing row. With an HTTP upstream that sends `X-Accel-Buffering: no`, it runs once as is and,

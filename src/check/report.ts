@@ -1,5 +1,8 @@
-import { NEEDS_ACCEL_HEADER, type TimelineCall } from './battery.js';
+import type { TimelineCall } from './battery.js';
 import type { CheckReport } from './run-check.js';
+
+/** The number a spacing row carries when it passed only with `X-Accel-Buffering: no` from the upstream. */
+export const NEEDS_ACCEL_HEADER = 'onlyWithAccelHeader';
 
 const MARK = { pass: 'pass', fail: 'FAIL', 'n/a': 'n/a ' } as const;
 

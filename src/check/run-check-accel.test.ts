@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { checkThrough } from '../../test/support/check-through-fault.js';
-import { NEEDS_ACCEL_HEADER } from './battery.js';
-import { formatReport } from './report.js';
+import { formatReport, NEEDS_ACCEL_HEADER } from './report.js';
 
 const SPACING = ['progress streams live (50 ms steps)', 'progress streams live (500 ms steps)'];
 
