@@ -302,6 +302,8 @@ const spacingProperty = (name: string, steps: number, stepMs: number, load: Batt
     // A row that judges gaps of hundreds of ms takes both looks at once (its wall time stays one call's).
     const early =
       load !== 'tight' && context.upstreamAccelHeader && !spawnsProcesses(context) ? judgeWithout() : undefined;
+    // Handled here too: when the look with the header throws, this one is never awaited.
+    early?.catch(() => undefined);
     const withHeader = await judgeSpacing(context, steps, stepMs, `spacing-${stepMs}`, `${steps} x ${stepMs} ms`);
     const lanes = withHeader.lane ? [withHeader.lane] : [];
     if (!withHeader.verdict.pass || !context.upstreamAccelHeader) {

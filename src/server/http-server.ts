@@ -110,6 +110,7 @@ function readBody(req: IncomingMessage): Promise<{ text: string } | { status: nu
     const chunks: Buffer[] = [];
     let size = 0;
     const declared = req.headers['content-length'];
+    // Only a declared length can be stale; a chunked body is waited for as the SDK would.
     const timer = setTimeout(() => {
       req.pause();
       resolve({
@@ -118,6 +119,7 @@ function readBody(req: IncomingMessage): Promise<{ text: string } | { status: nu
       });
     }, BODY_WAIT_MS);
     timer.unref();
+    if (declared === undefined) clearTimeout(timer);
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_PEEKED_BODY) {
