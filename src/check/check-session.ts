@@ -51,8 +51,11 @@ export interface CallSeen {
 export interface CheckSession {
   readonly transport: 'http' | 'stdio';
   call(plan: CallPlan): Promise<CallSeen>;
-  /** Opens the standalone GET stream (HTTP) in the background; `status` stays 0 until headers arrive. */
-  openGetStream(): { status: number; messages: Arrival[] };
+  /**
+   * Opens the standalone GET stream (HTTP) in the background; `status` stays 0 until headers arrive.
+   * `lastEventId` sends `Last-Event-ID` with it (a resumption request).
+   */
+  openGetStream(options?: { lastEventId?: string }): { status: number; messages: Arrival[] };
   /** The upstream's audit log, read through the gateway on this session (`audit_log`). */
   auditThrough(): Promise<AuditEntry[]>;
   /** Every frame of the client→gateway leg so far. */
@@ -209,7 +212,7 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
   return {
     transport: session.transport,
     call,
-    openGetStream() {
+    openGetStream(options = {}) {
       const opened: { status: number; messages: Arrival[] } = { status: 0, messages: [] };
       if (!url) return opened;
       const controller = new AbortController();
@@ -223,6 +226,7 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
             accept: 'text/event-stream',
             'mcp-protocol-version': DEFAULT_PROTOCOL_VERSION,
             ...(sessionId !== undefined && { 'mcp-session-id': sessionId }),
+            ...(options.lastEventId !== undefined && { 'last-event-id': options.lastEventId }),
           },
           signal: controller.signal,
         });

@@ -143,6 +143,11 @@ export class GatewaySupervisor {
     return this.giveUp;
   }
 
+  /** The gateway process running now. */
+  get process(): GatewayProcess {
+    return this.current.process;
+  }
+
   constructor(
     first: LaunchedGateway,
     private readonly launch: () => Promise<LaunchedGateway>,

@@ -2,7 +2,20 @@ import { wrap } from '../wrap.js';
 import type { TimelineCall } from './battery.js';
 import type { CheckReport } from './run-check.js';
 
+/** The number a spacing row carries when it passed only with `X-Accel-Buffering: no` from the upstream. */
+export const NEEDS_ACCEL_HEADER = 'onlyWithAccelHeader';
+
 const MARK = { pass: 'pass', fail: 'FAIL', 'n/a': 'n/a ' } as const;
+
+/** The last line's verdict: faithful, faithful only with the header, or broken. */
+function summary(report: CheckReport): string {
+  if (report.pass) return 'the gateway forwards MCP streaming faithfully';
+  const failed = report.results.filter((r) => r.verdict === 'fail');
+  if (failed.every((r) => r.numbers[NEEDS_ACCEL_HEADER] === true)) {
+    return 'the gateway forwards MCP streaming faithfully only when the upstream sends X-Accel-Buffering: no';
+  }
+  return 'the gateway breaks MCP streaming';
+}
 
 /** The verdict table: one row per property, then the totals. */
 export function formatReport(report: CheckReport, width = 110): string {
@@ -24,7 +37,7 @@ export function formatReport(report: CheckReport, width = 110): string {
   const count = (v: string): number => report.results.filter((r) => r.verdict === v).length;
   lines.push(
     rule,
-    `${count('pass')} passed, ${count('fail')} failed, ${count('n/a')} not applicable: ${report.pass ? 'the gateway forwards MCP streaming faithfully' : 'the gateway breaks MCP streaming'}`,
+    `${count('pass')} passed, ${count('fail')} failed, ${count('n/a')} not applicable: ${summary(report)}`,
   );
   return lines.join('\n');
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describeError, GoldenError, isGoldenError } from '../errors.js';
 import { type RecordTarget, recordCall } from '../record/record-call.js';
 import type { AuditEntry } from '../server/audit-log.js';
@@ -64,17 +65,66 @@ export interface CheckReport {
 export const MIN_CHECK_TIMEOUT_MS = 2000;
 
 /**
- * One quick call through the gateway before the battery. A gateway that never answers then costs
- * one timeout, not one per property. Returns why it failed when it timed out, else undefined.
+ * One quick call through the gateway before the battery. A gateway that cannot take one call
+ * (refused, reset, exited, never answered) is a setup error, not a verdict: no row runs. Returns
+ * the error of that call, or undefined when it went through.
  */
-async function probe(target: RecordTarget, timeoutMs: number): Promise<string | undefined> {
+async function probe(target: RecordTarget, timeoutMs: number): Promise<unknown> {
   try {
     await recordCall(target, { tool: 'chatty', timeoutMs });
     return undefined;
   } catch (error) {
-    if (!isGoldenError(error, 'E_TIMEOUT')) return undefined;
-    return describeError(error).split('\n')[0];
+    return error;
   }
+}
+
+/**
+ * The check could not set the gateway up, so nothing was judged: `check` prints this one message
+ * and exits 3, with no table. `what` says what failed (with the command as run, how it ended and
+ * the tail of its output where there is one), `fix` the likely fix.
+ */
+export class CheckSetupError extends GoldenError {
+  constructor(what: string, fix: string) {
+    super('E_TARGET', `${what}\nNo row was run: this is a setup error, not a verdict on the gateway. ${fix}`);
+    this.name = 'CheckSetupError';
+  }
+}
+
+/** Whether `template` has an `{upstream}` not inside quotes (the shell then splits a stdio command into several words). */
+function unquotedUpstream(template: string): boolean {
+  return /(^|[^'"])\{upstream\}(?!['"])/.test(template);
+}
+
+/** The likely fix for a gateway command that did not start or did not take a first call. */
+function startFix(
+  options: CheckOptions,
+  upstreamTransport: 'http' | 'stdio',
+  clientTransport: 'http' | 'stdio',
+): string {
+  const template = options.gateway ?? '';
+  const quoteHint =
+    upstreamTransport === 'stdio' && unquotedUpstream(template)
+      ? ` With --upstream-transport stdio, {upstream} becomes a command of several words: if your gateway takes the upstream command as one argument, quote it, e.g. --gateway 'supergateway --stdio "{upstream}" --outputTransport streamableHttp --port {port}'.`
+      : '';
+  const listen =
+    clientTransport === 'stdio'
+      ? 'that it speaks MCP on its stdin and stdout (--client-transport stdio)'
+      : 'that it takes {port} as the port it listens on (127.0.0.1), and that --gateway-path (default /mcp) is its MCP endpoint';
+  return `Likely fix:${quoteHint} Run the command above in a terminal to see why it stops; check its options, ${listen}. See "Checking a gateway" in the README for a working command line per gateway.`;
+}
+
+/** The cause of a failed first call, without the recorder's hints about options `check` does not have. */
+function causeText(error: unknown): string {
+  return describeError(error)
+    .split('\n')
+    .map((line) => line.replace(/\s*[^.]*--target[^.]*\.?/g, ''))
+    .join('\n')
+    .trim();
+}
+
+/** Last `n` lines of a process's output, or `(nothing)`. */
+function tail(output: string, n = 10): string {
+  return output.split('\n').slice(-n).join('\n') || '(nothing)';
 }
 
 /** Reads the upstream's audit log through the gateway, with the `audit_log` tool. */
@@ -213,7 +263,13 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
         return { process, target: `http://127.0.0.1:${port}${options.gatewayPath ?? '/mcp'}` };
       };
       if (clientTransport === 'http') {
-        const first = await launch();
+        const first = await launch().catch((error: unknown) => {
+          if (!isGoldenError(error, 'E_TARGET') && !isGoldenError(error, 'E_TIMEOUT')) throw error;
+          throw new CheckSetupError(
+            `The gateway did not start: ${error.message.replace(/^The gateway/, 'the gateway')}`,
+            startFix(options, upstreamTransport, clientTransport),
+          );
+        });
         label = first.process.command;
         gateway = new GatewaySupervisor(first, launch);
         target = first.target;
@@ -228,12 +284,41 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       clientTransport,
       upstreamTransport,
       timeoutMs,
+      upstreamAccelHeader: upstream !== undefined && options.upstream?.accelHeader !== false,
       audit: upstream
         ? async () => (upstream as ReferenceServer).audit.entries()
         : () => stdioAudit(gatewayTarget, timeoutMs, join(auditDir as string, 'audit.jsonl')),
     });
     const context = contextFor(target);
-    const silent = await probe(target, timeoutMs);
+    const firstCall = await probe(target, timeoutMs);
+    if (firstCall !== undefined) {
+      const cause = causeText(firstCall);
+      if (options.gatewayUrl) {
+        throw new CheckSetupError(
+          `The first call to --gateway-url ${options.gatewayUrl} failed: ${cause}`,
+          `Likely fix: start the gateway first, or fix the host, port and path in --gateway-url; it must forward to the check's upstream on 127.0.0.1:${upstream?.port ?? options.upstreamPort} (--upstream-port).`,
+        );
+      }
+      if (!gateway) {
+        throw new CheckSetupError(
+          `The gateway did not take a first call over stdio: ${cause}\nThe command as run: ${label}`,
+          startFix(options, upstreamTransport, clientTransport),
+        );
+      }
+      const process = gateway.process;
+      await Promise.race([process.exit, sleep(500)]);
+      const exited = process.exited();
+      const how =
+        exited !== undefined
+          ? `The gateway "${process.command}" started listening, then ${exited} before the first row (the first call failed: ${cause}).`
+          : isGoldenError(firstCall, 'E_TIMEOUT')
+            ? `The gateway "${process.command}" listens but did not answer a first call within ${timeoutMs} ms: ${cause}`
+            : `The first call through the gateway "${process.command}" failed: ${cause}`;
+      throw new CheckSetupError(
+        `${how}\nIts output ended with:\n${tail(process.output())}`,
+        startFix(options, upstreamTransport, clientTransport),
+      );
+    }
     const run = async (property: BatteryProperty): Promise<PropertyResult> => {
       const skipped = (evidence: string): PropertyResult => ({
         property: property.name,
@@ -242,10 +327,6 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
         numbers: {},
         calls: [],
       });
-      if (silent)
-        return skipped(
-          `not run: the gateway did not answer a first chatty call (timeout after ${timeoutMs} ms): ${silent}`,
-        );
       if (!gateway) return property.run(context);
       return gateway.run(
         property.name,

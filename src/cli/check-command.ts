@@ -1,5 +1,5 @@
 import { formatReport, timelineSvg } from '../check/report.js';
-import { MIN_CHECK_TIMEOUT_MS, runGatewayCheck } from '../check/run-check.js';
+import { CheckSetupError, MIN_CHECK_TIMEOUT_MS, runGatewayCheck } from '../check/run-check.js';
 import { GoldenError } from '../errors.js';
 import { timelineHtml } from '../report/html-report.js';
 import { junitXml } from '../report/junit.js';
@@ -21,7 +21,8 @@ export const checkCommand = defineCommand({
   name: 'check',
   summary: 'check whether a gateway forwards MCP streaming faithfully',
   description: `Starts the reference upstream and the gateway, runs the streaming battery through the gateway,
-stops everything it started, and prints one row per property. Exit code 1 on any failure.`,
+stops everything it started, and prints one row per property. Exit code 1 on any failure; 3 when the
+gateway could not be set up (it did not start, exited, or did not take a first call), with no rows.`,
   options: {
     gateway: {
       type: 'string',
@@ -131,7 +132,17 @@ stops everything it started, and prints one row per property. Exit code 1 on any
         const step = `[${index + 1}/${total}]`;
         process.stderr.write(result ? ` ${result.verdict}\n` : `[mcp-golden] ${step} ${property} ...`);
       },
-    }).finally(release);
+    })
+      .catch((error: unknown) => {
+        if (error instanceof CheckSetupError) return error;
+        throw error;
+      })
+      .finally(release);
+    if (report instanceof CheckSetupError) {
+      // Nothing was judged: one message, no table, and an exit code apart from a verdict's 1.
+      process.stderr.write(`[mcp-golden] ${report.message}\n`);
+      return 3;
+    }
     process.stdout.write(`${formatReport(report)}\n`);
     const json = args.string('json');
     const svg = args.string('svg');

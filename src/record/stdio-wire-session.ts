@@ -116,7 +116,9 @@ export function openStdioSession(target: StdioCommand, sink: FrameSink): WireSes
     for (const stream of byId.values()) stream.finish(failure());
   });
   child.on('exit', (code, signal) => {
-    exited ??= `exited with ${signal ?? `code ${code}`}`;
+    // How it ended says more than the EPIPE a write met on the way.
+    if (exited === undefined || exited.startsWith('closed its stdin'))
+      exited = `exited with ${signal ?? `code ${code}`}`;
     fromServer.end('complete');
     // Let the last stderr bytes arrive before the error quotes them.
     setTimeout(() => {

@@ -6,7 +6,7 @@ import { recordCall } from '../record/record-call.js';
 import { recordingFetch } from '../record/recording-fetch.js';
 import type { Frame, Transcript } from '../transcript/frame.js';
 import { frameMessage, sseBlock } from '../transcript/frame-content.js';
-import { type ReferenceServer, startReferenceServer } from './http-server.js';
+import { NO_ACCEL_TOKEN_MARK, type ReferenceServer, startReferenceServer } from './http-server.js';
 import { longOutputBlock } from './reference-tools.js';
 
 let server: ReferenceServer;
@@ -219,6 +219,42 @@ describe('server switches', () => {
       expect(sseHeads(without).some((f) => f.headers && 'x-accel-buffering' in f.headers)).toBe(false);
     } finally {
       await plain.close();
+    }
+  });
+
+  test('with --check-tools, omits X-Accel-Buffering only on the response of a call whose token asks it to', async () => {
+    const check = await startReferenceServer({ checkTools: true });
+    try {
+      const sseHeads = (t: Transcript) =>
+        t.frames.filter((f) => f.channel === 'http' && f.headers?.['content-type'] === 'text/event-stream');
+      const plain = await recordCall(check.url, {
+        tool: 'progress',
+        arguments: { steps: 1, step_ms: 1 },
+        progressToken: 'p',
+      });
+      const asked = await recordCall(check.url, {
+        tool: 'progress',
+        arguments: { steps: 1, step_ms: 1 },
+        progressToken: `spacing-${NO_ACCEL_TOKEN_MARK}`,
+      });
+      expect(sseHeads(plain).every((f) => f.headers?.['x-accel-buffering'] === 'no')).toBe(true);
+      const [initialize, ...calls] = sseHeads(asked);
+      // initialize carries no token: it keeps the header.
+      expect(initialize?.headers?.['x-accel-buffering']).toBe('no');
+      expect(calls.length).toBeGreaterThan(0);
+      // Only the call's own response omits it (a standalone GET stream keeps it).
+      expect(calls.filter((f) => !(f.headers && 'x-accel-buffering' in f.headers))).toHaveLength(1);
+      expect(asked.outcome.progress).toHaveLength(1);
+      // A body that is not JSON still gets the JSON-RPC parse error.
+      const bad = await fetch(check.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{not json',
+      });
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    } finally {
+      await check.close();
     }
   });
 

@@ -99,24 +99,69 @@ function withoutAccelHeader(res: ServerResponse): void {
   res.writeHead = ((...args: unknown[]) => writeHead(...args.map(strip))) as ServerResponse['writeHead'];
 }
 
+/**
+ * A progress token that asks the check's upstream to omit `X-Accel-Buffering: no` on the response
+ * of that one call (`--check-tools` only): the check's spacing rows run with and without the
+ * header through the same gateway, to say whether live streaming depends on it.
+ */
+export const NO_ACCEL_TOKEN_MARK = 'no-accel-header';
+
+/** Most bytes of a POST body read: the SDK transport's own limit. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** Longest wait for the rest of a POST body its Content-Length announces. */
+export const BODY_WAIT_MS = 2000;
+
+/**
+ * The body of a POST, read whole: its text, or why it could not be read (larger than
+ * {@link MAX_BODY_BYTES}, or fewer bytes than its Content-Length within {@link BODY_WAIT_MS}: a
+ * gateway that shortened the body and left the header stale).
+ */
+function readBody(req: IncomingMessage): Promise<{ text: string } | { status: number; why: string }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const declared = req.headers['content-length'];
+    // Only a declared length can be stale; a chunked body is waited for as the SDK would.
+    const timer = setTimeout(() => {
+      req.pause();
+      resolve({
+        status: 400,
+        why: `Bad request: Content-Length says ${declared} bytes, but only ${size} arrived within ${BODY_WAIT_MS} ms (a body rewritten without updating Content-Length?). Received: ${Buffer.concat(chunks).toString('utf8').slice(0, 200)}`,
+      });
+    }, BODY_WAIT_MS);
+    timer.unref();
+    if (declared === undefined) clearTimeout(timer);
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        clearTimeout(timer);
+        req.pause();
+        resolve({ status: 413, why: `Request body too large: more than ${MAX_BODY_BYTES} bytes.` });
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      clearTimeout(timer);
+      resolve({ text: Buffer.concat(chunks).toString('utf8') });
+    });
+    req.on('error', () => clearTimeout(timer));
+  });
+}
+
+/** True when a JSON-RPC message (or batch) is a call whose progress token carries {@link NO_ACCEL_TOKEN_MARK}. */
+function asksNoAccelHeader(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => {
+    const token = (m as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta?.progressToken;
+    return typeof token === 'string' && token.includes(NO_ACCEL_TOKEN_MARK);
+  });
+}
+
 function sendJsonError(res: ServerResponse, status: number, code: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
-}
-
-/** Largest POST body read: the SDK transport's own limit. */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
-
-/** A POST body as text; `undefined` when it passes {@link MAX_BODY_BYTES}. */
-async function readBody(req: IncomingMessage): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The version the SDK's server answers an `initialize` with: the client's when supported, else the newest. */
@@ -135,20 +180,14 @@ function negotiatedVersion(message: unknown): string | undefined {
 async function checkPost(
   req: IncomingMessage,
   session: Session | undefined,
-): Promise<{ readonly body: unknown } | { readonly refusal: HttpRefusal }> {
-  const text = await readBody(req);
-  if (text === undefined) {
-    return {
-      refusal: {
-        status: 413,
-        code: -32000,
-        message: `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`,
-      },
-    };
-  }
+): Promise<{ readonly body: unknown } | { readonly refusal: HttpRefusal; readonly cut?: boolean }> {
+  const read = await readBody(req);
+  // A body cut short (a stale Content-Length) leaves the connection mid-request: it is closed after the answer.
+  if (!('text' in read))
+    return { refusal: { status: read.status, code: -32000, message: read.why }, cut: read.status === 400 };
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(read.text);
   } catch {
     return { refusal: PARSE_REFUSAL };
   }
@@ -282,9 +321,12 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       const checked = await checkPost(req, known);
       if ('refusal' in checked) {
         sendJsonError(res, checked.refusal.status, checked.refusal.code, checked.refusal.message);
+        if (checked.cut) res.once('finish', () => req.socket.destroy());
         return;
       }
       body = checked.body;
+      // The check's upstream omits the header for the calls that ask it to (see NO_ACCEL_TOKEN_MARK).
+      if (options.checkTools && options.accelHeader !== false && asksNoAccelHeader(body)) withoutAccelHeader(res);
       if (!known && (hasModernHeaders(req.headers) || hasEnvelope(body))) {
         await serveModern(req, res, body, {
           audit,

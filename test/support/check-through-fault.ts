@@ -22,6 +22,11 @@ export const ALL_PROPERTIES = [
   'burst (200 notifications at once)',
   'slow reader (100 x 16 KiB notifications)',
   'concurrent calls without cross-talk',
+  'SSE events keep their event: field',
+  'each response delivered once (GET stream open)',
+  'two clients, one progress token: each gets its own',
+  'Content-Length matches a rewritten body',
+  "Last-Event-ID never replays another session's events",
 ];
 
 /** Runs the battery (or the `only` rows) through an in-repo fault proxy in front of the reference upstream. */

@@ -1,5 +1,6 @@
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createBrotliCompress } from 'node:zlib';
 import { recordCall } from '../../src/record/record-call.js';
 import type { Scenario } from '../../src/record/scenario.js';
 import type { Transcript } from '../../src/transcript/frame.js';
@@ -9,6 +10,9 @@ import { SseParser } from '../../src/transcript/sse.js';
 export type Fault =
   | 'none'
   | 'buffer'
+  // buffers SSE like 'buffer' unless the upstream's response says X-Accel-Buffering: no (a stock
+  // nginx, proxy_buffering on)
+  | 'buffer-unless-accel'
   | 'rewrite-token'
   | 'token-to-string'
   | 'merge-blocks'
@@ -41,7 +45,24 @@ export type Fault =
   // running in the check's own process stalls the check too
   | 'block-loop'
   | 'block-loop-twice'
+  // re-serialises SSE without the event: field (data and id only)
+  | 'drop-event-field'
+  // delivers each response on the call's stream and again on the session's standalone GET stream
+  | 'duplicate-response'
+  // routes progress by token alone: to the stream of the latest request (any session) with that token
+  | 'route-progress-by-token'
+  // compresses SSE with brotli for a client that accepts br, and holds it in the compressor
+  // (flushed only at the end of the response)
+  | 'compress-hold'
+  // renumbers string request ids to its own numbers (numeric ones kept), but forwards the client's
+  // Content-Length unchanged
+  | 'stale-content-length'
+  // keeps every SSE event of every session in one list keyed by event id, and answers a GET with
+  // Last-Event-ID itself from that list, whatever the session
+  | 'global-event-replay'
   // benign
+  // compresses SSE with brotli for a client that accepts br, flushing after every upstream read
+  | 'compress-flush'
   | 'remap-ids'
   | 'rechunk'
   | 'reorder-keys'
@@ -60,8 +81,8 @@ function blockLoop(ms: number): void {
   }
 }
 
-function renderEvent(message: Message, id: string | undefined): string {
-  return `event: message\n${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(message)}\n\n`;
+function renderEvent(message: Message, id: string | undefined, named = true): string {
+  return `${named ? 'event: message\n' : ''}${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(message)}\n\n`;
 }
 
 function reverseKeys(value: unknown): unknown {
@@ -153,31 +174,54 @@ export interface FaultProxy {
  */
 export async function startFaultProxy(upstream: string, fault: Fault): Promise<FaultProxy> {
   const target = new URL(upstream);
-  const mapper = new IdMapper(fault === 'remap-ids' ? 1000 : 0);
+  const mapper = new IdMapper(fault === 'remap-ids' || fault === 'stale-content-length' ? 1000 : 0);
   const upstreamIds = new Map<string, unknown>();
   const getStreams = new Map<string, (text: string) => void>();
   let progressStreams = 0;
+  // route-progress-by-token: the stream of the latest request carrying each token, any session.
+  const byToken = new Map<string, (text: string) => void>();
+  // global-event-replay: every event seen, of every session, in order.
+  const allEvents: { id: string; text: string }[] = [];
   const server = createServer((req, res) => {
+    const resumeFrom = req.headers['last-event-id'];
+    if (fault === 'global-event-replay' && req.method === 'GET' && typeof resumeFrom === 'string') {
+      const at = allEvents.findIndex((e) => e.id === resumeFrom);
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for (const event of at >= 0 ? allEvents.slice(at + 1) : []) res.write(event.text);
+      setTimeout(() => res.end(), 100);
+      return;
+    }
     const session = req.headers['mcp-session-id'] as string | undefined;
-    const remapping = fault === 'remap-ids' || fault === 'cancel-id-untranslated';
+    const remapping = fault === 'remap-ids' || fault === 'cancel-id-untranslated' || fault === 'stale-content-length';
     let clientId: unknown;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       let body = Buffer.concat(chunks);
+      const clientLength = body.length;
       if (remapping && body.length > 0) {
         // A gateway that numbers upstream requests its own way, and maps the answers back.
         const message = JSON.parse(body.toString()) as Message;
-        if ('id' in message && 'method' in message) {
+        const keepsId = fault === 'stale-content-length' && typeof message.id !== 'string';
+        if ('id' in message && 'method' in message && !keepsId) {
           clientId = message.id;
           message.id = mapper.assign(session, message.id, upstreamIds);
         }
         const cancelled = message.method === 'notifications/cancelled' && message.params;
-        if (cancelled && fault === 'remap-ids') {
+        if (cancelled && (fault === 'remap-ids' || fault === 'stale-content-length')) {
           const mapped = upstreamIds.get(`${session ?? ''}|${JSON.stringify(cancelled.requestId)}`);
           if (mapped !== undefined) cancelled.requestId = mapped;
         }
         body = Buffer.from(JSON.stringify(message));
+      }
+      let requestToken: string | undefined;
+      if (fault === 'route-progress-by-token' && body.length > 0) {
+        try {
+          const token = (JSON.parse(body.toString()) as Message).params?._meta as
+            | { progressToken?: unknown }
+            | undefined;
+          if (token?.progressToken !== undefined) requestToken = JSON.stringify(token.progressToken);
+        } catch {}
       }
       const dropsCancel = fault === 'drop-cancel' || fault === 'drop-progress-and-cancel';
       if (dropsCancel && body.toString().includes('"notifications/cancelled"')) {
@@ -193,7 +237,9 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
           headers: {
             ...req.headers,
             host: target.host,
-            ...(body.length > 0 && { 'content-length': String(body.length) }),
+            ...(body.length > 0 && {
+              'content-length': String(fault === 'stale-content-length' ? clientLength : body.length),
+            }),
           },
         },
         (upRes) => {
@@ -201,7 +247,10 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
           delete headers['content-length'];
           const restoreId = (message: Message): Message =>
             remapping && 'id' in message && !('method' in message)
-              ? { ...message, id: upstreamIds.get(`${session ?? ''}|up:${String(message.id)}`) ?? clientId }
+              ? {
+                  ...message,
+                  id: upstreamIds.get(`${session ?? ''}|up:${String(message.id)}`) ?? clientId ?? message.id,
+                }
               : message;
           if (remapping && !String(upRes.headers['content-type'] ?? '').includes('text/event-stream')) {
             // JSON answers are small: map the id back on the whole body.
@@ -219,9 +268,22 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
             });
             return;
           }
+          const isSse = String(upRes.headers['content-type'] ?? '').includes('text/event-stream');
+          const acceptsBr = /\bbr\b/.test(String(req.headers['accept-encoding'] ?? ''));
+          if ((fault === 'compress-hold' || fault === 'compress-flush') && isSse && acceptsBr) {
+            res.writeHead(upRes.statusCode ?? 502, { ...headers, 'content-encoding': 'br' });
+            const br = createBrotliCompress();
+            br.pipe(res);
+            upRes.on('data', (chunk: Buffer) => {
+              br.write(chunk);
+              if (fault === 'compress-flush') br.flush();
+            });
+            upRes.on('end', () => br.end());
+            res.on('close', () => upRes.destroy());
+            return;
+          }
           res.writeHead(upRes.statusCode ?? 502, headers);
           res.flushHeaders();
-          const isSse = String(upRes.headers['content-type'] ?? '').includes('text/event-stream');
           if (fault === 'utf8-per-read') {
             upRes.on('data', (chunk: Buffer) => res.write(chunk.toString('utf8')));
             upRes.on('end', () => res.end());
@@ -240,6 +302,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
             getStreams.set(session, (text) => res.write(text));
             res.on('close', () => getStreams.delete(session));
           }
+          if (requestToken !== undefined) byToken.set(requestToken, (text) => res.write(text));
           let congested = false;
           res.on('drain', () => {
             congested = false;
@@ -251,8 +314,10 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
           const held: Buffer[] = [];
           let heldProgress: string | undefined;
           let chain: Promise<void> = Promise.resolve();
+          const holds =
+            fault === 'buffer' || (fault === 'buffer-unless-accel' && upRes.headers['x-accel-buffering'] !== 'no');
           const write = (text: string | Uint8Array): void => {
-            if (fault === 'buffer') held.push(Buffer.from(text));
+            if (holds) held.push(Buffer.from(text));
             else if (!res.write(text)) congested = true;
           };
           const flushPending = (): void => {
@@ -291,6 +356,13 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
                 return;
               }
               if (fault === 'drop-on-backpressure' && congested) return;
+              if (fault === 'route-progress-by-token') {
+                const route = byToken.get(JSON.stringify(message.params?.progressToken));
+                if (route) {
+                  route(renderEvent(message, id));
+                  return;
+                }
+              }
               progressSeen++;
               if (progressSeen === 1) progressStreams++;
               const blocks = fault === 'block-loop' || (fault === 'block-loop-twice' && progressStreams <= 2);
@@ -324,7 +396,11 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
               }
             }
             const out = transform(fault, message);
-            if (out) write(renderEvent(out, id));
+            if (out && id !== undefined && fault === 'global-event-replay')
+              allEvents.push({ id, text: renderEvent(out, id) });
+            if (out) write(renderEvent(out, id, fault !== 'drop-event-field'));
+            if (out && fault === 'duplicate-response' && !isGet && 'id' in out && !('method' in out))
+              toGet(renderEvent(out, undefined));
           };
           upRes.on('data', (chunk: Buffer) => {
             for (const block of parser.push(new Uint8Array(chunk))) onBlock(block.bytes, block.data, block.id);
@@ -333,7 +409,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
             for (const block of parser.end()) onBlock(block.bytes, block.data, block.id);
             if (heldProgress) write(heldProgress);
             flushPending();
-            if (fault === 'buffer') res.write(Buffer.concat(held));
+            if (holds) res.write(Buffer.concat(held));
             void chain.then(() => res.end());
           });
           res.on('close', () => upRes.destroy());

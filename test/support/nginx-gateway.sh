@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Runs nginx in the foreground as a reverse proxy in front of an MCP server, for `mcp-golden check`:
-#   nginx-gateway.sh <upstream-url> <port> <faithful|buffering>
+#   nginx-gateway.sh <upstream-url> <port> <faithful|stock|gzip|buffering>
 # faithful:  proxy_buffering off (SSE forwarded as it arrives).
+# stock:     nginx's defaults (proxy_buffering on): nginx 1.22 still writes each upstream read on.
+# gzip:      gzip on for every type with nginx's default buffering, the upstream's
+#            X-Accel-Buffering honoured: SSE streams (flushed per read) when the upstream sends
+#            "X-Accel-Buffering: no", and is held by the compressor when it does not.
 # buffering: gzip on for every type (event streams included) with response buffering on and the
 #            upstream's X-Accel-Buffering ignored: the compressor holds SSE until its buffers fill or
 #            the response ends, the common way a proxy silently batches MCP progress.
@@ -12,8 +16,10 @@ trap 'rm -rf "$prefix"' EXIT
 hostport="$(printf '%s' "$upstream" | sed -E 's#^https?://([^/]+).*#\1#')"
 case "$mode" in
   faithful) buffering='proxy_buffering off; proxy_cache off;' ;;
+  stock) buffering='proxy_buffering on;' ;;
+  gzip) buffering='gzip on; gzip_types *; gzip_min_length 0; gzip_proxied any;' ;;
   buffering) buffering='proxy_buffering on; proxy_ignore_headers X-Accel-Buffering; gzip on; gzip_types *; gzip_min_length 0; gzip_proxied any;' ;;
-  *) echo "mode must be faithful or buffering, got: $mode" >&2; exit 2 ;;
+  *) echo "mode must be faithful, stock, gzip or buffering, got: $mode" >&2; exit 2 ;;
 esac
 mkdir -p "$prefix/logs"
 cat > "$prefix/nginx.conf" <<CONF

@@ -1,10 +1,12 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CheckReport, runGatewayCheck } from 'mcp-golden/check';
+import { type CheckReport, formatReport, runGatewayCheck } from 'mcp-golden/check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli } from '../../support/cli.js';
 import { NGINX_GATEWAY as nginx, nginxMissing, verdicts } from '../../support/third-party-gateways.js';
+
+const SPACING = ['progress streams live (50 ms steps)', 'progress streams live (500 ms steps)'];
 
 let dir: string;
 beforeAll(async () => {
@@ -19,6 +21,34 @@ describe.skipIf(nginxMissing)('nginx (Debian package) as the gateway', () => {
     const report = await runGatewayCheck({ gateway: `bash ${nginx} {upstream} {port} faithful`, timeoutMs: 5000 });
     expect(report.results.filter((r) => r.verdict !== 'pass')).toEqual([]);
     expect(report.pass).toBe(true);
+  }, 120_000);
+
+  test("gzip on with the upstream's X-Accel-Buffering honoured is faithful only when the upstream sends X-Accel-Buffering: no, and says so", async () => {
+    const report = await runGatewayCheck({ gateway: `bash ${nginx} {upstream} {port} gzip`, timeoutMs: 5000 });
+    for (const row of report.results) {
+      if (SPACING.includes(row.property)) {
+        expect([row.property, row.verdict]).toEqual([row.property, 'fail']);
+        expect(row.evidence).toMatch(
+          /^faithful only when the upstream sends X-Accel-Buffering: no: without it, \d+ of \d+ notifications arrived within 5 ms of the result/,
+        );
+      } else expect([row.property, row.verdict]).toEqual([row.property, 'pass']);
+    }
+    expect(report.pass).toBe(false);
+    expect(formatReport(report)).toContain(
+      'the gateway forwards MCP streaming faithfully only when the upstream sends X-Accel-Buffering: no',
+    );
+  }, 120_000);
+
+  test('stock (proxy_buffering on, no gzip) streams with and without the header: nginx 1.22 writes each read on', async () => {
+    const report = await runGatewayCheck({
+      gateway: `bash ${nginx} {upstream} {port} stock`,
+      timeoutMs: 5000,
+      only: ['progress streams live'],
+    });
+    for (const row of report.results) {
+      expect([row.property, row.verdict]).toEqual([row.property, 'pass']);
+      expect(row.evidence).toMatch(/the same with and without X-Accel-Buffering: no from the upstream$/);
+    }
   }, 120_000);
 
   test('with gzip buffering, the check fails on live streaming and passes what still holds', async () => {
@@ -37,10 +67,10 @@ describe.skipIf(nginxMissing)('nginx (Debian package) as the gateway', () => {
     ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
-      /progress streams live \(50 ms steps\)\s+\| FAIL \| 10 of 10 notifications arrived within 5 ms of the/,
+      /progress streams live \(50 ms steps\)\s+\| FAIL \| 10 of 10 notifications arrived within 5 ms of/,
     );
     expect(result.stdout).toContain('the gateway breaks MCP streaming');
-    expect(result.stderr).toContain('[mcp-golden] [1/18] progress tokens (string) ... pass');
+    expect(result.stderr).toContain('[mcp-golden] [1/23] progress tokens (string) ... pass');
     const report = JSON.parse(await readFile(json, 'utf8')) as CheckReport;
     expect(verdicts(report)).toMatchObject({
       'progress tokens (string)': 'pass',

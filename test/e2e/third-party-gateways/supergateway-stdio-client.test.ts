@@ -30,6 +30,11 @@ describe('supergateway (npm) bridging a Streamable HTTP upstream to a stdio clie
       'burst (200 notifications at once)': 'fail',
       'slow reader (100 x 16 KiB notifications)': 'fail',
       'concurrent calls without cross-talk': 'pass',
+      'SSE events keep their event: field': 'n/a',
+      'each response delivered once (GET stream open)': 'n/a',
+      'two clients, one progress token: each gets its own': 'n/a',
+      'Content-Length matches a rewritten body': 'pass',
+      "Last-Event-ID never replays another session's events": 'n/a',
     });
     expect(report.results[0]?.evidence).toBe(
       'received 0 of 5 progress notifications (the last 5 missing); the upstream received token "check-token-é-🚀" (string) and sent 5 notifications',
