@@ -12,7 +12,8 @@ import { findGoldens } from '../verify/find-goldens.js';
 import { type LintedGolden, lintJunit, lintSarif, SARIF_TOOL } from './ci-reports.js';
 import { defineCommand, suggest } from './command-spec.js';
 
-async function projectOptions(): Promise<LintOptions> {
+/** The project's lint options: `"mcp-golden": { "lint": ... }` in ./package.json (`{}` without one). */
+export async function projectOptions(): Promise<LintOptions> {
   let text: string;
   try {
     text = await readFile('package.json', 'utf8');
