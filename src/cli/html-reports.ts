@@ -1,4 +1,3 @@
-import { relative, sep } from 'node:path';
 import type { CheckReport } from '../check/run-check.js';
 import type { LintViolation } from '../lint/lint-violation.js';
 import type { TimelineMark, TimelineRow, TimelineSection } from '../report/html-report.js';
@@ -9,8 +8,7 @@ import { visibleText } from '../transcript/visible-text.js';
 import type { Difference } from '../verify/json-difference.js';
 import { formatSchemaChange } from '../verify/schema-drift.js';
 import type { VerifyReport } from '../verify/verify-report.js';
-
-const shown = (file: string): string => (relative(process.cwd(), file) || file).split(sep).join('/');
+import { shown } from './ci-reports.js';
 
 /** `check --html`: one row per call of each check row, upstream sends and client arrivals on a shared axis. */
 export function checkSections(report: CheckReport): TimelineSection[] {
