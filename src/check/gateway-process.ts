@@ -242,8 +242,9 @@ export class GatewaySupervisor {
     }
   }
 
-  /** Stops the process running now (crashed ones were stopped when they were replaced). */
-  stop(): Promise<void> {
-    return this.current.process.stop();
+  /** Stops the process running now (crashed ones were stopped when they were replaced), and one still starting. */
+  async stop(): Promise<void> {
+    await this.restarting?.catch(() => undefined);
+    await this.current.process.stop();
   }
 }

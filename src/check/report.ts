@@ -1,3 +1,4 @@
+import { tickStep } from '../report/html-report.js';
 import { wrap } from '../wrap.js';
 import type { TimelineCall } from './battery.js';
 import type { CheckReport } from './run-check.js';
@@ -43,13 +44,6 @@ export function formatReport(report: CheckReport, width = 110): string {
 }
 
 const escapeXml = (text: string): string => text.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** A round axis step (1, 2 or 5 times a power of ten) giving about six ticks over `span`. */
-function tickStep(span: number): number {
-  const raw = Math.max(span, 1) / 6;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  return [1, 2, 5, 10].map((m) => m * power).find((step) => step >= raw) ?? raw;
-}
 
 const VERDICT_MARK = {
   pass: { text: '✓ pass', color: '#2ca02c' },

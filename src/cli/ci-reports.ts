@@ -16,7 +16,7 @@ import { VERSION } from '../version.js';
 export const SARIF_TOOL = (command: string) => ({ name: `mcp-golden ${command}`, version: VERSION });
 
 /** A path as reports show it: relative to the working directory, with `/`. */
-const shown = (file: string): string => (relative(process.cwd(), file) || file).split(sep).join('/');
+export const shown = (file: string): string => (relative(process.cwd(), file) || file).split(sep).join('/');
 
 /** One golden's failure in words: its differences, the session error, or the refused call. */
 function verifyEvidence(golden: VerifyReport['goldens'][number], report: VerifyReport): string[] {

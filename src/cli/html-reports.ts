@@ -1,15 +1,14 @@
-import { relative, sep } from 'node:path';
 import type { CheckReport } from '../check/run-check.js';
 import type { LintViolation } from '../lint/lint-violation.js';
 import type { TimelineMark, TimelineRow, TimelineSection } from '../report/html-report.js';
 import type { Transcript } from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
 import { errorOf, isErrorResult, paramsOf, progressOf, requestProgressToken } from '../transcript/json-rpc.js';
+import { visibleText } from '../transcript/visible-text.js';
 import type { Difference } from '../verify/json-difference.js';
 import { formatSchemaChange } from '../verify/schema-drift.js';
 import type { VerifyReport } from '../verify/verify-report.js';
-
-const shown = (file: string): string => (relative(process.cwd(), file) || file).split(sep).join('/');
+import { shown } from './ci-reports.js';
 
 /** `check --html`: one row per call of each check row, upstream sends and client arrivals on a shared axis. */
 export function checkSections(report: CheckReport): TimelineSection[] {
@@ -136,7 +135,7 @@ export function goldenSection(
 function diffLines(d: Difference): string[] {
   const head = `@ ${`${d.where} ${d.path}`.trim()}`;
   if (d.expected === undefined && d.actual === undefined) return [head, `  ${d.message ?? d.kind}`];
-  const show = (v: unknown): string => (v === undefined ? '(absent)' : JSON.stringify(v));
+  const show = (v: unknown): string => (v === undefined ? '(absent)' : visibleText(JSON.stringify(v) ?? 'undefined'));
   return [head, `- ${show(d.expected)}`, `+ ${show(d.actual)}`];
 }
 

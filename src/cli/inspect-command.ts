@@ -6,6 +6,7 @@ import { describeInterruptedWrites, findInterruptedWritesUnder } from '../store/
 import { formatTimeline } from '../transcript/timeline.js';
 import { defineCommand } from './command-spec.js';
 import { goldenSection } from './html-reports.js';
+import { projectOptions } from './lint-command.js';
 
 /** `mcp-golden inspect`. */
 export const inspectCommand = defineCommand({
@@ -32,14 +33,16 @@ interrupted writes in the goldens' directories.`,
         process.stderr.write(`[mcp-golden] ${line}\n`);
       }
     }
+    const html = args.string('html');
+    // The marks are lint's verdicts: judged with the project's lint options, as `mcp-golden lint` does.
+    const lintOptions = html === undefined ? {} : await projectOptions();
     const sections: TimelineSection[] = [];
     for (const [index, path] of positionals.entries()) {
       const transcript = await readGolden(path);
       if (index > 0) process.stdout.write('\n');
       process.stdout.write(`${path}\n${formatTimeline(transcript).join('\n')}\n`);
-      sections.push(goldenSection(path, transcript, lintTranscript(transcript).violations));
+      sections.push(goldenSection(path, transcript, lintTranscript(transcript, lintOptions).violations));
     }
-    const html = args.string('html');
     if (html !== undefined) {
       const summary = `${positionals.length} golden${positionals.length === 1 ? '' : 's'}; each call marked by the progress contract (mcp-golden lint)`;
       await writeFileAtomic(html, timelineHtml('mcp-golden inspect', summary, sections));

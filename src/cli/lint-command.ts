@@ -13,7 +13,7 @@ import { defineCommand, suggest } from './command-spec.js';
 import { CONFIG_FILE, loadProjectConfig } from './project-config.js';
 
 /** The project config's `lint` section: rule switches and timing tolerances. */
-async function projectOptions(): Promise<LintOptions> {
+export async function projectOptions(): Promise<LintOptions> {
   const lint = (await loadProjectConfig(process.cwd()))?.config.lint;
   return (lint ?? {}) as LintOptions;
 }

@@ -2,15 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../test/support/cli.js';
+import { RELEASE_SERVER, recordReleaseGoldens, releaseStdio } from '../../test/support/release-goldens.js';
 import { startReleaseServer } from '../../test/support/release-server.mjs';
-import { recordCall } from '../record/record-call.js';
 import { readGolden, writeGolden } from '../store/golden-file.js';
 
-const SERVER = fileURLToPath(new URL('../../test/support/release-server.mjs', import.meta.url));
-const stdio = (release: string): string => `node ${SERVER} --stdio ${release}`;
+const stdio = releaseStdio;
 const MASKS = ['--mask', 'iso-time', '--mask', 'uuid'];
 
 let dir: string;
@@ -19,15 +17,7 @@ let goldens: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mcp-golden-verify-cli-'));
   goldens = join(dir, 'goldens');
-  const target = { command: process.execPath, args: [SERVER, '--stdio', 'v1'], label: 'release-server v1' };
-  await writeGolden(
-    join(goldens, 'report.jsonl'),
-    await recordCall(target, { name: 'report', tool: 'report', arguments: { topic: 'golden' } }),
-  );
-  await writeGolden(
-    join(goldens, 'count.jsonl'),
-    await recordCall(target, { name: 'count', tool: 'count', arguments: { steps: 3 }, progressToken: 7 }),
-  );
+  await recordReleaseGoldens(goldens, 3);
 });
 
 afterAll(async () => {
@@ -45,7 +35,7 @@ describe('mcp-golden verify', () => {
     expect(lines.at(-1)).toMatch(/^PASS: 2 goldens, 2 passed, 0 failed in \d+\.\d s$/);
     // Every server child the command started is gone once it exits.
     const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
-    expect(ps.split('\n').filter((line) => line.includes(SERVER) && line.includes('--stdio v1'))).toEqual([]);
+    expect(ps.split('\n').filter((line) => line.includes(RELEASE_SERVER) && line.includes('--stdio v1'))).toEqual([]);
   });
 
   it('fails a changed text with the path, expected first, and --json holds the same verdict', async () => {

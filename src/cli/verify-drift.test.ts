@@ -1,14 +1,11 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli } from '../../test/support/cli.js';
-import { recordCall } from '../record/record-call.js';
-import { writeGolden } from '../store/golden-file.js';
+import { recordReleaseGoldens, releaseStdio } from '../../test/support/release-goldens.js';
 
-const SERVER = fileURLToPath(new URL('../../test/support/release-server.mjs', import.meta.url));
-const stdio = (release: string): string => `node ${SERVER} --stdio ${release}`;
+const stdio = releaseStdio;
 const MASKS = ['--mask', 'iso-time', '--mask', 'uuid'];
 let dir: string;
 let goldens: string;
@@ -16,15 +13,7 @@ let goldens: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mcp-golden-verify-drift-'));
   goldens = join(dir, 'goldens');
-  const target = { command: process.execPath, args: [SERVER, '--stdio', 'v1'], label: 'release-server v1' };
-  await writeGolden(
-    join(goldens, 'report.jsonl'),
-    await recordCall(target, { name: 'report', tool: 'report', arguments: { topic: 'golden' } }),
-  );
-  await writeGolden(
-    join(goldens, 'count.jsonl'),
-    await recordCall(target, { name: 'count', tool: 'count', arguments: { steps: 2 }, progressToken: 7 }),
-  );
+  await recordReleaseGoldens(goldens, 2);
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

@@ -53,12 +53,9 @@ const SESSION_FIELDS = {
   description: z.string({ error: 'a string' }).optional(),
   transport: z.enum(['http', 'stdio'], { error: '"http" or "stdio"' }).optional(),
   server: object.optional().meta({ description: 'Reference server switches used by `mcp-golden record`.' }),
-  era: z
-    .enum(['legacy', 'modern', 'auto'], { error: '"legacy", "modern" or "auto"' })
-    .optional()
-    .meta({
-      description: 'Protocol era: legacy (2025-11-25), modern (2026-07-28) or auto (probe, fall back to legacy).',
-    }),
+  era: z.enum(['legacy', 'modern', 'auto'], { error: '"legacy", "modern" or "auto"' }).optional().meta({
+    description: 'Protocol era: legacy (2025-11-25), modern (2026-07-28) or auto (probe, fall back to legacy).',
+  }),
   protocolVersion: z.string({ error: 'a string' }).optional(),
   timeoutMs: count.optional().meta({ description: 'Longest wait for any one message, in ms.' }),
   answers: z

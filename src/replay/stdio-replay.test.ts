@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -33,3 +35,26 @@ test('an HTTP golden replayed over stdio writes each message on its own, so the 
   }
   expect(seen).toEqual([10, 10, 10]);
 });
+
+test('a client that closes its end of stdout mid-call ends the replay quietly, with no EPIPE stack trace', async () => {
+  const child = spawn(process.execPath, [CLI, 'replay', '--stdio', join(GOLDENS, 'progress-10x100.jsonl')], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    stderr += text;
+  });
+  const exited = once(child, 'exit');
+  child.stdin.write(
+    '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n' +
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"progress","arguments":{"steps":10,"step_ms":100},"_meta":{"progressToken":1}}}\n',
+  );
+  await once(child.stdout, 'data');
+  // The client stops reading while progress is still due: the replay's next writes meet EPIPE.
+  child.stdout.destroy();
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  child.stdin.end();
+  const [code] = await exited;
+  expect(stderr).not.toMatch(/EPIPE|Unhandled|\n\s+at /);
+  expect(code).toBe(0);
+}, 30_000);

@@ -56,6 +56,13 @@ export function serveReplayStdio(goldens: readonly GoldenInput[], options: Stdio
     void write.drained().then(resolveClosed);
   };
   const write = lineWriter(stdout);
+  // A client that closed its end of the pipe (EPIPE) is gone: nothing more can reach it, so the
+  // replay ends instead of crashing on the unhandled stream error.
+  stdout.on('error', () => {
+    engine.close();
+    ended = true;
+    resolveClosed();
+  });
   const push = (event: ReplayEvent): void => {
     const text = frameEvent(event, 'stdio');
     if (text !== undefined) write(text);

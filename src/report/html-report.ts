@@ -44,8 +44,8 @@ const COLORS: Record<MarkKind, string> = {
   other: '#999',
 };
 
-/** A round step for the axis: 1, 2 or 5 times a power of ten, about `span / 6`. */
-function tickStep(span: number): number {
+/** A round step for a time axis: 1, 2 or 5 times a power of ten, about `span / 6` (six ticks or so). */
+export function tickStep(span: number): number {
   const raw = Math.max(span, 1) / 6;
   const power = 10 ** Math.floor(Math.log10(raw));
   return ([1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? raw) || 1;

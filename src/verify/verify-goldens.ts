@@ -1,11 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { GoldenError, isGoldenError } from '../errors.js';
+import { argumentRejection } from '../record/argument-error.js';
 import { type RecordOptions, type RecordTarget, recordCall } from '../record/record-call.js';
 import type { Scenario } from '../record/scenario.js';
 import { scenarioOfGolden } from '../record/scenario-of-golden.js';
 import { readGolden, writeGolden } from '../store/golden-file.js';
 import type { Transcript } from '../transcript/frame.js';
 import { keepRecordedTimes } from '../transcript/keep-recorded-times.js';
+import { readToolCall } from '../transcript/read-calls.js';
 import { compileVolatile, mergeVolatile, parseVolatile, type VolatileOptions } from '../transcript/volatile.js';
 import { compareSessions } from './compare-session.js';
 import type { Difference } from './json-difference.js';
@@ -97,6 +99,12 @@ export async function prepareGoldens(files: readonly string[]): Promise<Prepared
   );
 }
 
+/** Whether the golden's own call was answered with a refusal of its arguments. */
+function recordedRefusal(golden: Transcript): boolean {
+  const response = readToolCall(golden).response?.message;
+  return response !== undefined && argumentRejection(response) !== undefined;
+}
+
 async function verifyOne(item: Prepared, options: VerifyOptions): Promise<GoldenVerdict> {
   const started = performance.now();
   const volatile = mergeVolatile(
@@ -114,10 +122,9 @@ async function verifyOne(item: Prepared, options: VerifyOptions): Promise<Golden
       // The server no longer lists the tool, or refuses the recorded arguments: that is drift to
       // compare (a removed tool is breaking), so run the session again taking the error as the answer.
       if (!isGoldenError(error, 'E_UNKNOWN_TOOL') && !isGoldenError(error, 'E_ARGUMENTS')) throw error;
-      refused =
-        error.code === 'E_UNKNOWN_TOOL'
-          ? `the server no longer has tool "${item.scenario.tool}"`
-          : 'the server now refuses the recorded arguments';
+      // A golden that recorded this refusal itself (before record required expectError for one) is no drift.
+      if (error.code === 'E_UNKNOWN_TOOL') refused = `the server no longer has tool "${item.scenario.tool}"`;
+      else if (!recordedRefusal(item.golden)) refused = 'the server now refuses the recorded arguments';
       live = await recordCall(options.target, { ...item.scenario, expectError: true }, options.record);
     }
   } catch (error) {

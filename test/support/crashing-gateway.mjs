@@ -6,7 +6,8 @@
 // so the fresh process the check starts next forwards that call faithfully; with `always` every
 // process crashes on that call.
 import { existsSync, writeFileSync } from 'node:fs';
-import { createServer, request } from 'node:http';
+import { createServer } from 'node:http';
+import { forwardRequest } from './forward-request.mjs';
 
 const [upstreamArg, portArg, marker, tool, always] = process.argv.slice(2);
 if (!upstreamArg || !portArg || !marker || !tool) {
@@ -26,22 +27,7 @@ const server = createServer((req, res) => {
       process.stderr.write(`crashing-gateway: panic on ${tool}: out of buffers\n`);
       process.exit(3);
     }
-    const forward = request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        res.flushHeaders();
-        answer.on('data', (chunk) => res.write(chunk));
-        answer.on('end', () => res.end());
-        answer.on('error', () => res.destroy());
-      },
-    );
-    forward.on('error', (error) => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-      res.end(`crashing-gateway: upstream failed: ${error.message}\n`);
-    });
-    res.on('close', () => forward.destroy());
-    forward.end(body);
+    forwardRequest(upstream, req, res, 'crashing-gateway').end(body);
   });
 });
 server.listen(Number(portArg), '127.0.0.1');

@@ -1,0 +1,36 @@
+import { expect, test } from 'vitest';
+import type { VerifyReport } from '../verify/verify-report.js';
+import { verifySections } from './html-reports.js';
+
+test('verify --html: a diff of look-alike strings (NFC vs NFD, a BOM) shows them apart, escaped as verify prints them', () => {
+  const report: VerifyReport = {
+    format: 'mcp-golden-verify/1',
+    pass: false,
+    failOn: 'any',
+    update: false,
+    summary: { goldens: 1, passed: 0, failed: 1, rewritten: 0, ms: 5 },
+    goldens: [
+      {
+        file: 'goldens/unicode.jsonl',
+        pass: false,
+        ms: 5,
+        rewritten: false,
+        volatile: {},
+        differences: [
+          { where: 'tools/call result', path: '$.a', kind: 'changed', expected: 'café', actual: 'cafe\u0301' },
+          { where: 'tools/call result', path: '$.b', kind: 'changed', expected: 'hello', actual: '\ufeffhello' },
+        ],
+      },
+    ],
+    schemaChanges: [],
+  };
+  const diff = verifySections(report, new Map())[0]?.rows[0]?.diff ?? [];
+  expect(diff).toEqual([
+    '@ tools/call result $.a',
+    '- "café"',
+    '+ "cafe\\u0301"',
+    '@ tools/call result $.b',
+    '- "hello"',
+    '+ "\\ufeffhello"',
+  ]);
+});
