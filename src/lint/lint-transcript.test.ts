@@ -20,7 +20,8 @@ describe('lintTranscript', () => {
   test('two sequential calls reusing a progress token: each call is judged on its own progress', async () => {
     const twice = callTwiceWithOneToken(await golden('progress-10x100'));
     const report = lintTranscript(twice);
-    expect(report.calls).toBe(3);
+    // tools/list, resources/list and resources/templates/list of the handshake, then the two calls.
+    expect(report.calls).toBe(5);
     expect(report.violations.map((v) => formatViolation(v))).toEqual([]);
     // A real fault in the second call is still its own: its progress repeated after its result.
     const second = twice.frames.filter((f) => f.exchange === 5);
