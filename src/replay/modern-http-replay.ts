@@ -40,22 +40,37 @@ export class ModernHttpReplay {
     readonly engine: ReplayEngine,
     /** True when the replay also serves legacy goldens: then only requests that say they are modern come here. */
     private readonly beside: boolean,
+    /**
+     * True when the legacy side serves only modern goldens re-framed for 2025 clients: then every
+     * request comes here but one that says it is 2025's (an `initialize`, a session id, a 2025
+     * `MCP-Protocol-Version`).
+     */
+    private readonly crossedBeside = false,
   ) {}
 
   /** Builds the modern side from the modern goldens of a replay. */
-  static of(goldens: readonly GoldenInput[], options: ReplayOptions, beside: boolean): ModernHttpReplay {
-    return new ModernHttpReplay(new ReplayEngine(goldens, options), beside);
+  static of(
+    goldens: readonly GoldenInput[],
+    options: ReplayOptions,
+    beside: boolean,
+    crossedBeside = false,
+  ): ModernHttpReplay {
+    return new ModernHttpReplay(new ReplayEngine(goldens, options), beside, crossedBeside);
   }
 
   /**
    * Whether a request belongs to the modern era: it carries `Mcp-Method`, names 2026-07-28 in
-   * `MCP-Protocol-Version` or in its body's envelope; with no legacy goldens beside, every request.
+   * `MCP-Protocol-Version` or in its body's envelope; with no legacy goldens beside, every request
+   * (but a 2025 client's, when the legacy side answers it from crossed goldens).
    */
   claims(request: IncomingRequest): boolean {
-    if (!this.beside) return true;
     if (request.headers['mcp-method'] !== undefined) return true;
-    if (request.headers['mcp-protocol-version'] === MODERN_PROTOCOL_VERSION) return true;
-    return request.httpMethod === 'POST' && request.body.includes(ENVELOPE_KEYS.protocolVersion);
+    const version = request.headers['mcp-protocol-version'];
+    if (version === MODERN_PROTOCOL_VERSION) return true;
+    if (request.httpMethod === 'POST' && request.body.includes(ENVELOPE_KEYS.protocolVersion)) return true;
+    if (this.beside) return false;
+    if (!this.crossedBeside) return true;
+    return !(version !== undefined || request.headers['mcp-session-id'] !== undefined || isInitialize(request.body));
   }
 
   /** Stops every call still streaming and ends its response. */
@@ -207,4 +222,15 @@ function responseHeaders(exchange: ReplayExchange): Record<string, string> {
     out[name] = name === 'date' ? new Date().toUTCString() : (recorded[name] as string);
   }
   return out;
+}
+
+/** True when a body is an `initialize` request (the 2025 handshake). */
+function isInitialize(body: string): boolean {
+  if (!body.includes('initialize')) return false;
+  try {
+    const value: unknown = JSON.parse(body);
+    return isJsonRpcMessage(value) && value.method === 'initialize';
+  } catch {
+    return false;
+  }
 }
