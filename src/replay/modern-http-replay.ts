@@ -1,6 +1,14 @@
-import { eraOf, MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
+import { eraOf, MODERN_PROTOCOL_VERSION, type Transcript } from '../transcript/frame.js';
+import { frameMessage } from '../transcript/frame-content.js';
+import { isJsonObject } from '../transcript/json-object.js';
 import { isJsonRpcMessage } from '../transcript/json-rpc.js';
-import { ENVELOPE_KEYS, envelopeVersion, headerMismatch } from '../transcript/modern-envelope.js';
+import {
+  ENVELOPE_KEYS,
+  envelopeVersion,
+  headerMismatch,
+  paramHeaderMismatch,
+  paramHeadersOf,
+} from '../transcript/modern-envelope.js';
 import { TRANSPORT_HEADERS } from '../transcript/normalize.js';
 import { type IncomingRequest, type ResponseSink, writeOut } from './http-exchange.js';
 import { sendError } from './http-guards.js';
@@ -46,6 +54,8 @@ export class ModernHttpReplay {
      * `MCP-Protocol-Version`).
      */
     private readonly crossedBeside = false,
+    /** Each recorded tool's `x-mcp-header` arguments (argument → header name), from the goldens' tools/list answers. */
+    private readonly paramHeaders: ReadonlyMap<string, Readonly<Record<string, string>>> = new Map(),
   ) {}
 
   /** Builds the modern side from the modern goldens of a replay. */
@@ -55,7 +65,12 @@ export class ModernHttpReplay {
     beside: boolean,
     crossedBeside = false,
   ): ModernHttpReplay {
-    return new ModernHttpReplay(new ReplayEngine(goldens, options), beside, crossedBeside);
+    return new ModernHttpReplay(
+      new ReplayEngine(goldens, options),
+      beside,
+      crossedBeside,
+      recordedParamHeaders(goldens),
+    );
   }
 
   /**
@@ -133,6 +148,16 @@ export class ModernHttpReplay {
     const mismatch = headerMismatch(request.headers, value);
     if (mismatch !== undefined) {
       const text = `Header mismatch: ${mismatch}. A 2026-07-28 request's Mcp-Method, Mcp-Name and MCP-Protocol-Version headers must repeat its body.`;
+      this.engine.note(null, 'POST', value, undefined, text);
+      this.answer(sink, 400, jsonRpcError(value.id, -32020, text));
+      return;
+    }
+    const tool = isJsonObject(value.params) ? value.params.name : undefined;
+    const declared =
+      value.method === 'tools/call' && typeof tool === 'string' ? this.paramHeaders.get(tool) : undefined;
+    const paramMismatch = declared && paramHeaderMismatch(request.headers, value, declared);
+    if (paramMismatch) {
+      const text = `Header mismatch: ${paramMismatch}. The recorded tool ${JSON.stringify(tool)} marks that argument with x-mcp-header: send its Mcp-Param-* header with the same value (=?base64?...?= for non-ASCII).`;
       this.engine.note(null, 'POST', value, undefined, text);
       this.answer(sink, 400, jsonRpcError(value.id, -32020, text));
       return;
@@ -233,4 +258,24 @@ function isInitialize(body: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The `x-mcp-header` arguments of every tool the goldens' `tools/list` answers list, by tool name. */
+function recordedParamHeaders(goldens: readonly GoldenInput[]): Map<string, Record<string, string>> {
+  const out = new Map<string, Record<string, string>>();
+  for (const input of goldens) {
+    const golden: Transcript = 'golden' in input ? input.golden : input;
+    for (const frame of golden.frames) {
+      if (frame.dir !== 'server->client') continue;
+      const result = frameMessage(frame)?.result;
+      const tools = isJsonObject(result) ? result.tools : undefined;
+      if (!Array.isArray(tools)) continue;
+      for (const tool of tools) {
+        const headers = paramHeadersOf(tool);
+        if (isJsonObject(tool) && typeof tool.name === 'string' && Object.keys(headers).length > 0)
+          out.set(tool.name, headers);
+      }
+    }
+  }
+  return out;
 }

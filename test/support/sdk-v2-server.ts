@@ -99,6 +99,14 @@ function buildServer(calls: SdkV2Call[], confirmWord: string): McpServer {
       return { content: [{ type: 'text', text: `${confirmWord}: ${JSON.stringify(answer)}` }] };
     },
   );
+  server.registerTool(
+    'greet',
+    {
+      description: 'greets by name; the name is mirrored in the Mcp-Param-Name header (x-mcp-header)',
+      inputSchema: z.object({ name: z.string().meta({ 'x-mcp-header': 'Name' }) }),
+    },
+    async ({ name }) => ({ content: [{ type: 'text', text: `hello, ${name}` }] }),
+  );
   return server;
 }
 
