@@ -21,10 +21,11 @@ export function createHttpReplay(
   const { legacy, modern } = splitGoldensByEra(goldens);
   // The handshake is made up only when no golden of that era answers it: one replay is one server.
   const legacyServed = [...legacy, ...crossGoldens(modern, 'legacy', legacy.length === 0)];
-  const modernServed = [...modern, ...crossGoldens(legacy, 'modern', modern.length === 0)];
+  // 2025 goldens are re-framed for 2026-07-28 clients when the first one comes.
+  const modernServed = (): GoldenInput[] => [...modern, ...crossGoldens(legacy, 'modern', modern.length === 0)];
   const modernSide =
-    modernServed.length > 0
-      ? ModernHttpReplay.of(modernServed, options, legacy.length > 0, legacyServed.length > 0)
+    goldens.length > 0
+      ? ModernHttpReplay.of(modernServed, options, legacy.length > 0, legacyServed.length > 0, modern.length > 0)
       : undefined;
   return new HttpReplay(new ReplayEngine(legacyServed, options), rules, modernSide);
 }

@@ -44,8 +44,15 @@ export class ModernHttpReplay {
   /** Calls still streaming, with the response each writes to. */
   private readonly live = new Map<ReplayCall, ResponseSink>();
 
+  /** The engine and the recorded `x-mcp-header` arguments, built on first use (see {@link ModernHttpReplay.of}). */
+  private built:
+    | { readonly engine: ReplayEngine; readonly paramHeaders: ReadonlyMap<string, Readonly<Record<string, string>>> }
+    | undefined;
+
   constructor(
-    readonly engine: ReplayEngine,
+    /** The goldens this side serves: asked for once, when the side is first used. */
+    private readonly goldens: () => readonly GoldenInput[],
+    private readonly options: ReplayOptions,
     /** True when the replay also serves legacy goldens: then only requests that say they are modern come here. */
     private readonly beside: boolean,
     /**
@@ -54,23 +61,36 @@ export class ModernHttpReplay {
      * `MCP-Protocol-Version`).
      */
     private readonly crossedBeside = false,
-    /** Each recorded tool's `x-mcp-header` arguments (argument → header name), from the goldens' tools/list answers. */
-    private readonly paramHeaders: ReadonlyMap<string, Readonly<Record<string, string>>> = new Map(),
   ) {}
 
-  /** Builds the modern side from the modern goldens of a replay. */
+  /**
+   * Builds the modern side of a replay. `goldens` is asked for at once when `eager` (the replay has
+   * modern goldens of its own), else on the first modern request: a replay of 2025 goldens only
+   * re-frames them for 2026-07-28 clients when one comes.
+   */
   static of(
-    goldens: readonly GoldenInput[],
+    goldens: () => readonly GoldenInput[],
     options: ReplayOptions,
     beside: boolean,
     crossedBeside = false,
+    eager = true,
   ): ModernHttpReplay {
-    return new ModernHttpReplay(
-      new ReplayEngine(goldens, options),
-      beside,
-      crossedBeside,
-      recordedParamHeaders(goldens),
-    );
+    const side = new ModernHttpReplay(goldens, options, beside, crossedBeside);
+    if (eager) void side.engine;
+    return side;
+  }
+
+  /** The engine answering this side's requests. */
+  get engine(): ReplayEngine {
+    return this.build().engine;
+  }
+
+  private build(): NonNullable<ModernHttpReplay['built']> {
+    if (!this.built) {
+      const goldens = this.goldens();
+      this.built = { engine: new ReplayEngine(goldens, this.options), paramHeaders: recordedParamHeaders(goldens) };
+    }
+    return this.built;
   }
 
   /**
@@ -95,7 +115,7 @@ export class ModernHttpReplay {
       sink.end();
     }
     this.live.clear();
-    this.engine.close();
+    this.built?.engine.close();
   }
 
   /** Answers one modern-era request; never throws. */
@@ -154,7 +174,7 @@ export class ModernHttpReplay {
     }
     const tool = isJsonObject(value.params) ? value.params.name : undefined;
     const declared =
-      value.method === 'tools/call' && typeof tool === 'string' ? this.paramHeaders.get(tool) : undefined;
+      value.method === 'tools/call' && typeof tool === 'string' ? this.build().paramHeaders.get(tool) : undefined;
     const paramMismatch = declared && paramHeaderMismatch(request.headers, value, declared);
     if (paramMismatch) {
       const text = `Header mismatch: ${paramMismatch}. The recorded tool ${JSON.stringify(tool)} marks that argument with x-mcp-header: send its Mcp-Param-* header with the same value (=?base64?...?= for non-ASCII).`;
