@@ -1,6 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runCli } from '../../test/support/cli.js';
 import { type SdkV2Server, startSdkV2Server } from '../../test/support/sdk-v2-server.js';
 import { recordCall } from '../record/record-call.js';
+import { writeGolden } from '../store/golden-file.js';
 import type { Frame, Transcript } from '../transcript/frame.js';
 import { lintTranscript } from './lint-transcript.js';
 
@@ -41,6 +46,22 @@ describe('keep-alive: a long silent modern SSE stream', () => {
     const comments = golden.frames.filter((f) => f.channel === 'sse' && f.raw?.startsWith(':'));
     expect(comments.length).toBeGreaterThan(3);
     expect(lintTranscript(golden, { keepAliveMs: 200 }).violations).toEqual([]);
+  });
+
+  test('mcp-golden lint --keep-alive-ms sets the bound; the default passes the same golden', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-golden-keep-alive-'));
+    try {
+      const file = join(dir, 'quiet.jsonl');
+      await writeGolden(file, await recordCall(quiet.url, slowCall));
+      const tight = await runCli(['lint', file, '--keep-alive-ms', '200']);
+      expect(tight.code, tight.stdout + tight.stderr).toBe(1);
+      expect(tight.stdout).toContain('keep-alive: the SSE response of exchange');
+      expect(tight.stdout).toContain('(--keep-alive-ms)');
+      const loose = await runCli(['lint', file]);
+      expect(loose.code, loose.stdout + loose.stderr).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   test('a legacy golden is not judged on keep-alive', async () => {
