@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,12 +9,14 @@ import { recordCall } from '../record/record-call.js';
 import { readGolden } from '../store/golden-file.js';
 import type { Transcript } from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
+import { crossGolden } from './cross-era.js';
 import { createReplayServer, type ReplayServer } from './replay-server.js';
 
 // A call recorded in one era answers a client of the other, re-framed as that era's transport has it.
 
 const PINNED = { versionNegotiation: { mode: { pin: '2026-07-28' } } } as const;
-const CHATTY = join(import.meta.dirname, '../../goldens/chatty.jsonl');
+const GOLDENS = join(import.meta.dirname, '../../goldens');
+const CHATTY = join(GOLDENS, 'chatty.jsonl');
 
 async function withReplay<T>(goldens: Transcript[], run: (replay: ReplayServer) => Promise<T>): Promise<T> {
   const replay = await createReplayServer(goldens, { pace: 'instant' });
@@ -149,5 +152,25 @@ describe('a 2026-07-28 golden answers a 2025 client', () => {
       const call = replay.report().requests.find((r) => r.method === 'tools/call');
       expect(call?.matched).toMatch(/^chatty\.jsonl #\d+$|^chatty #\d+$/);
     });
+  });
+});
+
+describe('crossGolden', () => {
+  test('every committed 2025 golden re-framed for 2026-07-28: no session, no SSE ids, every result complete, no initialize', async () => {
+    for (const name of (await readdir(GOLDENS)).filter((f) => f.endsWith('.jsonl'))) {
+      const crossed = crossGolden(await readGolden(join(GOLDENS, name)), 'modern');
+      if (!crossed) continue;
+      expect(crossed.header.era, name).toBe('modern');
+      for (const frame of crossed.frames) {
+        expect(frame.headers?.['mcp-session-id'], name).toBeUndefined();
+        if (frame.channel === 'sse') expect(frame.raw, name).not.toMatch(/^id:/m);
+        const message = frameMessage(frame);
+        expect(message?.method, name).not.toBe('initialize');
+        if (frame.dir === 'server->client' && message?.result !== undefined)
+          expect((message.result as { resultType?: unknown }).resultType, name).toBe('complete');
+      }
+      const discover = crossed.frames.map(frameMessage).find((m) => m?.method === 'server/discover');
+      expect(discover, name).toBeDefined();
+    }
   });
 });

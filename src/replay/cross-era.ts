@@ -56,8 +56,6 @@ export function crossGolden(golden: Transcript, to: Era, withHandshake = true): 
     if (frame.channel === 'http' && frame.dir === 'client->server') heads.set(frame.exchange, frame);
   }
   for (const [exchange, request] of requests) {
-    const head = heads.get(exchange);
-    if (head?.method !== undefined && head.method !== 'POST') drop.add(exchange);
     if (typeof request.method !== 'string' || !('id' in request) || request.method === handshake) drop.add(exchange);
   }
   for (const [exchange, head] of heads) if (head.method !== undefined && head.method !== 'POST') drop.add(exchange);
@@ -80,7 +78,7 @@ export function crossGolden(golden: Transcript, to: Era, withHandshake = true): 
   }
   if (!frames.some((f) => f.dir === 'client->server' && frameMessage(f) !== undefined)) return undefined;
   const first = golden.frames[0]?.t ?? 0;
-  const next = Math.max(0, ...golden.frames.map((f) => f.exchange)) + 1;
+  const next = golden.frames.reduce((most, f) => Math.max(most, f.exchange), 0) + 1;
   const made =
     withHandshake && handshakeAnswer ? handshakeExchange(golden, to, handshakeAnswer, next, first) : undefined;
   return {
