@@ -20,12 +20,14 @@ describe('lintTranscript', () => {
   test('two sequential calls reusing a progress token: each call is judged on its own progress', async () => {
     const twice = callTwiceWithOneToken(await golden('progress-10x100'));
     const report = lintTranscript(twice);
-    expect(report.calls).toBe(3);
+    // The handshake's tools/list, resources/list and templates list, then the call twice.
+    expect(report.calls).toBe(5);
     expect(report.violations.map((v) => formatViolation(v))).toEqual([]);
     // A real fault in the second call is still its own: its progress repeated after its result.
-    const second = twice.frames.filter((f) => f.exchange === 5);
+    const secondExchange = twice.frames.findLast((f) => frameMessage(f)?.method === 'tools/call')?.exchange;
+    const second = twice.frames.filter((f) => f.exchange === secondExchange);
     const progress = second.filter(isProgress).at(-1) as Frame;
-    const end = twice.frames.findLastIndex((f) => f.exchange === 5 && f.channel === 'sse');
+    const end = twice.frames.findLastIndex((f) => f.exchange === secondExchange && f.channel === 'sse');
     const late = {
       ...progress,
       t: (twice.frames[end]?.t ?? 0) + 10,
