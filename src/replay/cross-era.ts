@@ -20,7 +20,8 @@ const transcriptOf = (input: GoldenInput): Transcript => ('file' in input ? inpu
  * `initialize` made from the `server/discover` answer, results without `resultType`, `ttlMs` or
  * `cacheScope`). Calls that do not cross are left out: `input_required` and task rounds, streams
  * that carry a server request (2026-07-28 has none), GET and DELETE. Each crossed golden's source
- * says `(<version> golden, answered across eras)`. `handshake: false` leaves the made-up handshake
+ * says `(<version> golden, answered across eras)`; the replay lists them after its own goldens, so of two
+ * that fit a request equally, the client's own era answers. `handshake: false` leaves the made-up handshake
  * out (when goldens of the era `to` answer it themselves, so one replay stays one server).
  */
 export function crossGoldens(goldens: readonly GoldenInput[], to: Era, handshake = true): GoldenInput[] {
