@@ -86,6 +86,12 @@ a golden that is missing or unreadable).`,
       integer: { min: 1, max: 3_600_000 },
       description: 'heartbeat: longest accepted silence while a call is open (default 7500)',
     },
+    'keep-alive-ms': {
+      type: 'string',
+      value: 'N',
+      integer: { min: 1, max: 3_600_000 },
+      description: 'keep-alive (modern era): longest accepted silence on an open SSE response (default 20000)',
+    },
     off: {
       type: 'string',
       value: 'RULE[,RULE]',
@@ -100,11 +106,13 @@ Per golden: notes.lint = { "<rule>": "why this golden is an exception" } in its 
     const project = await projectOptions();
     const minIntervalMs = args.integer('min-interval-ms');
     const maxSilenceMs = args.integer('max-silence-ms');
+    const keepAliveMs = args.integer('keep-alive-ms');
     const options: LintOptions = {
       ...project,
       rules: { ...project.rules, ...(parseOff(args.strings('off')) as Partial<Record<LintRuleId, boolean>>) },
       ...(minIntervalMs !== undefined && { minIntervalMs }),
       ...(maxSilenceMs !== undefined && { maxSilenceMs }),
+      ...(keepAliveMs !== undefined && { keepAliveMs }),
     };
     const results: LintedGolden[] = [];
     for (const path of positionals) {

@@ -59,8 +59,9 @@ export const ProjectConfigSchema = z.strictObject(
           minIntervalMs: wholeNumber.optional(),
           maxSilenceMs: wholeNumber.optional(),
           rateWindow: wholeNumber.optional(),
+          keepAliveMs: wholeNumber.optional(),
         },
-        { error: 'an object with "rules", "minIntervalMs", "maxSilenceMs" and "rateWindow"' },
+        { error: 'an object with "rules", "minIntervalMs", "maxSilenceMs", "rateWindow" and "keepAliveMs"' },
       )
       .optional(),
   },

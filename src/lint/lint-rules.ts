@@ -11,7 +11,9 @@ export type LintRuleId =
   | 'event-ids'
   | 'resume-lossless'
   | 'partial-results'
-  | 'x-accel-buffering';
+  | 'x-accel-buffering'
+  | 'keep-alive'
+  | 'after-close';
 
 /** Where a rule comes from: the MCP specification's MUST/SHOULD, or widely given practical guidance. */
 export type LintRuleSource = 'spec MUST' | 'spec SHOULD' | 'guidance' | 'experimental';
@@ -111,6 +113,24 @@ export const LINT_RULES: readonly LintRuleInfo[] = [
     reference:
       'MCP spec 2026-07-28, basic/transports (Streamable HTTP): servers SHOULD send `X-Accel-Buffering: no` so reverse proxies do not buffer the stream',
     fix: 'set the response header `X-Accel-Buffering: no` on every `text/event-stream` response',
+  },
+  {
+    id: 'keep-alive',
+    source: 'guidance',
+    summary:
+      'modern era (2026-07-28): an SSE response is never silent for longer than the keep-alive bound (default 20000 ms) without a `:` comment',
+    reference:
+      'MCP spec 2026-07-28, basic/transports (Streamable HTTP, the note after X-Accel-Buffering): SSE `:` comment keep-alives are encouraged so proxies do not time out an idle stream; the SDK v2 sends `: keepalive` every 15000 ms by default (`keepAliveMs`)',
+    fix: 'write an SSE comment (`: keepalive`) on every open stream at least every 15 s (SDK v2: leave `keepAliveMs` at its default, do not set it to 0)',
+  },
+  {
+    id: 'after-close',
+    source: 'spec MUST',
+    summary:
+      'modern era (2026-07-28): no progress or log notification for a request after the client closed its stream',
+    reference:
+      'MCP spec 2026-07-28, basic/transports (Streamable HTTP, Cancellation): the server MUST treat a client disconnect as cancellation and MUST NOT send further messages for that request',
+    fix: 'stop the handler when the request is aborted (SDK v2: check `ctx.mcpReq.signal`) and send nothing more for it',
   },
   {
     id: 'partial-results',

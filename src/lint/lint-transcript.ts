@@ -11,7 +11,13 @@ import {
   checkTokens,
   checkTotalConstant,
 } from './progress-rules.js';
-import { checkAccelBuffering, checkEventIds, checkResumeLossless } from './stream-rules.js';
+import {
+  checkAccelBuffering,
+  checkAfterClose,
+  checkEventIds,
+  checkKeepAlive,
+  checkResumeLossless,
+} from './stream-rules.js';
 import { checkHeartbeat, checkRate, type TimingOptions } from './timing-rules.js';
 
 /** Rules switched on (`true`) or off (`false`); rules not named keep their default (on). */
@@ -67,7 +73,8 @@ export function goldenRuleExceptions(transcript: Transcript): SkippedRule[] {
  * Judges a recorded server against the progress contract: token echo, no progress without a
  * token, monotonic progress, constant total, a final notification on success and error, nothing
  * after the result, rate, heartbeat, event ids, lossless resume and (experimental) partial results;
- * for a modern (2026-07-28) golden, `X-Accel-Buffering: no` on SSE responses instead of the
+ * for a modern (2026-07-28) golden, `X-Accel-Buffering: no` on SSE responses, keep-alive comments
+ * on a long silent stream and nothing sent after the client closed a stream, instead of the
  * resumption rules (event ids, lossless resume), which that revision removed. Pure: reads the
  * transcript only.
  *
@@ -116,7 +123,7 @@ export function lintTranscript(transcript: Transcript, options: LintOptions = {}
     ...checkEventIds(view),
     ...checkResumeLossless(view),
     ...checkPartialResults(view),
-    ...(modern ? checkAccelBuffering(view) : []),
+    ...(modern ? [...checkAccelBuffering(view), ...checkKeepAlive(view, options), ...checkAfterClose(view)] : []),
   ];
   const off = new Set(skipped.map((s) => s.rule));
   const order = (v: LintViolation): number => v.frame;

@@ -1,7 +1,9 @@
+import { frameMessage } from '../transcript/frame-content.js';
 import type { StreamEvent } from '../transcript/read-calls.js';
 import { type LintView, progressValue } from './lint-view.js';
 import type { LintViolation } from './lint-violation.js';
 import { violation } from './lint-violation.js';
+import { DEFAULT_TIMING, type TimingOptions } from './timing-rules.js';
 
 const ORDERED_ID = /^(.*?)(\d+)$/;
 
@@ -160,6 +162,92 @@ export function checkAccelBuffering(view: LintView): LintViolation[] {
         value === undefined ? 'no such header' : JSON.stringify(value),
       ),
     );
+  });
+  return out;
+}
+
+const isSseHead = (frame: { channel: string; dir: string; headers?: Readonly<Record<string, string>> | undefined }) =>
+  frame.channel === 'http' &&
+  frame.dir === 'server->client' &&
+  (frame.headers?.['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
+
+/**
+ * `keep-alive` (modern era): from an SSE response's head until its end, the client's close, or the
+ * end of the recording, nothing on that stream (event or `:` comment) is further apart than
+ * `keepAliveMs`. One violation per stream, at its longest silence.
+ */
+export function checkKeepAlive(view: LintView, options: TimingOptions = {}): LintViolation[] {
+  const { keepAliveMs } = { ...DEFAULT_TIMING, ...options };
+  const frames = view.transcript.frames;
+  const endT = frames.at(-1)?.t ?? 0;
+  const out: LintViolation[] = [];
+  frames.forEach((head, headIndex) => {
+    if (!isSseHead(head)) return;
+    const marks: { t: number; order: number }[] = [{ t: head.t, order: headIndex }];
+    let stopped = false;
+    for (let order = headIndex + 1; order < frames.length && !stopped; order++) {
+      const frame = frames[order];
+      if (!frame || frame.exchange !== head.exchange) continue;
+      if (frame.channel === 'close' || frame.channel === 'end') stopped = true;
+      else if (frame.dir !== 'server->client' || frame.channel === 'read') continue;
+      marks.push({ t: frame.t, order });
+    }
+    if (!stopped) marks.push({ t: endT, order: frames.length - 1 });
+    let longest = 0;
+    let at = 0;
+    for (let i = 1; i < marks.length; i++) {
+      const gap = (marks[i] as (typeof marks)[number]).t - (marks[i - 1] as (typeof marks)[number]).t;
+      if (gap > longest) {
+        longest = gap;
+        at = i;
+      }
+    }
+    if (longest / 1000 <= keepAliveMs) return;
+    const from = marks[at - 1] as (typeof marks)[number];
+    const until = marks[at] as (typeof marks)[number];
+    out.push(
+      violation(
+        view,
+        'keep-alive',
+        { order: until.order },
+        `the SSE response of exchange ${head.exchange} was silent for ${(longest / 1000).toFixed(1)} ms (lines ${from.order + 2}-${until.order + 2}) with no \`:\` comment keep-alive`,
+        `something on the stream (an event or a \`:\` comment) at least every ${keepAliveMs} ms (--keep-alive-ms)`,
+        `${(longest / 1000).toFixed(1)} ms of silence`,
+      ),
+    );
+  });
+  return out;
+}
+
+const AFTER_CLOSE_METHODS = new Set(['notifications/progress', 'notifications/message']);
+
+/**
+ * `after-close` (modern era): once the client closed a request's response stream (its `close`
+ * frame, how a 2026-07-28 client cancels over HTTP), the server sends no progress or log
+ * notification for that request on it.
+ */
+export function checkAfterClose(view: LintView): LintViolation[] {
+  const frames = view.transcript.frames;
+  const out: LintViolation[] = [];
+  frames.forEach((close, closeIndex) => {
+    if (close.channel !== 'close') return;
+    const call = view.calls.find((c) => c.exchange === close.exchange);
+    for (let order = closeIndex + 1; order < frames.length; order++) {
+      const frame = frames[order];
+      if (!frame || frame.exchange !== close.exchange || frame.dir !== 'server->client') continue;
+      const method = frameMessage(frame)?.method;
+      if (typeof method !== 'string' || !AFTER_CLOSE_METHODS.has(method)) continue;
+      out.push(
+        violation(
+          view,
+          'after-close',
+          { call, order },
+          `${method} was sent ${((frame.t - close.t) / 1000).toFixed(1)} ms after the client closed the stream of exchange ${close.exchange} (line ${closeIndex + 2})`,
+          'nothing more for a request whose stream the client closed',
+          method,
+        ),
+      );
+    }
   });
   return out;
 }

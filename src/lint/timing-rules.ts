@@ -10,10 +10,20 @@ export interface TimingOptions {
   readonly rateWindow?: number;
   /** `heartbeat`: longest accepted silence while a call with a progress token is open, in ms. @default 7500 */
   readonly maxSilenceMs?: number;
+  /**
+   * `keep-alive` (modern era): longest accepted silence on an open SSE response, comments
+   * included, in ms. @default 20000 (the SDK v2's 15000 ms keep-alive, with a third more for late timers)
+   */
+  readonly keepAliveMs?: number;
 }
 
 /** Defaults of {@link TimingOptions}: the heartbeat limit tolerates the reference tool's longest step (5 s). */
-export const DEFAULT_TIMING: Required<TimingOptions> = { minIntervalMs: 100, rateWindow: 5, maxSilenceMs: 7500 };
+export const DEFAULT_TIMING: Required<TimingOptions> = {
+  minIntervalMs: 100,
+  rateWindow: 5,
+  maxSilenceMs: 7500,
+  keepAliveMs: 20_000,
+};
 
 /**
  * `rate`: no run of `rateWindow` consecutive intervals whose average is below `minIntervalMs`.

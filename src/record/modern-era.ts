@@ -4,6 +4,9 @@ import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isJsonObject } from '../transcript/json-object.js';
 import { resultOf } from '../transcript/json-rpc.js';
 import { ENVELOPE_KEYS } from '../transcript/modern-envelope.js';
+
+export { paramHeadersOf } from '../transcript/modern-envelope.js';
+
 import { VERSION } from '../version.js';
 import type { Scenario } from './scenario.js';
 
@@ -43,19 +46,6 @@ export function withEnvelope(message: JsonRpcMessage, scenario: Scenario): JsonR
       },
     },
   };
-}
-
-/** Arguments a tool marks with `x-mcp-header` in its input schema: argument name → header name. */
-export function paramHeadersOf(tool: unknown): Record<string, string> {
-  const schema = isJsonObject(tool) ? tool.inputSchema : undefined;
-  const properties = isJsonObject(schema) ? schema.properties : undefined;
-  const out: Record<string, string> = {};
-  if (!isJsonObject(properties)) return out;
-  for (const [argument, spec] of Object.entries(properties)) {
-    const header = isJsonObject(spec) ? spec['x-mcp-header'] : undefined;
-    if (typeof header === 'string' && header !== '') out[argument] = header;
-  }
-  return out;
 }
 
 /** True when a `server/discover` answer offers the modern revision. */

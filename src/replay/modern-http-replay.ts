@@ -1,6 +1,14 @@
-import { eraOf, MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
+import { eraOf, MODERN_PROTOCOL_VERSION, type Transcript } from '../transcript/frame.js';
+import { frameMessage } from '../transcript/frame-content.js';
+import { isJsonObject } from '../transcript/json-object.js';
 import { isJsonRpcMessage } from '../transcript/json-rpc.js';
-import { ENVELOPE_KEYS, envelopeVersion, headerMismatch } from '../transcript/modern-envelope.js';
+import {
+  ENVELOPE_KEYS,
+  envelopeVersion,
+  headerMismatch,
+  paramHeaderMismatch,
+  paramHeadersOf,
+} from '../transcript/modern-envelope.js';
 import { TRANSPORT_HEADERS } from '../transcript/normalize.js';
 import { type IncomingRequest, type ResponseSink, writeOut } from './http-exchange.js';
 import { sendError } from './http-guards.js';
@@ -36,26 +44,68 @@ export class ModernHttpReplay {
   /** Calls still streaming, with the response each writes to. */
   private readonly live = new Map<ReplayCall, ResponseSink>();
 
+  /** The engine and the recorded `x-mcp-header` arguments, built on first use (see {@link ModernHttpReplay.of}). */
+  private built:
+    | { readonly engine: ReplayEngine; readonly paramHeaders: ReadonlyMap<string, Readonly<Record<string, string>>> }
+    | undefined;
+
   constructor(
-    readonly engine: ReplayEngine,
+    /** The goldens this side serves: asked for once, when the side is first used. */
+    private readonly goldens: () => readonly GoldenInput[],
+    private readonly options: ReplayOptions,
     /** True when the replay also serves legacy goldens: then only requests that say they are modern come here. */
     private readonly beside: boolean,
+    /**
+     * True when the legacy side serves only modern goldens re-framed for 2025 clients: then every
+     * request comes here but one that says it is 2025's (an `initialize`, a session id, a 2025
+     * `MCP-Protocol-Version`).
+     */
+    private readonly crossedBeside = false,
   ) {}
 
-  /** Builds the modern side from the modern goldens of a replay. */
-  static of(goldens: readonly GoldenInput[], options: ReplayOptions, beside: boolean): ModernHttpReplay {
-    return new ModernHttpReplay(new ReplayEngine(goldens, options), beside);
+  /**
+   * Builds the modern side of a replay. `goldens` is asked for at once when `eager` (the replay has
+   * modern goldens of its own), else on the first modern request: a replay of 2025 goldens only
+   * re-frames them for 2026-07-28 clients when one comes.
+   */
+  static of(
+    goldens: () => readonly GoldenInput[],
+    options: ReplayOptions,
+    beside: boolean,
+    crossedBeside = false,
+    eager = true,
+  ): ModernHttpReplay {
+    const side = new ModernHttpReplay(goldens, options, beside, crossedBeside);
+    if (eager) void side.engine;
+    return side;
+  }
+
+  /** The engine answering this side's requests. */
+  get engine(): ReplayEngine {
+    return this.build().engine;
+  }
+
+  private build(): NonNullable<ModernHttpReplay['built']> {
+    if (!this.built) {
+      const goldens = this.goldens();
+      this.built = { engine: new ReplayEngine(goldens, this.options), paramHeaders: recordedParamHeaders(goldens) };
+    }
+    return this.built;
   }
 
   /**
    * Whether a request belongs to the modern era: it carries `Mcp-Method`, names 2026-07-28 in
-   * `MCP-Protocol-Version` or in its body's envelope; with no legacy goldens beside, every request.
+   * `MCP-Protocol-Version` or in its body's envelope; with no legacy goldens beside, every request
+   * (but a 2025 client's, when the legacy side answers it from crossed goldens).
    */
   claims(request: IncomingRequest): boolean {
-    if (!this.beside) return true;
     if (request.headers['mcp-method'] !== undefined) return true;
-    if (request.headers['mcp-protocol-version'] === MODERN_PROTOCOL_VERSION) return true;
-    return request.httpMethod === 'POST' && request.body.includes(ENVELOPE_KEYS.protocolVersion);
+    const version = request.headers['mcp-protocol-version'];
+    if (version === MODERN_PROTOCOL_VERSION) return true;
+    if (request.httpMethod === 'POST' && request.body.includes(ENVELOPE_KEYS.protocolVersion)) return true;
+    if (this.beside) return false;
+    if (!this.crossedBeside) return true;
+    return !(version !== undefined || request.headers['mcp-session-id'] !== undefined || isInitialize(request.body));
   }
 
   /** Stops every call still streaming and ends its response. */
@@ -65,7 +115,7 @@ export class ModernHttpReplay {
       sink.end();
     }
     this.live.clear();
-    this.engine.close();
+    this.built?.engine.close();
   }
 
   /** Answers one modern-era request; never throws. */
@@ -118,6 +168,16 @@ export class ModernHttpReplay {
     const mismatch = headerMismatch(request.headers, value);
     if (mismatch !== undefined) {
       const text = `Header mismatch: ${mismatch}. A 2026-07-28 request's Mcp-Method, Mcp-Name and MCP-Protocol-Version headers must repeat its body.`;
+      this.engine.note(null, 'POST', value, undefined, text);
+      this.answer(sink, 400, jsonRpcError(value.id, -32020, text));
+      return;
+    }
+    const tool = isJsonObject(value.params) ? value.params.name : undefined;
+    const declared =
+      value.method === 'tools/call' && typeof tool === 'string' ? this.build().paramHeaders.get(tool) : undefined;
+    const paramMismatch = declared && paramHeaderMismatch(request.headers, value, declared);
+    if (paramMismatch) {
+      const text = `Header mismatch: ${paramMismatch}. The recorded tool ${JSON.stringify(tool)} marks that argument with x-mcp-header: send its Mcp-Param-* header with the same value (=?base64?...?= for non-ASCII).`;
       this.engine.note(null, 'POST', value, undefined, text);
       this.answer(sink, 400, jsonRpcError(value.id, -32020, text));
       return;
@@ -205,6 +265,37 @@ function responseHeaders(exchange: ReplayExchange): Record<string, string> {
   for (const name in recorded) {
     if (TRANSPORT_HEADERS.has(name) || name === 'mcp-session-id') continue;
     out[name] = name === 'date' ? new Date().toUTCString() : (recorded[name] as string);
+  }
+  return out;
+}
+
+/** True when a body is an `initialize` request (the 2025 handshake). */
+function isInitialize(body: string): boolean {
+  if (!body.includes('initialize')) return false;
+  try {
+    const value: unknown = JSON.parse(body);
+    return isJsonRpcMessage(value) && value.method === 'initialize';
+  } catch {
+    return false;
+  }
+}
+
+/** The `x-mcp-header` arguments of every tool the goldens' `tools/list` answers list, by tool name. */
+function recordedParamHeaders(goldens: readonly GoldenInput[]): Map<string, Record<string, string>> {
+  const out = new Map<string, Record<string, string>>();
+  for (const input of goldens) {
+    const golden: Transcript = 'golden' in input ? input.golden : input;
+    for (const frame of golden.frames) {
+      if (frame.dir !== 'server->client') continue;
+      const result = frameMessage(frame)?.result;
+      const tools = isJsonObject(result) ? result.tools : undefined;
+      if (!Array.isArray(tools)) continue;
+      for (const tool of tools) {
+        const headers = paramHeadersOf(tool);
+        if (isJsonObject(tool) && typeof tool.name === 'string' && Object.keys(headers).length > 0)
+          out.set(tool.name, headers);
+      }
+    }
   }
   return out;
 }

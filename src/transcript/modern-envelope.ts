@@ -87,3 +87,63 @@ export function headerMismatch(
   }
   return undefined;
 }
+
+const CANONICAL_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** A `Mcp-Param-*` value as sent: the base64 sentinel decoded (`undefined` when its payload is not canonical base64 of UTF-8). */
+function decodeParamValue(value: string): string | undefined {
+  if (!(value.startsWith('=?base64?') && value.endsWith('?='))) return value;
+  const payload = value.slice(9, -2);
+  if (!CANONICAL_BASE64.test(payload)) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(payload, 'base64'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why a `tools/call`'s `Mcp-Param-{Name}` headers disagree with its arguments (`-32020
+ * HeaderMismatch`), or `undefined` when they agree (SEP-2243): for each argument the tool marks
+ * with `x-mcp-header` (`paramHeaders`: argument → header name) that the body carries as a string,
+ * number or boolean, the header must be there and decode (base64 sentinel `=?base64?…?=` for
+ * non-ASCII) to the same value; numbers compare as numbers. An argument that is absent or `null`
+ * needs no header.
+ */
+export function paramHeaderMismatch(
+  headers: Readonly<Record<string, string | undefined>>,
+  message: JsonRpcMessage,
+  paramHeaders: Readonly<Record<string, string>>,
+): string | undefined {
+  const params = isJsonObject(message.params) ? message.params : {};
+  const args = isJsonObject(params.arguments) ? params.arguments : {};
+  for (const [argument, header] of Object.entries(paramHeaders)) {
+    const body = args[argument];
+    if (body === undefined || body === null || typeof body === 'object') continue;
+    const name = `mcp-param-${header.toLowerCase()}`;
+    const got = headers[name];
+    if (got === undefined) return `the ${name} header is missing; the body says ${argument}=${JSON.stringify(body)}`;
+    const decoded = decodeParamValue(got);
+    if (decoded === undefined) return `the ${name} header carries an invalid base64 sentinel value`;
+    const same =
+      typeof body === 'number' && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(decoded)
+        ? Number(decoded) === body
+        : decoded === String(body);
+    if (!same)
+      return `the ${name} header decodes to ${JSON.stringify(decoded.slice(0, 100))}, the body says ${argument}=${JSON.stringify(body)}`;
+  }
+  return undefined;
+}
+
+/** Arguments a tool marks with `x-mcp-header` in its input schema: argument name → header name. */
+export function paramHeadersOf(tool: unknown): Record<string, string> {
+  const schema = isJsonObject(tool) ? tool.inputSchema : undefined;
+  const properties = isJsonObject(schema) ? schema.properties : undefined;
+  const out: Record<string, string> = {};
+  if (!isJsonObject(properties)) return out;
+  for (const [argument, spec] of Object.entries(properties)) {
+    const header = isJsonObject(spec) ? spec['x-mcp-header'] : undefined;
+    if (typeof header === 'string' && header !== '') out[argument] = header;
+  }
+  return out;
+}

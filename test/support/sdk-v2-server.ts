@@ -22,6 +22,8 @@ export interface SdkV2ServerOptions {
   readonly omitAccelHeader?: boolean;
   /** The word `confirm` answers with (a server whose output changed). @default 'confirmed' */
   readonly confirmWord?: string;
+  /** The SDK's SSE keep-alive interval (`: keepalive` comments), `0` for none. @default 0 */
+  readonly keepAliveMs?: number;
 }
 
 /** An `@modelcontextprotocol/server` 2.4.0 server on 127.0.0.1, served through `createMcpHandler`. */
@@ -97,6 +99,14 @@ function buildServer(calls: SdkV2Call[], confirmWord: string): McpServer {
       return { content: [{ type: 'text', text: `${confirmWord}: ${JSON.stringify(answer)}` }] };
     },
   );
+  server.registerTool(
+    'greet',
+    {
+      description: 'greets by name; the name is mirrored in the Mcp-Param-Name header (x-mcp-header)',
+      inputSchema: z.object({ name: z.string().meta({ 'x-mcp-header': 'Name' }) }),
+    },
+    async ({ name }) => ({ content: [{ type: 'text', text: `hello, ${name}` }] }),
+  );
   return server;
 }
 
@@ -115,7 +125,7 @@ export async function startSdkV2Server(options: SdkV2ServerOptions): Promise<Sdk
   const calls: SdkV2Call[] = [];
   const handler = createMcpHandler(() => buildServer(calls, options.confirmWord ?? 'confirmed'), {
     legacy: options.legacy,
-    keepAliveMs: 0,
+    keepAliveMs: options.keepAliveMs ?? 0,
   });
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req);
