@@ -24,7 +24,7 @@ beforeAll(async () => {
     golden = await recordCall(live.url, {
       name: 'modern-progress',
       tool: 'progress',
-      arguments: { steps: 3, step_ms: 20 },
+      arguments: { steps: 3, step_ms: 150 },
       progressToken: 'p',
       era: 'modern',
     });
@@ -47,14 +47,17 @@ describe('stdio replay of a modern golden', () => {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [CLI, 'replay', '--stdio', '--pace', 'instant', file],
+        // At the recorded pace the result follows the last progress by a step (150 ms): the SDK client
+        // drops a progress that arrives in one read with the result, which an instant replay risks on
+        // a loaded machine.
+        args: [CLI, 'replay', '--stdio', '--pace', 'recorded', file],
         stderr: 'ignore',
       }),
     );
     try {
       const progress: number[] = [];
       const result = await client.callTool(
-        { name: 'progress', arguments: { steps: 3, step_ms: 20 } },
+        { name: 'progress', arguments: { steps: 3, step_ms: 150 } },
         { onprogress: (p: { progress: number }) => progress.push(p.progress) },
       );
       expect(progress).toEqual([1, 2, 3]);
@@ -84,7 +87,7 @@ describe('stdio replay of a modern golden', () => {
         jsonrpc: '2.0',
         id: 'c',
         method: 'tools/call',
-        params: { name: 'progress', arguments: { steps: 3, step_ms: 20 }, _meta: { ...META, progressToken: 'q' } },
+        params: { name: 'progress', arguments: { steps: 3, step_ms: 150 }, _meta: { ...META, progressToken: 'q' } },
       })}\n`,
     );
     stdin.end();
