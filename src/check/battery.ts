@@ -9,6 +9,7 @@ import {
 import { type Recording, type RecordTarget, recordCall } from '../record/record-call.js';
 import type { Scenario } from '../record/scenario.js';
 import type { AuditEntry } from '../server/audit-log.js';
+import type { Era } from '../transcript/frame.js';
 import { frameMessage, sseBlock } from '../transcript/frame-content.js';
 import { progressOf } from '../transcript/json-rpc.js';
 import { readToolCall } from '../transcript/read-calls.js';
@@ -51,6 +52,10 @@ export interface BatteryContext {
   readonly audit: () => Promise<AuditEntry[]>;
   /** Longest wait for any one message. */
   readonly timeoutMs: number;
+  /** The era the check's client speaks to the gateway. @default 'legacy' */
+  readonly clientEra?: Era;
+  /** The era of the reference upstream (`modern`: it refuses the 2025 handshake). @default 'legacy' */
+  readonly upstreamEra?: Era;
 }
 
 /**
@@ -110,8 +115,8 @@ async function pair(
   scenario: Scenario,
 ): Promise<{ received: Recording; reference: Recording }> {
   const timed = { ...scenario, timeoutMs: context.timeoutMs };
-  const reference = await recordCall(context.direct, timed);
-  const received = await recordCall(context.gateway, timed);
+  const reference = await recordCall(context.direct, { ...timed, era: context.upstreamEra ?? 'legacy' });
+  const received = await recordCall(context.gateway, { ...timed, era: context.clientEra ?? 'legacy' });
   return { received, reference };
 }
 
@@ -127,8 +132,8 @@ async function pairAtOnce(
 ): Promise<{ received: Recording; reference: Recording }> {
   const timed = { ...scenario, timeoutMs: context.timeoutMs };
   const [reference, received] = await Promise.all([
-    recordCall(context.direct, { ...timed, progressToken: referenceToken }),
-    recordCall(context.gateway, timed),
+    recordCall(context.direct, { ...timed, progressToken: referenceToken, era: context.upstreamEra ?? 'legacy' }),
+    recordCall(context.gateway, { ...timed, era: context.clientEra ?? 'legacy' }),
   ]);
   return { received, reference };
 }

@@ -41,6 +41,14 @@ export type Fault =
   // running in the check's own process stalls the check too
   | 'block-loop'
   | 'block-loop-twice'
+  // forwards faithfully, but a client closing its response stream is not passed on: the upstream
+  // connection stays open, so a 2026-07-28 upstream never learns of the cancel
+  | 'ignore-hang-up'
+  // forwards faithfully, but drops the Mcp-Name request header (2026-07-28)
+  | 'drop-mcp-name'
+  // keeps the progress events of each SSE stream by progress token, and writes them again at the
+  // start of a later request with the same token (a cache answering a re-issued call with stale frames)
+  | 'stale-on-reissue'
   // benign
   | 'remap-ids'
   | 'rechunk'
@@ -157,6 +165,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
   const upstreamIds = new Map<string, unknown>();
   const getStreams = new Map<string, (text: string) => void>();
   let progressStreams = 0;
+  const staleByToken = new Map<string, string[]>();
   const server = createServer((req, res) => {
     const session = req.headers['mcp-session-id'] as string | undefined;
     const remapping = fault === 'remap-ids' || fault === 'cancel-id-untranslated';
@@ -184,6 +193,17 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
         res.writeHead(202).end();
         return;
       }
+      const requestHeaders = { ...req.headers };
+      if (fault === 'drop-mcp-name') delete requestHeaders['mcp-name'];
+      let staleKey: string | undefined;
+      if (fault === 'stale-on-reissue' && body.length > 0) {
+        try {
+          const token = (JSON.parse(body.toString()) as Message).params?._meta as
+            | { progressToken?: unknown }
+            | undefined;
+          if (token?.progressToken !== undefined) staleKey = JSON.stringify(token.progressToken);
+        } catch {}
+      }
       const forward = httpRequest(
         {
           host: target.hostname,
@@ -191,7 +211,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
           method: req.method,
           path: req.url,
           headers: {
-            ...req.headers,
+            ...requestHeaders,
             host: target.host,
             ...(body.length > 0 && { 'content-length': String(body.length) }),
           },
@@ -227,7 +247,8 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
             upRes.on('end', () => res.end());
             return;
           }
-          if (!isSse || fault === 'none') {
+          if (fault === 'none' || fault === 'drop-mcp-name') res.on('close', () => upRes.destroy());
+          if (!isSse || fault === 'none' || fault === 'ignore-hang-up' || fault === 'drop-mcp-name') {
             upRes.pipe(res);
             return;
           }
@@ -325,7 +346,16 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
             }
             const out = transform(fault, message);
             if (out) write(renderEvent(out, id));
+            if (fault === 'stale-on-reissue' && isProgress && staleKey !== undefined) {
+              const kept = staleByToken.get(staleKey) ?? [];
+              if (kept.length === 0) staleByToken.set(staleKey, kept);
+              if (!kept.includes(renderEvent(message, id))) kept.push(renderEvent(message, id));
+            }
           };
+          if (fault === 'stale-on-reissue' && staleKey !== undefined) {
+            for (const text of staleByToken.get(staleKey) ?? []) write(text);
+            staleByToken.delete(staleKey);
+          }
           upRes.on('data', (chunk: Buffer) => {
             for (const block of parser.push(new Uint8Array(chunk))) onBlock(block.bytes, block.data, block.id);
           });
