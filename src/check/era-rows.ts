@@ -116,15 +116,14 @@ const cancelByClosing: BatteryProperty = {
     const byClose = row.cancelReason === 'the client closed the stream';
     const reached = row.cancelled && row.stepsCompleted < CLOSE_STEPS && (upstreamEra === 'modern') === byClose;
     const upstreamSide = `${LEG.upstream}: ${describeRow(row)}`;
+    const why = !row.cancelled
+      ? `the cancel never reached the upstream (expected ${expected})`
+      : `the upstream was cancelled the wrong way (expected ${expected})`;
     if (late > 0) {
-      return result(CLOSE_ROW, 'fail', `${clientSide} (expected none); ${upstreamSide}`, numbers);
+      const upstreamToo = reached ? upstreamSide : `${upstreamSide}: ${why}`;
+      return result(CLOSE_ROW, 'fail', `${clientSide} (expected none); ${upstreamToo}`, numbers);
     }
-    if (!reached) {
-      const why = !row.cancelled
-        ? `the cancel never reached the upstream (expected ${expected})`
-        : `the upstream was cancelled the wrong way (expected ${expected})`;
-      return result(CLOSE_ROW, 'fail', `${upstreamSide}: ${why}; ${clientSide}`, numbers);
-    }
+    if (!reached) return result(CLOSE_ROW, 'fail', `${upstreamSide}: ${why}; ${clientSide}`, numbers);
     return result(
       CLOSE_ROW,
       'pass',
