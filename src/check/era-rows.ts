@@ -273,21 +273,19 @@ function firstLine(error: unknown): string {
 /** The rows of the 2026-07-28 duties, in the order they run. */
 export const ERA_ROWS: readonly BatteryProperty[] = [cancelByClosing, mcpHeaders, reissue];
 
+/** The row that opens the 2025 standalone GET stream beside a call. */
+const GET_ROW = 'progress on the call stream (GET stream open)';
+
 /**
- * Why `property` has no meaning, or cannot yet be judged, in the context's eras; `undefined` when
- * it runs. The 2025 session rows (stream-rows.ts) speak 2025-11-25 on a session of their own.
+ * Why `property` has no meaning in the context's eras, or `undefined` when it runs. The 2025 session
+ * rows (stream-rows.ts) run on a modern session in the modern client era (the recorder's envelope,
+ * cancel by closing the stream), except the GET stream's.
  */
-export function eraSkip(
-  property: BatteryProperty,
-  context: BatteryContext,
-  sessionRows: readonly string[],
-): string | undefined {
+export function eraSkip(property: BatteryProperty, context: BatteryContext): string | undefined {
   if (clientEraOf(context) !== 'modern') return undefined;
   if (property.name === 'Last-Event-ID resume') {
     return 'the 2026-07-28 era has no Last-Event-ID resumption (a dropped call is re-issued: see the re-issue row)';
   }
-  if (sessionRows.includes(property.name)) {
-    return "not judged in the 2026-07-28 client era: this row's client (a 2025 session with a GET stream and notifications/cancelled) has no modern form yet";
-  }
+  if (property.name === GET_ROW) return 'the 2026-07-28 era has no standalone GET stream (no sessions)';
   return undefined;
 }

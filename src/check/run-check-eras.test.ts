@@ -16,6 +16,11 @@ describe('mcp-golden check in the 2026-07-28 era', () => {
     expect(report.pass).toBe(true);
     expect(report.eras).toEqual({ client: 'modern', upstream: 'modern' });
     for (const row of ERA_ROWS) expect(report.results.find((r) => r.property === row)?.verdict).toBe('pass');
+    // Only the rows without meaning in the era are n/a; the session rows run on a modern session.
+    expect(report.results.filter((r) => r.verdict === 'n/a').map((r) => r.property)).toEqual([
+      'Last-Event-ID resume',
+      'progress on the call stream (GET stream open)',
+    ]);
     const resume = report.results.find((r) => r.property === 'Last-Event-ID resume');
     expect(resume).toMatchObject({ verdict: 'n/a', evidence: expect.stringMatching(/no Last-Event-ID resumption/) });
     const close = report.results.find((r) => r.property === ERA_ROWS[0]);
@@ -85,4 +90,35 @@ describe('mcp-golden check in the 2026-07-28 era', () => {
     // A 2025 client re-issues nothing: that row has no meaning here.
     expect(report.results.find((r) => r.property === ERA_ROWS[2])?.verdict).toBe('n/a');
   }, 60_000);
+
+  test('a proxy that does not propagate a hang-up also fails the cancellation rows, whose modern client cancels by closing', async () => {
+    const report = await checkThrough('ignore-hang-up', {
+      clientEra: 'modern',
+      upstreamEra: 'modern',
+      only: ['cancellation', 'blocks'],
+    });
+    expect(failing(report)).toEqual([
+      'cancellation (string id, after progress 2)',
+      'cancellation (large numeric id, after progress 2)',
+      'cancellation (no progress needed, after 300 ms)',
+    ]);
+    for (const row of report.results.filter((r) => r.verdict === 'fail')) {
+      expect(row.evidence).toMatch(
+        /^client→gateway: sent the close of its stream \(2026-07-28\) \d+ ms into the call\. gateway→upstream: .*the cancel never reached it/,
+      );
+    }
+  }, 60_000);
+
+  test.each(['buffer', 'drop-progress'] as const)(
+    'a proxy with %s fails the progress rows in the modern era too',
+    async (fault) => {
+      const report = await checkThrough(fault, {
+        clientEra: 'modern',
+        upstreamEra: 'modern',
+        only: ['progress streams live (50 ms', 'blocks'],
+      });
+      expect(failing(report)).toEqual(['progress streams live (50 ms steps)']);
+    },
+    60_000,
+  );
 });

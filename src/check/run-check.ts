@@ -20,7 +20,7 @@ import {
   startGateway,
 } from './gateway-process.js';
 import { runBattery } from './run-battery.js';
-import { longCall, STREAM_ROWS } from './stream-rows.js';
+import { longCall } from './stream-rows.js';
 
 /** Options of {@link runGatewayCheck}. */
 export interface CheckOptions {
@@ -265,7 +265,6 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
     });
     const context = contextFor(target);
     const silent = await probe(target, timeoutMs, clientEra);
-    const sessionRows = [...STREAM_ROWS.map((p) => p.name), ...(options.long ? [rows.at(-1)?.name ?? ''] : [])];
     const run = async (property: BatteryProperty): Promise<PropertyResult> => {
       const skipped = (evidence: string): PropertyResult => ({
         property: property.name,
@@ -274,7 +273,7 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
         numbers: {},
         calls: [],
       });
-      const skip = eraSkip(property, context, sessionRows);
+      const skip = eraSkip(property, context);
       if (skip) return { property: property.name, verdict: 'n/a', evidence: skip, numbers: {}, calls: [] };
       if (silent)
         return skipped(
