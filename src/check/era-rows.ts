@@ -143,7 +143,8 @@ const mcpHeaders: BatteryProperty = {
     if (upstreamEraOf(context) === 'legacy') {
       return notApplicable(HEADERS_ROW, 'the 2025-11-25 upstream takes no Mcp-* headers');
     }
-    const tag = newTag('headers');
+    // Not ASCII: the tag's Mcp-Param-Tag header goes in the =?base64?…?= form.
+    const tag = `${newTag('headers')}-é🚀`;
     const scenario: Scenario = {
       tool: 'progress_tight',
       arguments: { steps: 2, step_ms: 10, tag },
@@ -172,6 +173,8 @@ const mcpHeaders: BatteryProperty = {
       'mcp-method': 'tools/call',
       'mcp-name': row.tool,
       'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
+      // The check tools mark `tag` with x-mcp-header: Tag.
+      'mcp-param-tag': tag,
     };
     const wrong = Object.entries(want)
       .filter(([name, value]) => got[name] === undefined || decodeHeaderValue(got[name] as string) !== value)
@@ -196,7 +199,7 @@ const mcpHeaders: BatteryProperty = {
     return result(
       HEADERS_ROW,
       'pass',
-      `${LEG.upstream}: received ${seen}, agreeing with the body's method and name; ${clientSide}`,
+      `${LEG.upstream}: received ${seen}, agreeing with the body's method, name and arguments.tag (non-ASCII, sent base64); ${clientSide}`,
       { headersChecked: Object.keys(want).length, headersWrong: 0 },
     );
   },

@@ -90,4 +90,11 @@ describe('mcp-golden check across eras, through a bridge', () => {
     expect(headers?.evidence).toMatch(/^gateway→upstream: no call tagged .* reached the tool/);
     expect(headers?.evidence).toMatch(/-32020/);
   }, 60_000);
+
+  test('client legacy, upstream modern: a bridge that sends no Mcp-Param-* headers fails the headers row, naming mcp-param-tag', async () => {
+    const report = await checkBridge('legacy-to-modern', 'no-param-headers', ['Mcp-*']);
+    const headers = report.results.find((r) => r.property.startsWith('Mcp-*'));
+    expect(headers?.verdict).toBe('fail');
+    expect(headers?.evidence).toMatch(/^gateway→upstream: mcp-param-tag missing, the body says "check-headers-.*-é🚀"/);
+  }, 60_000);
 });

@@ -30,7 +30,9 @@ describe('mcp-golden check in the 2026-07-28 era', () => {
       /gateway→upstream: id 1: cancelled after \d+ steps, .*\(the client closed the stream\)/,
     );
     const headers = report.results.find((r) => r.property === ERA_ROWS[1]);
-    expect(headers?.evidence).toMatch(/gateway→upstream: received .*mcp-method: tools\/call, mcp-name: progress_tight/);
+    expect(headers?.evidence).toMatch(
+      /gateway→upstream: received .*mcp-method: tools\/call, mcp-name: progress_tight, mcp-param-tag: =\?base64\?[A-Za-z0-9+/=]+\?=, agreeing/,
+    );
     const reissue = report.results.find((r) => r.property === ERA_ROWS[2]);
     expect(reissue?.evidence).toMatch(
       /re-issued as id \d+: progress 1, 2, 3, 4, 5 then the result under that id; gateway→upstream: 2 call/,

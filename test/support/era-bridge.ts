@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { withEnvelope } from '../../src/record/modern-era.js';
+import { paramHeadersOf, withEnvelope } from '../../src/record/modern-era.js';
 import type { JsonRpcMessage } from '../../src/transcript/frame-content.js';
 import { ENVELOPE_KEYS, modernHeaders } from '../../src/transcript/modern-envelope.js';
 import { SseParser } from '../../src/transcript/sse.js';
@@ -18,7 +18,9 @@ export type BridgeFault =
   // legacy client → modern upstream: notifications/cancelled is answered 202 and dropped (the upstream stream stays open)
   | 'ignore-cancel'
   // legacy client → modern upstream: requests go on with the envelope but without Mcp-Name
-  | 'drop-mcp-name';
+  | 'drop-mcp-name'
+  // legacy client → modern upstream: no Mcp-Param-* headers (the tools' x-mcp-header marks are ignored)
+  | 'no-param-headers';
 
 /** A running era bridge. */
 export interface EraBridge {
@@ -104,6 +106,16 @@ export async function startEraBridge(
   let nextUpstreamId = 1000;
   let sessions = 0;
   const running = new Map<string, AbortController>();
+  /** Each tool's `x-mcp-header` arguments, from the upstream's own tools/list (asked once). */
+  let paramHeaders: Promise<Map<string, Record<string, string>>> | undefined;
+  const paramHeadersFor = async (tool: unknown): Promise<Record<string, string>> => {
+    paramHeaders ??= (async () => {
+      const list = withEnvelope({ jsonrpc: '2.0', id: 'bridge-tools', method: 'tools/list' }, { tool: '' });
+      const answer = (await (await post(list, modernHeaders(list))).json()) as { result?: { tools?: unknown[] } };
+      return new Map((answer.result?.tools ?? []).map((t) => [(t as { name: string }).name, paramHeadersOf(t)]));
+    })();
+    return (await paramHeaders).get(String(tool)) ?? {};
+  };
   const post = (body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> =>
     fetch(upstreamUrl, {
       method: 'POST',
@@ -201,7 +213,8 @@ export async function startEraBridge(
     const controller = new AbortController();
     running.set(key, controller);
     try {
-      const headers = modernHeaders(modern);
+      const marked = fault === 'no-param-headers' ? {} : await paramHeadersFor(message.params?.name);
+      const headers = modernHeaders(modern, message.method === 'tools/call' ? marked : {});
       if (fault === 'drop-mcp-name') delete headers['mcp-name'];
       const upstream = await post(modern, headers, controller.signal);
       await relay(upstream, res, (m) => m);
