@@ -78,6 +78,11 @@ describe('mcp-golden check in the 2026-07-28 era', () => {
     const report = await checkThrough('none', { only: ['blocks'] });
     expect(report.results.map((r) => r.property)).toEqual(['blocks: count and order']);
     expect(report.eras).toBeUndefined();
+    // Asked for by name (as --eras all --only 2026-07-28 does), they are listed n/a with the reason.
+    const asked = await checkThrough('none', { only: ['2026-07-28'] });
+    expect(asked.results.map((r) => [r.property, r.verdict])).toEqual(ERA_ROWS.map((row) => [row, 'n/a']));
+    expect(asked.results[0]?.evidence).toMatch(/both legs speak 2025-11-25/);
+    expect(asked.pass).toBe(true);
   }, 60_000);
 
   test('a plain proxy is no bridge: a 2025 client through it to a modern-only upstream fails, naming -32022', async () => {

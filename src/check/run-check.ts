@@ -194,7 +194,8 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
   }
   const rows: BatteryProperty[] = [
     ...BATTERY,
-    ...(modern ? ERA_ROWS : []),
+    // In 2025 on both legs the era rows are n/a: listed only when --only asks for them (as --eras all may).
+    ...(modern ? ERA_ROWS : ERA_ROWS.filter((p) => options.only?.some((o) => p.name.includes(o)))),
     ...(options.long ? [longCall(options.long.totalMs, options.long.everyMs)] : []),
   ];
   const chosen = rows.filter((p) => !options.only?.length || options.only.some((o) => p.name.includes(o)));
