@@ -11,6 +11,7 @@ import { type Recording, type RecordTarget, recordCall } from '../record/record-
 import type { Scenario } from '../record/scenario.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import { NO_ACCEL_TOKEN_MARK } from '../server/http-server.js';
+import type { Era } from '../transcript/frame.js';
 import { frameMessage, sseBlock } from '../transcript/frame-content.js';
 import { progressOf } from '../transcript/json-rpc.js';
 import { readToolCall } from '../transcript/read-calls.js';
@@ -61,6 +62,10 @@ export interface BatteryContext {
    * depends on it.
    */
   readonly upstreamAccelHeader?: boolean;
+  /** The era the check's client speaks to the gateway. @default 'legacy' */
+  readonly clientEra?: Era;
+  /** The era of the reference upstream (`modern`: it refuses the 2025 handshake). @default 'legacy' */
+  readonly upstreamEra?: Era;
 }
 
 /**
@@ -120,8 +125,8 @@ async function pair(
   scenario: Scenario,
 ): Promise<{ received: Recording; reference: Recording }> {
   const timed = { ...scenario, timeoutMs: context.timeoutMs };
-  const reference = await recordCall(context.direct, timed);
-  const received = await recordCall(context.gateway, timed);
+  const reference = await recordCall(context.direct, { ...timed, era: context.upstreamEra ?? 'legacy' });
+  const received = await recordCall(context.gateway, { ...timed, era: context.clientEra ?? 'legacy' });
   return { received, reference };
 }
 
@@ -137,8 +142,8 @@ async function pairAtOnce(
 ): Promise<{ received: Recording; reference: Recording }> {
   const timed = { ...scenario, timeoutMs: context.timeoutMs };
   const [reference, received] = await Promise.all([
-    recordCall(context.direct, { ...timed, progressToken: referenceToken }),
-    recordCall(context.gateway, timed),
+    recordCall(context.direct, { ...timed, progressToken: referenceToken, era: context.upstreamEra ?? 'legacy' }),
+    recordCall(context.gateway, { ...timed, era: context.clientEra ?? 'legacy' }),
   ]);
   return { received, reference };
 }

@@ -2,12 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { GoldenError } from '../errors.js';
 import { FrameSink, sseBlocksOfRead } from '../record/frame-sink.js';
 import { openHttpSession } from '../record/http-wire-session.js';
+import { withEnvelope } from '../record/modern-era.js';
 import type { RecordTarget } from '../record/record-call.js';
 import { type FetchLike, recordingFetch } from '../record/recording-fetch.js';
 import { openStdioSession } from '../record/stdio-wire-session.js';
 import type { CallStream, WireSession } from '../record/wire-session.js';
 import type { AuditEntry } from '../server/audit-log.js';
-import type { Frame } from '../transcript/frame.js';
+import type { Era, Frame } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { memberOf } from '../transcript/json-object.js';
 import { isResponse, parseJsonRpc, resultOf } from '../transcript/json-rpc.js';
@@ -50,6 +51,8 @@ export interface CallSeen {
 /** One client session on the gateway: initialize once, then any number of interleaved calls. */
 export interface CheckSession {
   readonly transport: 'http' | 'stdio';
+  /** The era the session speaks: `modern` has no handshake and no GET stream, and cancels by closing the call's stream. */
+  readonly era: Era;
   call(plan: CallPlan): Promise<CallSeen>;
   /**
    * Opens the standalone GET stream (HTTP) in the background; `status` stays 0 until headers arrive.
@@ -75,9 +78,16 @@ export function auditEntriesOf(response: JsonRpcMessage | undefined): AuditEntry
 
 /**
  * Opens one session on `target` (an HTTP endpoint, or a stdio command: one gateway process) and
- * initializes it. Several calls may run at once on it; each stream is read on the wire.
+ * initializes it. Several calls may run at once on it; each stream is read on the wire. In the
+ * modern era (`era: 'modern'`, HTTP only) nothing is initialized: each call carries the recorder's
+ * per-request envelope (and so its `Mcp-*` headers), and a cancel closes the call's stream.
  */
-export async function openCheckSession(target: RecordTarget, timeoutMs: number): Promise<CheckSession> {
+export async function openCheckSession(
+  target: RecordTarget,
+  timeoutMs: number,
+  era: Era = 'legacy',
+): Promise<CheckSession> {
+  const modern = era === 'modern';
   const sink = new FrameSink();
   let session: WireSession;
   let url: string | undefined;
@@ -95,29 +105,36 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
   } else {
     session = openStdioSession(target, sink);
   }
-  const init = await session.request({
-    jsonrpc: '2.0',
-    id: 'check-init',
-    method: 'initialize',
-    params: {
-      protocolVersion: DEFAULT_PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: { name: 'mcp-golden', version: VERSION },
-    },
-  });
-  let answer: JsonRpcMessage | undefined;
-  for (let next = await init.next(timeoutMs); next && !answer; next = answer ? undefined : await init.next(timeoutMs)) {
-    if (isResponse(next.message)) answer = next.message;
+  // The modern era has no handshake: every request carries the envelope instead.
+  if (!modern) {
+    const init = await session.request({
+      jsonrpc: '2.0',
+      id: 'check-init',
+      method: 'initialize',
+      params: {
+        protocolVersion: DEFAULT_PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: 'mcp-golden', version: VERSION },
+      },
+    });
+    let answer: JsonRpcMessage | undefined;
+    for (
+      let next = await init.next(timeoutMs);
+      next && !answer;
+      next = answer ? undefined : await init.next(timeoutMs)
+    ) {
+      if (isResponse(next.message)) answer = next.message;
+    }
+    if (!answer || !('result' in answer)) {
+      await session.close().catch(() => undefined);
+      throw new GoldenError(
+        'E_TARGET',
+        `initialize through the gateway failed: ${JSON.stringify(answer?.error ?? 'no answer')}.`,
+      );
+    }
+    if (session.transport === 'http') await init.drop();
+    await session.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
-  if (!answer || !('result' in answer)) {
-    await session.close().catch(() => undefined);
-    throw new GoldenError(
-      'E_TARGET',
-      `initialize through the gateway failed: ${JSON.stringify(answer?.error ?? 'no answer')}.`,
-    );
-  }
-  if (session.transport === 'http') await init.drop();
-  await session.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
 
   const call = async (plan: CallPlan): Promise<CallSeen> => {
     const params: Record<string, unknown> = { name: plan.tool, arguments: plan.arguments };
@@ -130,9 +147,16 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
     let response: Arrival | undefined;
     let cancelledAtMs: number | undefined;
     let error: string | undefined;
+    let stream: CallStream | undefined;
     const cancel = async (): Promise<void> => {
       if (cancelledAtMs !== undefined) return;
       cancelledAtMs = at();
+      // The modern era cancels by closing the call's stream (once its headers came, if they had not yet).
+      if (modern) {
+        if (stream) await stream.close();
+        else void requested.then((late) => late.close()).catch(() => undefined);
+        return;
+      }
       await session.notify({
         jsonrpc: '2.0',
         method: 'notifications/cancelled',
@@ -144,7 +168,8 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
       plan.cancelAfterMs !== undefined
         ? setTimeout(() => void cancel().catch(() => {}), plan.cancelAfterMs)
         : undefined;
-    const requested = session.request({ jsonrpc: '2.0', id: plan.id, method: 'tools/call', params });
+    const plain: JsonRpcMessage = { jsonrpc: '2.0', id: plan.id, method: 'tools/call', params };
+    const requested = session.request(modern ? withEnvelope(plain, { tool: plan.tool }) : plain);
     const failed = (why: string): CallSeen => ({
       plan,
       startedEpochMs,
@@ -153,7 +178,6 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
       error: why,
       ...(cancelledAtMs !== undefined && { cancelledAtMs }),
     });
-    let stream: CallStream | undefined;
     try {
       // A timed cancel stops the wait too: a gateway may hold back even the headers of a cancelled call.
       stream =
@@ -211,10 +235,11 @@ export async function openCheckSession(target: RecordTarget, timeoutMs: number):
 
   return {
     transport: session.transport,
+    era,
     call,
     openGetStream(options = {}) {
       const opened: { status: number; messages: Arrival[] } = { status: 0, messages: [] };
-      if (!url) return opened;
+      if (!url || modern) return opened;
       const controller = new AbortController();
       getStreams.push(controller);
       const t0 = performance.now();

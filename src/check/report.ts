@@ -25,7 +25,7 @@ export function formatReport(report: CheckReport, width = 110): string {
   const rule = `${'-'.repeat(nameWidth + 2)}+------+${'-'.repeat(evidenceWidth + 2)}`;
   const lines = [
     `mcp-golden check: ${report.gateway}`,
-    `upstream ${report.upstreamTransport}, client ${report.clientTransport}, ${(report.durationMs / 1000).toFixed(1)} s`,
+    `upstream ${report.upstreamTransport}, client ${report.clientTransport}${report.eras ? `, client era ${report.eras.client}, upstream era ${report.eras.upstream}` : ''}, ${(report.durationMs / 1000).toFixed(1)} s`,
     '',
     ` ${'property'.padEnd(nameWidth)} | res  | evidence`,
     rule,

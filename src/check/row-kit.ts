@@ -61,7 +61,7 @@ export async function auditRow(
 
 /** One session on the gateway for the length of `body`, closed afterwards whatever happens. */
 export async function withSession<T>(context: BatteryContext, body: (s: CheckSession) => Promise<T>): Promise<T> {
-  const session = await openCheckSession(context.gateway, context.timeoutMs);
+  const session = await openCheckSession(context.gateway, context.timeoutMs, context.clientEra);
   try {
     return await body(session);
   } finally {

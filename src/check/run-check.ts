@@ -8,8 +8,10 @@ import { type RecordTarget, recordCall } from '../record/record-call.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import { type ReferenceServer, startReferenceServer } from '../server/http-server.js';
 import { referenceStdioCommand } from '../server/reference-stdio-command.js';
+import type { Era } from '../transcript/frame.js';
 import { BATTERY, type BatteryContext, type BatteryProperty, type PropertyResult, spawnsProcesses } from './battery.js';
 import { auditEntriesOf } from './check-session.js';
+import { ERA_ROWS, eraSkip } from './era-rows.js';
 import {
   fillTemplate,
   freePort,
@@ -43,6 +45,10 @@ export interface CheckOptions {
   readonly only?: readonly string[];
   /** Add the long-call row (the `--long` profile): a call of `totalMs` with progress every `everyMs`. */
   readonly long?: { readonly totalMs: number; readonly everyMs: number };
+  /** The era the check's client speaks to the gateway (`modern`: 2026-07-28, HTTP only). @default 'legacy' */
+  readonly clientEra?: Era;
+  /** The era of the reference upstream (`modern`: it refuses the 2025 handshake, HTTP only). @default 'legacy' */
+  readonly upstreamEra?: Era;
   /** Called before and after each property, in battery order, for a progress display (properties run several at once: both calls come when it is done). */
   readonly onProgress?: (event: { index: number; total: number; property: string; result?: PropertyResult }) => void;
 }
@@ -52,6 +58,8 @@ export interface CheckReport {
   readonly gateway: string;
   readonly upstreamTransport: 'http' | 'stdio';
   readonly clientTransport: 'http' | 'stdio';
+  /** The eras the check ran in, where one was modern (absent: 2025-11-25 on both legs). */
+  readonly eras?: { readonly client: Era; readonly upstream: Era };
   readonly startedAt: string;
   readonly durationMs: number;
   readonly pass: boolean;
@@ -69,9 +77,9 @@ export const MIN_CHECK_TIMEOUT_MS = 2000;
  * (refused, reset, exited, never answered) is a setup error, not a verdict: no row runs. Returns
  * the error of that call, or undefined when it went through.
  */
-async function probe(target: RecordTarget, timeoutMs: number): Promise<unknown> {
+async function probe(target: RecordTarget, timeoutMs: number, era: Era): Promise<unknown> {
   try {
-    await recordCall(target, { tool: 'chatty', timeoutMs });
+    await recordCall(target, { tool: 'chatty', timeoutMs, era });
     return undefined;
   } catch (error) {
     return error;
@@ -219,8 +227,25 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       `A timeout of ${timeoutMs} ms is below the battery's minimum of ${MIN_CHECK_TIMEOUT_MS} ms: its slowest property waits 500 ms between messages and moves 3.2 MB, so faithful gateways would fail. Use --timeout ${MIN_CHECK_TIMEOUT_MS} or more.`,
     );
   }
+  const clientEra = options.clientEra ?? 'legacy';
+  const upstreamEra = options.upstreamEra ?? 'legacy';
+  const modern = clientEra === 'modern' || upstreamEra === 'modern';
+  if (clientEra === 'modern' && clientTransport !== 'http') {
+    throw new GoldenError(
+      'E_USAGE',
+      '--client-era modern needs --client-transport http: the check judges the 2026-07-28 duties (cancel by closing, Mcp-* headers, re-issue) over Streamable HTTP only. Drop --client-transport stdio, or use --client-era legacy.',
+    );
+  }
+  if (upstreamEra === 'modern' && upstreamTransport !== 'http') {
+    throw new GoldenError(
+      'E_USAGE',
+      '--upstream-era modern needs --upstream-transport http: the modern-only reference upstream is served over Streamable HTTP only. Drop --upstream-transport stdio, or use --upstream-era legacy.',
+    );
+  }
   const rows: BatteryProperty[] = [
     ...BATTERY,
+    // In 2025 on both legs the era rows are n/a: listed only when --only asks for them (as --eras all may).
+    ...(modern ? ERA_ROWS : ERA_ROWS.filter((p) => options.only?.some((o) => p.name.includes(o)))),
     ...(options.long ? [longCall(options.long.totalMs, options.long.everyMs)] : []),
   ];
   const chosen = rows.filter((p) => !options.only?.length || options.only.some((o) => p.name.includes(o)));
@@ -238,7 +263,12 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
     let direct: RecordTarget;
     let upstreamSpec: string;
     if (upstreamTransport === 'http') {
-      upstream = await startReferenceServer({ port: options.upstreamPort ?? 0, ...options.upstream, checkTools: true });
+      upstream = await startReferenceServer({
+        port: options.upstreamPort ?? 0,
+        ...options.upstream,
+        checkTools: true,
+        ...(upstreamEra === 'modern' && { legacy: 'reject' as const }),
+      });
       direct = upstream.url;
       upstreamSpec = upstream.url;
     } else {
@@ -285,12 +315,14 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       upstreamTransport,
       timeoutMs,
       upstreamAccelHeader: upstream !== undefined && options.upstream?.accelHeader !== false,
+      clientEra,
+      upstreamEra,
       audit: upstream
         ? async () => (upstream as ReferenceServer).audit.entries()
         : () => stdioAudit(gatewayTarget, timeoutMs, join(auditDir as string, 'audit.jsonl')),
     });
     const context = contextFor(target);
-    const firstCall = await probe(target, timeoutMs);
+    const firstCall = await probe(target, timeoutMs, clientEra);
     if (firstCall !== undefined) {
       const cause = causeText(firstCall);
       if (options.gatewayUrl) {
@@ -327,6 +359,8 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
         numbers: {},
         calls: [],
       });
+      const skip = eraSkip(property, context);
+      if (skip) return { property: property.name, verdict: 'n/a', evidence: skip, numbers: {}, calls: [] };
       if (!gateway) return property.run(context);
       return gateway.run(
         property.name,
@@ -351,6 +385,7 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       gateway: label,
       upstreamTransport,
       clientTransport,
+      ...(modern && { eras: { client: clientEra, upstream: upstreamEra } }),
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
       pass: results.every((r) => r.verdict !== 'fail'),

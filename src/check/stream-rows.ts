@@ -157,7 +157,11 @@ const cancellation = (label: string, id: string | number, by: { progress?: numbe
           calls,
         );
       }
-      const sent = quote(frameWith(session, 'notifications/cancelled') ?? '(not recorded)');
+      // The modern era's cancel is the client closing the call's stream: no message to quote.
+      const sent =
+        session.era === 'modern'
+          ? 'the close of its stream (2026-07-28)'
+          : quote(frameWith(session, 'notifications/cancelled') ?? '(not recorded)');
       if (typeof audit === 'string')
         return result(
           name,

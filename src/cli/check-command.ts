@@ -10,6 +10,20 @@ import { checkSections } from './html-reports.js';
 import { stopOnSignal } from './stop-on-signal.js';
 
 const TRANSPORTS = ['http', 'stdio'];
+const ERAS = ['legacy', 'modern'];
+
+/** An era option's value; the declaration's `choices` already refused anything else. */
+function era(value: string | undefined): 'legacy' | 'modern' | undefined {
+  return value === 'legacy' || value === 'modern' ? value : undefined;
+}
+
+/** The four combinations `--eras all` runs, client era first. */
+const ALL_ERAS = [
+  ['legacy', 'legacy'],
+  ['legacy', 'modern'],
+  ['modern', 'legacy'],
+  ['modern', 'modern'],
+] as const;
 
 /** A transport option's value; the declaration's `choices` already refused anything else. */
 function transport(value: string | undefined): 'http' | 'stdio' | undefined {
@@ -52,6 +66,26 @@ gateway could not be set up (it did not start, exited, or did not take a first c
       value: 'T',
       choices: TRANSPORTS,
       description: 'how the client reaches the gateway (default http)',
+    },
+    'client-era': {
+      type: 'string',
+      value: 'ERA',
+      choices: ERAS,
+      description:
+        "protocol era the check's client speaks to the gateway: legacy (2025-11-25) or modern (2026-07-28, HTTP only) (default legacy)",
+    },
+    'upstream-era': {
+      type: 'string',
+      value: 'ERA',
+      choices: ERAS,
+      description:
+        'era of the reference upstream: legacy, or modern (refuses the 2025 handshake; HTTP only) (default legacy)',
+    },
+    eras: {
+      type: 'string',
+      value: 'all',
+      choices: ['all'],
+      description: 'run the four client/upstream era combinations, one table each (exit 1 if any fails)',
     },
     'gateway-path': { type: 'string', value: 'PATH', description: 'MCP endpoint path on the gateway (default /mcp)' },
     'no-accel-header': { type: 'boolean', description: 'the upstream omits "X-Accel-Buffering: no"' },
@@ -116,34 +150,68 @@ gateway could not be set up (it did not start, exited, or did not take a first c
     const gatewayUrl = args.string('gateway-url');
     const gatewayPath = args.string('gateway-path');
     const only = args.strings('only');
-    const release = stopOnSignal('check');
-    const report = await runGatewayCheck({
-      ...(gateway !== undefined && { gateway }),
-      ...(gatewayUrl !== undefined && { gatewayUrl }),
-      ...(upstreamPort !== undefined && { upstreamPort }),
-      ...(upstreamTransport && { upstreamTransport }),
-      ...(clientTransport && { clientTransport }),
-      ...(gatewayPath !== undefined && { gatewayPath }),
-      ...(timeoutMs !== undefined && { timeoutMs }),
-      ...(only.length > 0 && { only }),
-      ...(args.boolean('long') && { long: { totalMs: longMs, everyMs: longEvery } }),
-      upstream: { accelHeader: !args.boolean('no-accel-header') },
-      onProgress: ({ index, total, property, result }) => {
-        const step = `[${index + 1}/${total}]`;
-        process.stderr.write(result ? ` ${result.verdict}\n` : `[mcp-golden] ${step} ${property} ...`);
-      },
-    })
-      .catch((error: unknown) => {
-        if (error instanceof CheckSetupError) return error;
-        throw error;
-      })
-      .finally(release);
-    if (report instanceof CheckSetupError) {
-      // Nothing was judged: one message, no table, and an exit code apart from a verdict's 1.
-      process.stderr.write(`[mcp-golden] ${report.message}\n`);
-      return 3;
+    const clientEra = era(args.string('client-era'));
+    const upstreamEra = era(args.string('upstream-era'));
+    if (args.string('eras') !== undefined) {
+      if (clientEra || upstreamEra) {
+        throw new GoldenError(
+          'E_USAGE',
+          '--eras all runs every combination: give it without --client-era and --upstream-era, or give those without --eras.',
+        );
+      }
+      if (upstreamTransport === 'stdio' || clientTransport === 'stdio') {
+        throw new GoldenError(
+          'E_USAGE',
+          '--eras all includes the modern era, which the check speaks over HTTP only: drop --client-transport stdio and --upstream-transport stdio, or run --client-era legacy --upstream-era legacy.',
+        );
+      }
+      const files = (['json', 'junit', 'html', 'svg'] as const).filter((name) => args.string(name) !== undefined);
+      if (files.length > 0) {
+        throw new GoldenError(
+          'E_USAGE',
+          `--eras all prints one table per combination and writes no report file; got ${files.map((f) => `--${f}`).join(', ')}. Run one combination (--client-era E --upstream-era E) with the report options instead.`,
+        );
+      }
     }
-    process.stdout.write(`${formatReport(report)}\n`);
+    const combinations = args.string('eras') !== undefined ? ALL_ERAS : [[clientEra, upstreamEra] as const];
+    let pass = true;
+    let report: Awaited<ReturnType<typeof runGatewayCheck>> | undefined;
+    for (const [client, upstreamOf] of combinations) {
+      const release = stopOnSignal('check');
+      const outcome = await runGatewayCheck({
+        ...(gateway !== undefined && { gateway }),
+        ...(gatewayUrl !== undefined && { gatewayUrl }),
+        ...(upstreamPort !== undefined && { upstreamPort }),
+        ...(upstreamTransport && { upstreamTransport }),
+        ...(clientTransport && { clientTransport }),
+        ...(gatewayPath !== undefined && { gatewayPath }),
+        ...(timeoutMs !== undefined && { timeoutMs }),
+        ...(only.length > 0 && { only }),
+        ...(args.boolean('long') && { long: { totalMs: longMs, everyMs: longEvery } }),
+        ...(client && { clientEra: client }),
+        ...(upstreamOf && { upstreamEra: upstreamOf }),
+        upstream: { accelHeader: !args.boolean('no-accel-header') },
+        onProgress: ({ index, total, property, result }) => {
+          const step = `[${index + 1}/${total}]`;
+          process.stderr.write(result ? ` ${result.verdict}\n` : `[mcp-golden] ${step} ${property} ...`);
+        },
+      })
+        .catch((error: unknown) => {
+          if (error instanceof CheckSetupError) return error;
+          throw error;
+        })
+        .finally(release);
+      if (outcome instanceof CheckSetupError) {
+        // Nothing was judged: one message, no table, and an exit code apart from a verdict's 1.
+        process.stderr.write(`[mcp-golden] ${outcome.message}\n`);
+        return 3;
+      }
+      report = outcome;
+      if (combinations.length > 1) process.stdout.write(`\n== client era ${client}, upstream era ${upstreamOf}\n`);
+      process.stdout.write(`${formatReport(report)}\n`);
+      pass &&= report.pass;
+    }
+    if (!report) return 1;
     const json = args.string('json');
     const svg = args.string('svg');
     if (json) await writeFileAtomic(json, `${JSON.stringify(report, null, 2)}\n`);
@@ -155,6 +223,6 @@ gateway could not be set up (it did not start, exited, or did not take a first c
       const summary = formatReport(report).split('\n').at(-1) ?? '';
       await writeFileAtomic(html, timelineHtml(`mcp-golden check: ${report.gateway}`, summary, checkSections(report)));
     }
-    return report.pass ? 0 : 1;
+    return pass ? 0 : 1;
   },
 });

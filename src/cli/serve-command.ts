@@ -18,6 +18,11 @@ export const serveCommand = defineCommand({
       description: 'answer with one JSON body instead of SSE (progress is then dropped)',
     },
     'no-accel-header': { type: 'boolean', description: 'omit "X-Accel-Buffering: no" on SSE responses' },
+    'modern-only': {
+      type: 'boolean',
+      description:
+        "speak 2026-07-28 only (HTTP): a 2025 initialize gets 400 with -32022, GET and DELETE 405, as SDK v2's legacy: 'reject'",
+    },
     'keep-alive': {
       type: 'string',
       value: 'MS',
@@ -66,6 +71,12 @@ export const serveCommand = defineCommand({
       if (args.string('port') !== undefined) {
         throw new GoldenError('E_USAGE', 'Conflicting options: --stdio and --port. Use one transport.');
       }
+      if (args.boolean('modern-only')) {
+        throw new GoldenError(
+          'E_USAGE',
+          'Option --modern-only is for HTTP: the stdio server speaks the 2025 handshake. Drop --stdio, or drop --modern-only.',
+        );
+      }
       // Each transport loads only its own server: a gateway may start `serve --stdio` per session.
       const { serveReferenceStdio } = await import('../server/stdio-server.js');
       const auditFile = args.string('audit-file');
@@ -102,6 +113,7 @@ export const serveCommand = defineCommand({
         ...(sessionTtlMs !== undefined && { sessionTtlMs }),
         ...(maxSessions !== undefined && { maxSessions }),
         allowedOrigins: args.strings('allow-origin'),
+        ...(args.boolean('modern-only') && { legacy: 'reject' as const }),
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;

@@ -51,10 +51,13 @@ export interface AuditEntry {
   readonly startedAtEpochMs: number;
   /** Milliseconds from start to the end of the call; `null` while running. */
   durationMs: number | null;
+  /** The `Mcp-*` request headers as received (modern era over HTTP only), names lower-cased. */
+  readonly mcpHeaders?: Readonly<Record<string, string>>;
 }
 
 /** Fields the server supplies when a call starts. */
-export type AuditStart = Pick<AuditEntry, 'sessionId' | 'tool' | 'arguments' | 'requestId' | 'progressToken'>;
+export type AuditStart = Pick<AuditEntry, 'sessionId' | 'tool' | 'arguments' | 'requestId' | 'progressToken'> &
+  Pick<Partial<AuditEntry>, 'mcpHeaders'>;
 
 function wireType(value: unknown): WireType {
   if (typeof value === 'string') return 'string';
@@ -107,6 +110,7 @@ export class AuditLog {
       startedAtMs: round3(at - this.origin),
       startedAtEpochMs: round3(performance.timeOrigin + at),
       durationMs: null,
+      ...(start.mcpHeaders && { mcpHeaders: start.mcpHeaders }),
     };
     this.rows.push(entry);
     this.changed();

@@ -14,6 +14,8 @@ const TAG = {
   type: 'string',
   maxLength: 200,
   description: 'Free text recorded in the audit log, so a caller can find its call whatever a gateway did to ids.',
+  // 2026-07-28: a modern client sends it as the Mcp-Param-Tag header too (base64 when not ASCII).
+  'x-mcp-header': 'Tag',
 };
 
 /** Strips the optional string `tag` (kept in the audit row as part of the arguments), then checks the integers. */

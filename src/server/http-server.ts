@@ -13,6 +13,7 @@ import {
   PARSE_REFUSAL,
 } from '../http/mcp-http-rules.js';
 import { isAllowedOrigin } from '../http/origin-policy.js';
+import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
 import { AuditLog } from './audit-log.js';
 import { CountingEventStore } from './counting-event-store.js';
 import { holdForTurn } from './hold-for-turn.js';
@@ -45,6 +46,12 @@ export interface ReferenceServerOptions {
   readonly allowedOrigins?: readonly string[];
   /** Called with transport-level errors (bad requests, stream conflicts). */
   readonly onError?: (error: Error) => void;
+  /**
+   * `reject`: a modern-only (2026-07-28) server, as SDK v2's `legacy: 'reject'`: a 2025 request
+   * (initialize, anything without the per-request envelope) gets 400 with -32022, a GET or DELETE
+   * 405. @default 'serve'
+   */
+  readonly legacy?: 'serve' | 'reject';
 }
 
 /** A running reference upstream on loopback HTTP. */
@@ -199,6 +206,29 @@ async function checkPost(
   return isJsonRpcObject(body) ? { body } : { refusal: invalidMessageRefusal(body) };
 }
 
+/** A modern-only server's answer to a 2025 request: 405 for GET/DELETE, else 400 with -32022 (UnsupportedProtocolVersion). */
+function refuseLegacy(res: ServerResponse, method: string, body: unknown): void {
+  if (method !== 'POST') {
+    refuseModernMethod(res, method);
+    return;
+  }
+  const message = typeof body === 'object' && body !== null ? (body as { id?: unknown; params?: unknown }) : {};
+  const params = typeof message.params === 'object' && message.params !== null ? message.params : {};
+  const requested = (params as { protocolVersion?: unknown }).protocolVersion ?? null;
+  res.writeHead(400, { 'content-type': 'application/json' });
+  res.end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: message.id ?? null,
+      error: {
+        code: -32022,
+        message: `Unsupported protocol version: ${JSON.stringify(requested)}. This server speaks 2026-07-28 only: send each request with the per-request envelope (no initialize).`,
+        data: { supported: [MODERN_PROTOCOL_VERSION], requested },
+      },
+    }),
+  );
+}
+
 /** Whether a request's Content-Type is JSON (otherwise the SDK answers it with 415). */
 const isJsonContent = (req: IncomingMessage): boolean =>
   (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() === 'application/json';
@@ -337,6 +367,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
         });
         return;
       }
+    }
+    if (options.legacy === 'reject') {
+      refuseLegacy(res, req.method ?? '', body);
+      return;
     }
     if (known) {
       track(known, res);

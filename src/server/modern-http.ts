@@ -131,7 +131,7 @@ export async function serveModern(
         reply(readAuditResource(options.audit, String(message.params?.uri)), true);
         return;
       case 'tools/call':
-        await callTool(res, message, options);
+        await callTool(res, message, options, mcpHeadersOf(headers));
         return;
       default:
         send(res, 200, error(message.id, -32601, `Method not found: ${message.method}`));
@@ -142,7 +142,20 @@ export async function serveModern(
   }
 }
 
-async function callTool(res: ServerResponse, message: Message, options: ModernServeOptions): Promise<void> {
+/** The `Mcp-*` headers of a request (`MCP-Protocol-Version` included), names lower-cased. */
+function mcpHeadersOf(headers: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers))
+    if (name.startsWith('mcp-') && value !== undefined) out[name] = value;
+  return out;
+}
+
+async function callTool(
+  res: ServerResponse,
+  message: Message,
+  options: ModernServeOptions,
+  mcpHeaders: Record<string, string>,
+): Promise<void> {
   const id = message.id as string | number;
   const params = message.params ?? {};
   const meta = params._meta as { progressToken?: unknown } | undefined;
@@ -178,6 +191,7 @@ async function callTool(res: ServerResponse, message: Message, options: ModernSe
         progressToken: token,
         requestId: id,
         sessionId: null,
+        mcpHeaders,
         signal: closed.signal,
         notify: async (progress) => {
           if (options.jsonResponse || closed.signal.aborted) return;

@@ -160,6 +160,8 @@ export interface ReferenceToolCall {
   readonly progressToken: string | number | undefined;
   readonly requestId: string | number;
   readonly sessionId: string | null;
+  /** The `Mcp-*` request headers as received (modern era over HTTP), for the audit row. */
+  readonly mcpHeaders?: Readonly<Record<string, string>>;
   /** Aborts when the call is cancelled: `notifications/cancelled`, or the client closing the stream. */
   readonly signal: AbortSignal;
   /** Sends a progress notification on the call's stream. */
@@ -186,6 +188,7 @@ export async function callReferenceTool(
     arguments: rawArgs ?? null,
     requestId: call.requestId,
     progressToken: token ?? null,
+    ...(call.mcpHeaders && { mcpHeaders: call.mcpHeaders }),
   });
   const checkTool = options.checkTools ? CHECK_TOOLS.get(name) : undefined;
   const tool = findReferenceTool(name) ?? checkTool;

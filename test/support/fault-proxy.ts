@@ -60,6 +60,14 @@ export type Fault =
   // keeps every SSE event of every session in one list keyed by event id, and answers a GET with
   // Last-Event-ID itself from that list, whatever the session
   | 'global-event-replay'
+  // forwards faithfully, but a client closing its response stream is not passed on: the upstream
+  // connection stays open, so a 2026-07-28 upstream never learns of the cancel
+  | 'ignore-hang-up'
+  // forwards faithfully, but drops the Mcp-Name request header (2026-07-28)
+  | 'drop-mcp-name'
+  // keeps the progress events of each SSE stream by progress token, and writes them again at the
+  // start of a later request with the same token (a cache answering a re-issued call with stale frames)
+  | 'stale-on-reissue'
   // benign
   // compresses SSE with brotli for a client that accepts br, flushing after every upstream read
   | 'compress-flush'
@@ -182,6 +190,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
   const byToken = new Map<string, (text: string) => void>();
   // global-event-replay: every event seen, of every session, in order.
   const allEvents: { id: string; text: string }[] = [];
+  const staleByToken = new Map<string, string[]>();
   const server = createServer((req, res) => {
     const resumeFrom = req.headers['last-event-id'];
     if (fault === 'global-event-replay' && req.method === 'GET' && typeof resumeFrom === 'string') {
@@ -228,6 +237,17 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
         res.writeHead(202).end();
         return;
       }
+      const requestHeaders = { ...req.headers };
+      if (fault === 'drop-mcp-name') delete requestHeaders['mcp-name'];
+      let staleKey: string | undefined;
+      if (fault === 'stale-on-reissue' && body.length > 0) {
+        try {
+          const token = (JSON.parse(body.toString()) as Message).params?._meta as
+            | { progressToken?: unknown }
+            | undefined;
+          if (token?.progressToken !== undefined) staleKey = JSON.stringify(token.progressToken);
+        } catch {}
+      }
       const forward = httpRequest(
         {
           host: target.hostname,
@@ -235,7 +255,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
           method: req.method,
           path: req.url,
           headers: {
-            ...req.headers,
+            ...requestHeaders,
             host: target.host,
             ...(body.length > 0 && {
               'content-length': String(fault === 'stale-content-length' ? clientLength : body.length),
@@ -289,7 +309,8 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
             upRes.on('end', () => res.end());
             return;
           }
-          if (!isSse || fault === 'none') {
+          if (fault === 'none' || fault === 'drop-mcp-name') res.on('close', () => upRes.destroy());
+          if (!isSse || fault === 'none' || fault === 'ignore-hang-up' || fault === 'drop-mcp-name') {
             upRes.pipe(res);
             return;
           }
@@ -401,7 +422,16 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
             if (out) write(renderEvent(out, id, fault !== 'drop-event-field'));
             if (out && fault === 'duplicate-response' && !isGet && 'id' in out && !('method' in out))
               toGet(renderEvent(out, undefined));
+            if (fault === 'stale-on-reissue' && isProgress && staleKey !== undefined) {
+              const kept = staleByToken.get(staleKey) ?? [];
+              if (kept.length === 0) staleByToken.set(staleKey, kept);
+              if (!kept.includes(renderEvent(message, id))) kept.push(renderEvent(message, id));
+            }
           };
+          if (fault === 'stale-on-reissue' && staleKey !== undefined) {
+            for (const text of staleByToken.get(staleKey) ?? []) write(text);
+            staleByToken.delete(staleKey);
+          }
           upRes.on('data', (chunk: Buffer) => {
             for (const block of parser.push(new Uint8Array(chunk))) onBlock(block.bytes, block.data, block.id);
           });
