@@ -290,5 +290,8 @@ export function eraSkip(property: BatteryProperty, context: BatteryContext): str
     return 'the 2026-07-28 era has no Last-Event-ID resumption (a dropped call is re-issued: see the re-issue row)';
   }
   if (property.name === GET_ROW) return 'the 2026-07-28 era has no standalone GET stream (no sessions)';
+  if (property.name === "Last-Event-ID never replays another session's events") {
+    return 'the 2026-07-28 era has neither sessions nor Last-Event-ID resumption';
+  }
   return undefined;
 }

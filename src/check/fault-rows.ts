@@ -129,8 +129,8 @@ const sharedToken = row('two clients, one progress token: each gets its own', 'l
     return result(name, 'n/a', 'over stdio each client starts its own gateway process: two clients share no gateway');
   const token = 'check-shared-token';
   const [a, b] = await Promise.all([
-    openCheckSession(context.gateway, context.timeoutMs),
-    openCheckSession(context.gateway, context.timeoutMs),
+    openCheckSession(context.gateway, context.timeoutMs, context.clientEra),
+    openCheckSession(context.gateway, context.timeoutMs, context.clientEra),
   ]);
   try {
     const [seenA, seenB] = await Promise.all([

@@ -34,6 +34,7 @@ describe('mcp-golden check across eras, through a bridge', () => {
     expect(report.results.filter((r) => r.verdict === 'n/a').map((r) => r.property)).toEqual([
       'Last-Event-ID resume',
       'progress on the call stream (GET stream open)',
+      "Last-Event-ID never replays another session's events",
       'Mcp-* headers reach the upstream (2026-07-28)',
     ]);
     const close = report.results.find((r) => r.property === CLOSE);
@@ -64,6 +65,7 @@ describe('mcp-golden check across eras, through a bridge', () => {
     // The bridge sends no SSE event ids (so offers no resumption), and a 2025 client re-issues nothing.
     expect(report.results.filter((r) => r.verdict === 'n/a').map((r) => r.property)).toEqual([
       'Last-Event-ID resume',
+      "Last-Event-ID never replays another session's events",
       're-issue after a drop (2026-07-28)',
     ]);
     const close = report.results.find((r) => r.property === CLOSE);

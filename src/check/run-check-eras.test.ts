@@ -20,6 +20,7 @@ describe('mcp-golden check in the 2026-07-28 era', () => {
     expect(report.results.filter((r) => r.verdict === 'n/a').map((r) => r.property)).toEqual([
       'Last-Event-ID resume',
       'progress on the call stream (GET stream open)',
+      "Last-Event-ID never replays another session's events",
     ]);
     const resume = report.results.find((r) => r.property === 'Last-Event-ID resume');
     expect(resume).toMatchObject({ verdict: 'n/a', evidence: expect.stringMatching(/no Last-Event-ID resumption/) });

@@ -86,6 +86,11 @@ async function probe(target: RecordTarget, timeoutMs: number, era: Era): Promise
   }
 }
 
+/** Whether the probe's failure is an HTTP answer carrying a JSON-RPC message (the gateway is up). */
+function answeredJsonRpc(error: unknown): boolean {
+  return isGoldenError(error, 'E_TARGET') && /failed: HTTP \d{3}: \{"jsonrpc":"2\.0"/.test(error.message);
+}
+
 /**
  * The check could not set the gateway up, so nothing was judged: `check` prints this one message
  * and exits 3, with no table. `what` says what failed (with the command as run, how it ended and
@@ -323,7 +328,9 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
     });
     const context = contextFor(target);
     const firstCall = await probe(target, timeoutMs, clientEra);
-    if (firstCall !== undefined) {
+    // A gateway that answers the first call with a JSON-RPC error is up and speaking MCP: what it
+    // does wrong (a header it drops, say) is for the rows to judge, not a setup error.
+    if (firstCall !== undefined && !answeredJsonRpc(firstCall)) {
       const cause = causeText(firstCall);
       if (options.gatewayUrl) {
         throw new CheckSetupError(
