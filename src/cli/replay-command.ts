@@ -1,5 +1,5 @@
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { GoldenError } from '../errors.js';
 import type { Pace } from '../replay/pacing.js';
 import type { NamedGolden } from '../replay/replay-plan.js';
@@ -8,6 +8,7 @@ import { serveReplayStdio } from '../replay/stdio-replay.js';
 import { GOLDEN_EXTENSION, readGolden } from '../store/golden-file.js';
 import { defineCommand } from './command-spec.js';
 import { LISTEN_OPTIONS } from './listen-options.js';
+import { type HttpPassthrough, startHttpPassthrough } from './replay-passthrough.js';
 
 async function loadGoldens(paths: readonly string[]): Promise<NamedGolden[]> {
   const files: string[] = [];
@@ -59,10 +60,21 @@ over either transport serve over both (re-framed when the transports differ).`,
     unmatched: {
       type: 'string',
       value: 'M',
-      choices: ['error', 'warn'],
+      choices: ['error', 'warn', 'passthrough'],
       default: 'error',
       description:
-        'error: answer unmatched requests with a JSON-RPC error; warn: the same, and print each one on stderr',
+        'error: answer unmatched requests with a JSON-RPC error; warn: the same, and print each one on stderr; passthrough: send them to the live server on --target, stream its answer back, and record each session as a new golden in --out (HTTP only)',
+    },
+    target: {
+      type: 'string',
+      value: 'URL',
+      description: 'with --unmatched passthrough: the live MCP server (http:// URL)',
+    },
+    out: {
+      type: 'string',
+      value: 'DIR',
+      description:
+        "with --unmatched passthrough: where the new goldens go (default: the goldens directory given, else the first golden's)",
     },
     match: {
       type: 'string',
@@ -99,6 +111,7 @@ over either transport serve over both (re-framed when the transports differ).`,
     const onUnmatchedRequest = args.string('unmatched') === 'warn' ? 'warn' : 'error';
     const maxBodyBytes = args.integer('max-body-bytes');
     const match = args.string('match') === 'strict' ? 'strict' : 'ignore-token';
+    const passthrough = await passthroughOf(args, positionals);
     if (args.boolean('stdio')) {
       const replay = serveReplayStdio(goldens, {
         pace,
@@ -116,6 +129,7 @@ over either transport serve over both (re-framed when the transports differ).`,
       onUnmatchedRequest,
       match,
       allowedOrigins: args.strings('allow-origin'),
+      ...(passthrough && { fallback: passthrough.fallback }),
       ...(maxBodyBytes !== undefined && { maxBodyBytes }),
       chunking: {
         ...(splitEvents !== undefined && { splitEvents }),
@@ -132,8 +146,43 @@ over either transport serve over both (re-framed when the transports differ).`,
       process.once('SIGTERM', () => resolve());
     });
     const { requests, unmatched } = replay.report();
-    process.stderr.write(`[mcp-golden] ${requests.length} request(s) received, ${unmatched.length} unmatched\n`);
+    if (passthrough) {
+      const files = await passthrough.finish();
+      const passed = passthrough.passed;
+      process.stderr.write(
+        `[mcp-golden] ${requests.length} request(s) received, ${unmatched.length - passed.length} unmatched, ${passed.length} passed through to ${args.string('target')}\n`,
+      );
+      for (const entry of passed)
+        process.stderr.write(`[mcp-golden]   passed through: ${entry.request} (${entry.outcome})\n`);
+      for (const file of files) process.stderr.write(`[mcp-golden]   recorded: ${file}\n`);
+    } else {
+      process.stderr.write(`[mcp-golden] ${requests.length} request(s) received, ${unmatched.length} unmatched\n`);
+    }
     await replay.close();
     return 0;
   },
 });
+
+/** `--unmatched passthrough`: the live server on `--target`, recorded into `--out`; usage errors otherwise. */
+async function passthroughOf(
+  args: { string(name: string): string | undefined; boolean(name: string): boolean },
+  operands: readonly string[],
+): Promise<HttpPassthrough | undefined> {
+  const refuse = (problem: string): never => {
+    throw new GoldenError('E_USAGE', `${problem} Run \`mcp-golden replay --help\` for usage.`);
+  };
+  const target = args.string('target');
+  if (args.string('unmatched') !== 'passthrough') {
+    if (target !== undefined || args.string('out') !== undefined)
+      refuse('--target and --out go with --unmatched passthrough (the live server a miss is sent to).');
+    return undefined;
+  }
+  if (args.boolean('stdio'))
+    refuse('--unmatched passthrough serves over HTTP only; replay without --stdio, or with --unmatched error.');
+  if (target === undefined)
+    refuse('Missing --target URL: --unmatched passthrough sends what no golden matches to that live MCP server.');
+  const first = operands[0] as string;
+  const isDirectory = (await stat(first).catch(() => undefined))?.isDirectory() === true;
+  const out = args.string('out') ?? (isDirectory ? first : dirname(first));
+  return startHttpPassthrough(target as string, out);
+}

@@ -1,0 +1,164 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { CLI, runCli } from '../support/cli.js';
+import { type RunningEverything, startEverythingHttp } from '../support/server-everything.js';
+
+// `replay --unmatched passthrough` (vcrpy's new_episodes): a call no golden matches is answered by
+// server-everything, streamed through (progress included), and recorded into the goldens directory
+// as a new golden per client session; that golden then replays the call with no live server at all.
+
+let dir: string;
+let http: RunningEverything | undefined;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-passthrough-'));
+  http = await startEverythingHttp();
+}, 30_000);
+afterAll(async () => {
+  await http?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const LONG = { name: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } };
+
+/** Starts `mcp-golden ...args`, resolving with its URL (first stdout line) and its stderr so far. */
+function startReplay(args: readonly string[]): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      if (out.includes('\n')) resolve({ child, url: out.split('\n')[0] as string, stderr: () => err });
+    });
+    child.once('exit', (code) => reject(new Error(`replay exited with ${code}: ${err}`)));
+  });
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill('SIGINT');
+  return exited;
+}
+
+async function connect(url: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const client = new Client({ name: 'passthrough-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  await client.connect(transport);
+  return { client, transport };
+}
+
+test('an unrecorded call is answered live with its progress, recorded at session end, and replays without the live server', async () => {
+  const goldens = join(dir, 'goldens');
+  const scenarios = join(dir, 'scenarios.json');
+  await writeFile(scenarios, JSON.stringify([{ name: 'echo', tool: 'echo', arguments: { message: 'recorded' } }]));
+  const recorded = await runCli([
+    'record',
+    '--target',
+    (http as RunningEverything).url,
+    '--era',
+    'legacy',
+    '--scenarios',
+    scenarios,
+    '--out',
+    goldens,
+  ]);
+  expect(recorded.code, recorded.stderr).toBe(0);
+  const before = await readdir(goldens);
+  expect(before).toHaveLength(1);
+
+  const replay = await startReplay([
+    'replay',
+    goldens,
+    '--port',
+    '0',
+    '--pace',
+    'instant',
+    '--unmatched',
+    'passthrough',
+    '--target',
+    (http as RunningEverything).url,
+  ]);
+  let code: number | null;
+  try {
+    const { client, transport } = await connect(replay.url);
+    expect(await client.callTool({ name: 'echo', arguments: { message: 'recorded' } })).toEqual({
+      content: [{ type: 'text', text: 'Echo: recorded' }],
+    });
+    const progress: number[] = [];
+    const live = await client.callTool(LONG, undefined, { onprogress: (p) => progress.push(p.progress) });
+    expect(JSON.stringify(live)).toContain('Long running operation completed');
+    expect(progress).toEqual([1, 2, 3]);
+    expect(await client.callTool({ name: 'echo', arguments: { message: 'live' } })).toEqual({
+      content: [{ type: 'text', text: 'Echo: live' }],
+    });
+    // The client ends its session: the live session it stood on is written as a new golden then.
+    await transport.terminateSession();
+    await client.close();
+    const until = Date.now() + 10_000;
+    while ((await readdir(goldens)).length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(await readdir(goldens), replay.stderr()).toHaveLength(2);
+  } finally {
+    code = await stop(replay.child);
+  }
+  expect(code, replay.stderr()).toBe(0);
+  const report = replay.stderr();
+  expect(report).toContain('7 request(s) received, 0 unmatched, 2 passed through to');
+  expect(report).toContain('passed through: tools/call trigger-long-running-operation (HTTP 200)');
+  expect(report).toContain('passed through: tools/call echo (HTTP 200)');
+  expect(report).toMatch(/recorded: .*passthrough-.*\.jsonl/);
+  const added = (await readdir(goldens)).filter((f) => !before.includes(f));
+  expect(added).toHaveLength(1);
+  const text = await readFile(join(goldens, added[0] as string), 'utf8');
+  expect(text).toContain('Echo: live');
+  expect(text).not.toContain('Echo: recorded');
+
+  // No live server from here on: the default --unmatched error answers both calls from the goldens.
+  await http?.stop();
+  http = undefined;
+  const again = await startReplay(['replay', goldens, '--port', '0', '--pace', 'instant']);
+  try {
+    const { client } = await connect(again.url);
+    const progress: number[] = [];
+    const live = await client.callTool(LONG, undefined, { onprogress: (p) => progress.push(p.progress) });
+    expect(JSON.stringify(live)).toContain('Long running operation completed');
+    expect(progress).toEqual([1, 2, 3]);
+    expect(await client.callTool({ name: 'echo', arguments: { message: 'live' } })).toEqual({
+      content: [{ type: 'text', text: 'Echo: live' }],
+    });
+    await expect(client.callTool({ name: 'echo', arguments: { message: 'never recorded' } })).rejects.toThrow(
+      /no recorded request matches|-32601|-32602/,
+    );
+    await client.close();
+  } finally {
+    await stop(again.child);
+  }
+  expect(again.stderr()).toContain('1 unmatched');
+}, 120_000);
+
+test('--unmatched passthrough needs --target and HTTP; --target alone is a usage error', async () => {
+  const golden = 'goldens/chatty.jsonl';
+  const missing = await runCli(['replay', golden, '--unmatched', 'passthrough']);
+  expect(missing.code).toBe(2);
+  expect(missing.stderr).toContain('Missing --target URL');
+  const stdio = await runCli([
+    'replay',
+    golden,
+    '--stdio',
+    '--unmatched',
+    'passthrough',
+    '--target',
+    'http://127.0.0.1:1/mcp',
+  ]);
+  expect(stdio.code).toBe(2);
+  expect(stdio.stderr).toContain('HTTP only');
+  const alone = await runCli(['replay', golden, '--target', 'http://127.0.0.1:1/mcp']);
+  expect(alone.code).toBe(2);
+  expect(alone.stderr).toContain('--target and --out go with --unmatched passthrough');
+});
