@@ -2,7 +2,7 @@ import { GoldenError } from '../errors.js';
 import { startRecordingProxy } from '../record/recording-proxy.js';
 import { httpTargetParts, secretPatterns } from '../record/target-secrets.js';
 import type { ResponseSink } from '../replay/http-exchange.js';
-import type { UnmatchedFallback, UnmatchedRequest } from '../replay/unmatched-fallback.js';
+import type { FallbackRequest, UnmatchedFallback } from '../replay/unmatched-fallback.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
 import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
 import { SessionGoldens } from './session-goldens.js';
@@ -124,7 +124,7 @@ export async function startHttpPassthrough(target: string, out: string): Promise
     sink.end();
   };
 
-  const forward = async ({ session, sessionId, initialize, request, sink }: UnmatchedRequest): Promise<void> => {
+  const forward = async ({ session, sessionId, initialize, request, sink }: FallbackRequest): Promise<void> => {
     const entry: PassedThrough = { request: describeRequest(request.body), outcome: 'pending' };
     passed.push(entry);
     const setOutcome = (outcome: string): void => {

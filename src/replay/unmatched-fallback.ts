@@ -1,7 +1,7 @@
 import type { IncomingRequest, ResponseSink } from './http-exchange.js';
 
 /** A request no golden matched, handed to an {@link UnmatchedFallback} instead of being refused. */
-export interface UnmatchedRequest {
+export interface FallbackRequest {
   /** The replay session it came in (the same object for every request of that session). */
   readonly session: object;
   /** The replay's session id, to be sent back in place of the live server's. */
@@ -19,7 +19,7 @@ export interface UnmatchedRequest {
  */
 export interface UnmatchedFallback {
   /** Answers the request, writing to its sink. */
-  forward(unmatched: UnmatchedRequest): void;
+  forward(unmatched: FallbackRequest): void;
   /** The replay session ended (the client's DELETE, or the replay closing). */
   sessionEnded(session: object): void;
 }
