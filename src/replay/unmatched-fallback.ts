@@ -23,3 +23,14 @@ export interface UnmatchedFallback {
   /** The replay session ended (the client's DELETE, or the replay closing). */
   sessionEnded(session: object): void;
 }
+
+/** What answers the requests no golden matched in a stdio replay (one session: the process's). */
+export interface StdioFallback {
+  /**
+   * Answers `line`, a request no golden matched, writing the answer's lines with `write` (`answer`
+   * marks a response, as the replay's own writer does); `initialize` is the client's initialize line.
+   */
+  forward(line: string, initialize: string | undefined, write: (line: string, answer: boolean) => void): void;
+  /** The client closed stdin: resolves once what was forwarded was answered (or given up) and recorded. */
+  end(): Promise<void>;
+}

@@ -3,10 +3,12 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { CLI, runCli } from '../support/cli.js';
-import { type RunningEverything, startEverythingHttp } from '../support/server-everything.js';
+import { inspectorCli } from '../support/inspector-cli.js';
+import { EVERYTHING, type RunningEverything, startEverythingHttp } from '../support/server-everything.js';
 
 // `replay --unmatched passthrough` (vcrpy's new_episodes): a call no golden matches is answered by
 // server-everything, streamed through (progress included), and recorded into the goldens directory
@@ -142,7 +144,53 @@ test('an unrecorded call is answered live with its progress, recorded at session
   expect(again.stderr()).toContain('1 unmatched');
 }, 120_000);
 
-test('--unmatched passthrough needs --target and HTTP; --target alone is a usage error', async () => {
+test('over stdio, --target-stdio: a miss is answered by the live command with its progress, recorded when stdin closes, and replays', async () => {
+  const goldens = join(dir, 'stdio-goldens');
+  const scenarios = join(dir, 'stdio-scenarios.json');
+  const server = `${process.execPath} ${EVERYTHING} stdio`;
+  await writeFile(scenarios, JSON.stringify([{ name: 'echo', tool: 'echo', arguments: { message: 'recorded' } }]));
+  const recorded = await runCli(['record', '--stdio', server, '--scenarios', scenarios, '--out', goldens]);
+  expect(recorded.code, recorded.stderr).toBe(0);
+  const replayArgs = [CLI, 'replay', '--stdio', '--pace', 'instant', goldens];
+  const passthrough = [...replayArgs, '--unmatched', 'passthrough', '--target-stdio', server];
+
+  // The SDK client: the live call's progress arrives through the replay.
+  const client = new Client({ name: 'passthrough-stdio', version: '1.0.0' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: passthrough, stderr: 'pipe' });
+  let stderr = '';
+  (transport.stderr as NodeJS.ReadableStream | null)?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  await client.connect(transport);
+  const progress: number[] = [];
+  const live = await client.callTool(LONG, undefined, { onprogress: (p) => progress.push(p.progress) });
+  expect(JSON.stringify(live)).toContain('Long running operation completed');
+  expect(progress).toEqual([1, 2, 3]);
+  await client.close();
+  const until = Date.now() + 10_000;
+  while ((await readdir(goldens)).length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  expect(await readdir(goldens), stderr).toHaveLength(2);
+  expect(stderr).toContain('passed through: tools/call trigger-long-running-operation (answered)');
+
+  // The Inspector: an unrecorded echo answered live, then from its new golden with no live server.
+  const echo = ['--tool-name', 'echo', '--tool-arg', 'message=live over stdio'];
+  const first = await inspectorCli([process.execPath, ...passthrough], 'tools/call', echo);
+  expect(first.code, first.stderr).toBe(0);
+  expect(first.json).toEqual({ content: [{ type: 'text', text: 'Echo: live over stdio' }] });
+  while ((await readdir(goldens)).length < 3 && Date.now() < until + 10_000)
+    await new Promise((r) => setTimeout(r, 50));
+  expect(await readdir(goldens)).toHaveLength(3);
+  const again = await inspectorCli([process.execPath, ...replayArgs], 'tools/call', echo);
+  expect(again.code, again.stderr).toBe(0);
+  expect(again.json).toEqual({ content: [{ type: 'text', text: 'Echo: live over stdio' }] });
+  const progressAgain: number[] = [];
+  const replayed = new Client({ name: 'replayed-stdio', version: '1.0.0' });
+  await replayed.connect(new StdioClientTransport({ command: process.execPath, args: replayArgs, stderr: 'ignore' }));
+  const result = await replayed.callTool(LONG, undefined, { onprogress: (p) => progressAgain.push(p.progress) });
+  expect(JSON.stringify(result)).toContain('Long running operation completed');
+  expect(progressAgain).toEqual([1, 2, 3]);
+  await replayed.close();
+}, 120_000);
+
+test('--unmatched passthrough needs the live server of its transport; --target alone is a usage error', async () => {
   const golden = 'goldens/chatty.jsonl';
   const missing = await runCli(['replay', golden, '--unmatched', 'passthrough']);
   expect(missing.code).toBe(2);
@@ -157,8 +205,11 @@ test('--unmatched passthrough needs --target and HTTP; --target alone is a usage
     'http://127.0.0.1:1/mcp',
   ]);
   expect(stdio.code).toBe(2);
-  expect(stdio.stderr).toContain('HTTP only');
+  expect(stdio.stderr).toContain("give --target-stdio '<command line>', not --target URL");
+  const http = await runCli(['replay', golden, '--unmatched', 'passthrough', '--target-stdio', 'node x.js']);
+  expect(http.code).toBe(2);
+  expect(http.stderr).toContain('give --target URL, or replay with --stdio');
   const alone = await runCli(['replay', golden, '--target', 'http://127.0.0.1:1/mcp']);
   expect(alone.code).toBe(2);
-  expect(alone.stderr).toContain('--target and --out go with --unmatched passthrough');
+  expect(alone.stderr).toContain('--target, --target-stdio and --out go with --unmatched passthrough');
 });
