@@ -130,7 +130,17 @@ over either transport serve over both (re-framed when the transports differ).`,
         ...(maxBodyBytes !== undefined && { maxLineBytes: maxBodyBytes }),
         ...(stdioPassthrough && { fallback: stdioPassthrough.fallback }),
       });
+      // A signal still writes what was passed through: the session ends there.
+      const onSignal = (): void => {
+        void stdioPassthrough?.stop().then(() => replay.close());
+      };
+      if (stdioPassthrough) {
+        process.once('SIGINT', onSignal);
+        process.once('SIGTERM', onSignal);
+      }
       await replay.closed;
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
       const { requests, unmatched } = replay.report();
       if (!stdioPassthrough) return unmatched.length > 0 ? 1 : 0;
       reportPassthrough(requests.length, unmatched.length, live, stdioPassthrough.passed, stdioPassthrough.files);

@@ -17,6 +17,8 @@ const DRAIN_LIMIT_MS = 10_000;
 export interface StdioPassthrough {
   readonly fallback: StdioFallback;
   readonly passed: readonly PassedThrough[];
+  /** Ends now (a signal): the answers still due are not waited for; the session is written. */
+  stop(): Promise<void>;
   /** The goldens written (after the fallback's `end`). */
   readonly files: readonly string[];
 }
@@ -96,7 +98,15 @@ export function startStdioPassthrough(server: StdioCommand, out: string): StdioP
       redact: { headers: [...SECRET_HEADERS], patterns: secretPatterns(secrets.values) },
     });
     void proxy.ended.then(() => {
-      for (const key of [...due.keys()]) settle(key, 'failed: the live server exited');
+      // The client still waits for these: each gets an error naming the live server.
+      for (const key of [...due.keys()]) {
+        const message = `[mcp-golden] --unmatched passthrough: the live server \`${label}\` exited before it answered. Check that the command starts an MCP server on stdio, or replay with --unmatched error.`;
+        write(
+          JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(key) as unknown, error: { code: -32603, message } }),
+          true,
+        );
+        settle(key, 'failed: the live server exited');
+      }
     });
     let request: Record<string, unknown>;
     try {
@@ -115,7 +125,7 @@ export function startStdioPassthrough(server: StdioCommand, out: string): StdioP
     input.write(`${JSON.stringify({ ...request, id: INITIALIZE_ID })}\n`);
   };
 
-  const fallback: StdioFallback = {
+  const fallback: StdioFallback & { end(wait?: boolean): Promise<void> } = {
     forward(line, initialize, writeLine) {
       write = writeLine;
       const message = JSON.parse(line) as { id?: unknown; method?: unknown };
@@ -125,9 +135,9 @@ export function startStdioPassthrough(server: StdioCommand, out: string): StdioP
       if (ready) input?.write(`${line}\n`);
       else queued.push(`${line}\n`);
     },
-    async end() {
+    async end(wait = true) {
       if (!proxy) return;
-      if (due.size > 0) {
+      if (wait && due.size > 0) {
         await new Promise<void>((resolve) => {
           drained = resolve;
           setTimeout(resolve, DRAIN_LIMIT_MS).unref();
@@ -138,5 +148,5 @@ export function startStdioPassthrough(server: StdioCommand, out: string): StdioP
       await goldens.writeRest(await proxy.ended);
     },
   };
-  return { fallback, passed, files: goldens.files };
+  return { fallback, passed, files: goldens.files, stop: () => fallback.end(false) };
 }

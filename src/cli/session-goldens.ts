@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import { splitSessionsById } from '../record/split-sessions.js';
 import { writeGolden } from '../store/golden-file.js';
-import type { Transcript } from '../transcript/frame.js';
+import type { Frame, Transcript } from '../transcript/frame.js';
+
+const isServerMessage = (frame: Frame): boolean =>
+  frame.dir === 'server->client' && (frame.channel === 'json' || frame.channel === 'sse' || frame.channel === 'stdio');
 
 /**
  * Writes a proxy's recording as one golden per client session into `out`: a session as soon as it
@@ -38,6 +41,11 @@ export class SessionGoldens {
       for (const [key, session] of sessions) {
         if (!wanted(key) || this.written.has(key)) continue;
         this.written.add(key);
+        // A session the server never answered (it could not be reached, or not started) is no golden.
+        if (!session.frames.some(isServerMessage)) {
+          process.stderr.write(`[mcp-golden] not recorded: a session the server never answered\n`);
+          continue;
+        }
         const path = join(this.out, `${this.prefix}-${this.stamp}-${++this.count}.jsonl`);
         await writeGolden(path, session);
         this.files.push(path);

@@ -190,6 +190,46 @@ test('over stdio, --target-stdio: a miss is answered by the live command with it
   await replayed.close();
 }, 120_000);
 
+test('a live server that cannot answer gets the client a clear error, over HTTP and over stdio, and nothing is written', async () => {
+  const goldens = join(dir, 'stdio-goldens');
+  const before = (await readdir(goldens)).length;
+  const replay = await startReplay([
+    'replay',
+    goldens,
+    '--port',
+    '0',
+    '--unmatched',
+    'passthrough',
+    '--target',
+    'http://127.0.0.1:1/mcp',
+  ]);
+  try {
+    const { client } = await connect(replay.url);
+    await expect(client.callTool({ name: 'echo', arguments: { message: 'nobody' } })).rejects.toThrow(
+      /--unmatched passthrough could not reach http:\/\/127\.0\.0\.1:1\/mcp/,
+    );
+    await client.close();
+  } finally {
+    await stop(replay.child);
+  }
+  expect(replay.stderr()).toContain('passed through: tools/call echo (failed:');
+
+  const missing = ['--unmatched', 'passthrough', '--target-stdio', 'mcp-golden-no-such-command'];
+  const client = new Client({ name: 'passthrough-missing', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'replay', '--stdio', '--pace', 'instant', goldens, ...missing],
+      stderr: 'ignore',
+    }),
+  );
+  await expect(client.callTool({ name: 'echo', arguments: { message: 'nobody' } })).rejects.toThrow(
+    /the live server `mcp-golden-no-such-command` exited before it answered/,
+  );
+  await client.close();
+  expect((await readdir(goldens)).length).toBe(before);
+}, 60_000);
+
 test('--unmatched passthrough needs the live server of its transport; --target alone is a usage error', async () => {
   const golden = 'goldens/chatty.jsonl';
   const missing = await runCli(['replay', golden, '--unmatched', 'passthrough']);
