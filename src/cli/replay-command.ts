@@ -132,7 +132,11 @@ over either transport serve over both (re-framed when the transports differ).`,
       });
       // A signal still writes what was passed through: the session ends there.
       const onSignal = (): void => {
-        void stdioPassthrough?.stop().then(() => replay.close());
+        void stdioPassthrough?.stop().then(() => {
+          replay.close();
+          // Reading on would keep the process alive for a client that never closes its end.
+          process.stdin.destroy();
+        });
       };
       if (stdioPassthrough) {
         process.once('SIGINT', onSignal);

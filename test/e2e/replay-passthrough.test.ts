@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -190,8 +190,57 @@ test('over stdio, --target-stdio: a miss is answered by the live command with it
   await replayed.close();
 }, 120_000);
 
+test('replay --stdio with pass-through writes its session on SIGINT, the client still connected', async () => {
+  const goldens = join(dir, 'signal-goldens');
+  await mkdir(goldens);
+  await copyFile('goldens/chatty-stdio.jsonl', join(goldens, 'chatty-stdio.jsonl'));
+  const before = await readdir(goldens);
+  const server = `${process.execPath} ${EVERYTHING} stdio`;
+  const child = spawn(
+    process.execPath,
+    [CLI, 'replay', '--stdio', '--pace', 'instant', goldens, '--unmatched', 'passthrough', '--target-stdio', server],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const init = {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  };
+  child.stdin.write(
+    `${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`,
+  );
+  const call = {
+    jsonrpc: '2.0',
+    id: 7,
+    method: 'tools/call',
+    params: { name: 'echo', arguments: { message: 'signal' } },
+  };
+  child.stdin.write(`${JSON.stringify(call)}\n`);
+  try {
+    const until = Date.now() + 15_000;
+    while (!stdout.includes('Echo: signal') && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(stdout, stderr).toContain('Echo: signal');
+    child.kill('SIGINT');
+    expect(await exited, stderr).toBe(0);
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+  expect(stderr).toContain('passed through: tools/call echo (answered)');
+  const added = (await readdir(goldens)).filter((f) => !before.includes(f));
+  expect(added).toHaveLength(1);
+  expect(await readFile(join(goldens, added[0] as string), 'utf8')).toContain('Echo: signal');
+}, 60_000);
+
 test('a live server that cannot answer gets the client a clear error, over HTTP and over stdio, and nothing is written', async () => {
-  const goldens = join(dir, 'stdio-goldens');
+  const goldens = join(dir, 'unreachable-goldens');
+  await mkdir(goldens);
+  await copyFile('goldens/chatty-stdio.jsonl', join(goldens, 'chatty-stdio.jsonl'));
   const before = (await readdir(goldens)).length;
   const replay = await startReplay([
     'replay',
