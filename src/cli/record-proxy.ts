@@ -4,10 +4,7 @@ import { startStdioRecordingProxy } from '../record/stdio-recording-proxy.js';
 import type { StdioCommand } from '../record/stdio-wire-session.js';
 import { httpTargetParts, secretPatterns, stdioTargetSecrets } from '../record/target-secrets.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
-import { SessionGoldens } from './session-goldens.js';
-
-/** How long after a session's DELETE its golden is written: the server ends that session's GET stream meanwhile. */
-const SESSION_END_SETTLE_MS = 200;
+import { SESSION_END_SETTLE_MS, SessionGoldens } from './session-goldens.js';
 
 /**
  * `mcp-golden record --proxy --target URL`: serves a real client (the Inspector, an IDE, an agent)

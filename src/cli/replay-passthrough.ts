@@ -5,10 +5,8 @@ import type { ResponseSink } from '../replay/http-exchange.js';
 import type { FallbackRequest, UnmatchedFallback } from '../replay/unmatched-fallback.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
 import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
-import { SessionGoldens } from './session-goldens.js';
+import { SESSION_END_SETTLE_MS, SessionGoldens } from './session-goldens.js';
 
-/** How long after a live session's DELETE its golden is written: its streams end meanwhile. */
-const SESSION_END_SETTLE_MS = 200;
 const ACCEPT = 'application/json, text/event-stream';
 
 /** One request the replay passed through to the live server. */

@@ -3,6 +3,9 @@ import { splitSessionsById } from '../record/split-sessions.js';
 import { writeGolden } from '../store/golden-file.js';
 import type { Frame, Transcript } from '../transcript/frame.js';
 
+/** How long after a session's DELETE its golden is written: the server ends that session's GET stream meanwhile. */
+export const SESSION_END_SETTLE_MS = 200;
+
 const isServerMessage = (frame: Frame): boolean =>
   frame.dir === 'server->client' && (frame.channel === 'json' || frame.channel === 'sse' || frame.channel === 'stdio');
 
