@@ -144,6 +144,46 @@ test('an unrecorded call is answered live with its progress, recorded at session
   expect(again.stderr()).toContain('1 unmatched');
 }, 120_000);
 
+test("the Inspector's unrecorded call over HTTP is answered live, written on SIGINT, and replays to the same call", async () => {
+  const goldens = join(dir, 'inspector-goldens');
+  await mkdir(goldens);
+  await copyFile('goldens/chatty.jsonl', join(goldens, 'chatty.jsonl'));
+  // The first test stops its live server to show the replay needs none: this one starts another.
+  http ??= await startEverythingHttp();
+  const live = http;
+  const echo = ['--tool-name', 'echo', '--tool-arg', 'message=from the inspector'];
+  const replay = await startReplay([
+    'replay',
+    goldens,
+    '--port',
+    '0',
+    '--unmatched',
+    'passthrough',
+    '--target',
+    live.url,
+  ]);
+  let code: number | null;
+  try {
+    const first = await inspectorCli([replay.url], 'tools/call', echo);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.json).toEqual({ content: [{ type: 'text', text: 'Echo: from the inspector' }] });
+  } finally {
+    code = await stop(replay.child);
+  }
+  expect(code, replay.stderr()).toBe(0);
+  expect(replay.stderr()).toContain('passed through: tools/call echo (HTTP 200)');
+  expect(await readdir(goldens)).toHaveLength(2);
+
+  const again = await startReplay(['replay', goldens, '--port', '0', '--pace', 'instant']);
+  try {
+    const second = await inspectorCli([again.url], 'tools/call', echo);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.json).toEqual({ content: [{ type: 'text', text: 'Echo: from the inspector' }] });
+  } finally {
+    await stop(again.child);
+  }
+}, 90_000);
+
 test('over stdio, --target-stdio: a miss is answered by the live command with its progress, recorded when stdin closes, and replays', async () => {
   const goldens = join(dir, 'stdio-goldens');
   const scenarios = join(dir, 'stdio-scenarios.json');
