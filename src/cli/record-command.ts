@@ -13,8 +13,8 @@ import { recordReferenceGoldens } from '../reference-goldens.js';
 import { defineCommand } from './command-spec.js';
 import { CONFIG_FILE, loadProjectConfig } from './project-config.js';
 import { recordConfigOf } from './record-config.js';
-import { recordThroughProxy } from './record-proxy.js';
-import { parseTargetOptions, TARGET_OPTIONS, targetValues } from './target-options.js';
+import { recordThroughProxy, recordThroughStdioProxy } from './record-proxy.js';
+import { parseStdioOption, parseTargetOptions, TARGET_OPTIONS, targetValues } from './target-options.js';
 
 /**
  * A scenario list or scenario name given on the command line (or in the config) that cannot be used
@@ -76,7 +76,7 @@ name that cannot be used).`,
     proxy: {
       type: 'boolean',
       description:
-        'record a real client instead of scenarios: serve a recording proxy for --target on --port, print its URL, and on Ctrl-C (SIGINT/SIGTERM) write one golden per client session to --out',
+        'record a real client instead of scenarios: with --target, serve a recording proxy on --port and print its URL; with --stdio, be the stdio command the client starts (it starts CMD). One golden per client session is written to --out when the session ends (DELETE, or stdin closed), the rest on Ctrl-C (SIGINT/SIGTERM)',
     },
     port: {
       type: 'string',
@@ -96,6 +96,7 @@ name that cannot be used).`,
   epilog: `Examples:
   mcp-golden record --stdio '<command line>' --scenarios FILE --out DIR
   mcp-golden record --proxy --target URL --port 3333 --out DIR
+  mcp-golden record --proxy --stdio '<command line>' --out DIR   (as the command your client starts)
   mcp-golden record --target URL --header 'Name: value' --scenarios FILE --out DIR`,
   async run(args) {
     if (args.boolean('proxy')) return recordProxyCommand(args.string('target'), args, args.string('out') ?? 'goldens');
@@ -153,7 +154,7 @@ name that cannot be used).`,
   },
 });
 
-/** `record --proxy`: only with `--target` (a stdio proxy is not built yet), and without scenarios. */
+/** `record --proxy`: with `--target URL` or `--stdio CMD`, and without scenarios. */
 function recordProxyCommand(
   target: string | undefined,
   args: {
@@ -167,13 +168,21 @@ function recordProxyCommand(
   const refuse = (problem: string): never => {
     throw new GoldenError('E_USAGE', `${problem} Run \`mcp-golden record --help\` for usage.`);
   };
-  if (args.string('stdio') !== undefined)
-    refuse('record --proxy records a server on --target URL; a stdio server cannot be proxied yet.');
-  if (target === undefined) refuse('Missing --target URL: record --proxy forwards a client to a running MCP server.');
+  const stdio = args.string('stdio');
+  if (stdio !== undefined && target !== undefined)
+    refuse('record --proxy takes --target URL or --stdio CMD, not both.');
+  if (stdio === undefined && target === undefined)
+    refuse('Missing --target URL or --stdio CMD: record --proxy forwards a client to an MCP server.');
   if (args.string('scenarios') !== undefined || args.operands.length > 0) {
     refuse('record --proxy records what a client does; it takes no scenarios.');
   }
   if (args.strings('header').length > 0)
     refuse("record --proxy forwards the client's own headers; --header is not used.");
+  if (stdio !== undefined) {
+    if (args.integer('port') !== undefined)
+      refuse('record --proxy --stdio is started by the client as its stdio server; it listens on no --port.');
+    const server = parseStdioOption(stdio);
+    if (typeof server !== 'string' && 'command' in server) return recordThroughStdioProxy(server, out);
+  }
   return recordThroughProxy(target as string, args.integer('port') ?? 0, out);
 }

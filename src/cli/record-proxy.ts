@@ -1,16 +1,17 @@
-import { join } from 'node:path';
 import { GoldenError } from '../errors.js';
 import { startRecordingProxy } from '../record/recording-proxy.js';
-import { splitSessions } from '../record/split-sessions.js';
-import { httpTargetParts, secretPatterns } from '../record/target-secrets.js';
-import { writeGolden } from '../store/golden-file.js';
+import { startStdioRecordingProxy } from '../record/stdio-recording-proxy.js';
+import type { StdioCommand } from '../record/stdio-wire-session.js';
+import { httpTargetParts, secretPatterns, stdioTargetSecrets } from '../record/target-secrets.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
+import { SESSION_END_SETTLE_MS, SessionGoldens } from './session-goldens.js';
 
 /**
  * `mcp-golden record --proxy --target URL`: serves a real client (the Inspector, an IDE, an agent)
- * through a recording reverse proxy, prints the URL to connect to, and on SIGINT or SIGTERM writes
- * one golden per client session to `out` (each atomically: a temporary file renamed), with the
- * secrets of the target redacted as `record` does.
+ * through a recording reverse proxy, prints the URL to connect to, and writes one golden per client
+ * session to `out` when that session ends (the client's DELETE), the sessions still open on SIGINT
+ * or SIGTERM (each atomically: a temporary file renamed), with the secrets of the target redacted
+ * as `record` does.
  */
 export async function recordThroughProxy(target: string, port: number, out: string): Promise<number> {
   if (!/^https?:\/\//.test(target) || !URL.canParse(target)) {
@@ -20,27 +21,60 @@ export async function recordThroughProxy(target: string, port: number, out: stri
     );
   }
   const parts = httpTargetParts(target);
+  const goldens = new SessionGoldens(out, 'proxy', parts.label);
+  const pending = new Set<Promise<void>>();
   const proxy = await startRecordingProxy({
     upstream: parts.url,
     port,
     redact: { headers: [...SECRET_HEADERS], patterns: secretPatterns(parts.values) },
+    onSessionEnd(id) {
+      const write = new Promise<void>((resolve) => setTimeout(resolve, SESSION_END_SETTLE_MS))
+        .then(() => goldens.writeSession(proxy.transcript(), id))
+        .catch((error: Error) => {
+          process.stderr.write(`[mcp-golden] could not write session ${id}: ${error.message}\n`);
+        })
+        .finally(() => pending.delete(write));
+      pending.add(write);
+    },
   });
   process.stdout.write(`${proxy.url}\n`);
   process.stderr.write(
-    `[mcp-golden] recording proxy for ${parts.label} on ${proxy.url}: point your client here; Ctrl-C writes one golden per session to ${out}\n`,
+    `[mcp-golden] recording proxy for ${parts.label} on ${proxy.url}: point your client here; each session's golden is written to ${out} when it ends, the others on Ctrl-C\n`,
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
   });
-  const recorded = await proxy.close();
-  const sessions = splitSessions({ ...recorded, header: { ...recorded.header, target: parts.label } });
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  for (const [index, session] of sessions.entries()) {
-    const path = join(out, `proxy-${stamp}-${index + 1}.jsonl`);
-    await writeGolden(path, session);
-    process.stderr.write(`[mcp-golden] recorded ${path} (${session.frames.length} frames)\n`);
+  await Promise.all(pending);
+  await goldens.writeRest(await proxy.close());
+  process.stderr.write(`[mcp-golden] ${goldens.files.length} session(s) written to ${out}\n`);
+  return 0;
+}
+
+/**
+ * `mcp-golden record --proxy --stdio CMD`: the proxy is itself the stdio command the client starts.
+ * It starts CMD, passes both directions through, and writes the session's golden to `out` when the
+ * client closes its stdin (or CMD exits, or on SIGINT/SIGTERM). Nothing but CMD's bytes goes to stdout.
+ */
+export async function recordThroughStdioProxy(server: StdioCommand, out: string): Promise<number> {
+  const secrets = stdioTargetSecrets(server.command, server.args ?? [], server.env);
+  const label = server.label ?? secrets.label;
+  const proxy = startStdioRecordingProxy({
+    server: { ...server, label },
+    input: process.stdin,
+    output: process.stdout,
+    redact: { headers: [...SECRET_HEADERS], patterns: secretPatterns(secrets.values) },
+  });
+  const onSignal = (): void => void proxy.stop();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const goldens = new SessionGoldens(out, 'proxy', label);
+  try {
+    await goldens.writeRest(await proxy.ended);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
-  process.stderr.write(`[mcp-golden] ${sessions.length} session(s) written to ${out}\n`);
+  process.stderr.write(`[mcp-golden] ${goldens.files.length} session(s) written to ${out}\n`);
   return 0;
 }

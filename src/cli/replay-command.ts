@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { GoldenError } from '../errors.js';
+import type { StdioCommand } from '../record/stdio-wire-session.js';
 import type { Pace } from '../replay/pacing.js';
 import type { NamedGolden } from '../replay/replay-plan.js';
 import { createReplayServer } from '../replay/replay-server.js';
@@ -8,6 +9,9 @@ import { serveReplayStdio } from '../replay/stdio-replay.js';
 import { GOLDEN_EXTENSION, readGolden } from '../store/golden-file.js';
 import { defineCommand } from './command-spec.js';
 import { LISTEN_OPTIONS } from './listen-options.js';
+import { type PassedThrough, startHttpPassthrough } from './replay-passthrough.js';
+import { startStdioPassthrough } from './replay-stdio-passthrough.js';
+import { parseStdioOption } from './target-options.js';
 
 async function loadGoldens(paths: readonly string[]): Promise<NamedGolden[]> {
   const files: string[] = [];
@@ -59,10 +63,27 @@ over either transport serve over both (re-framed when the transports differ).`,
     unmatched: {
       type: 'string',
       value: 'M',
-      choices: ['error', 'warn'],
+      choices: ['error', 'warn', 'passthrough'],
       default: 'error',
       description:
-        'error: answer unmatched requests with a JSON-RPC error; warn: the same, and print each one on stderr',
+        'error: answer unmatched requests with a JSON-RPC error; warn: the same, and print each one on stderr; passthrough: send them to the live server (--target URL, or --target-stdio CMD with --stdio), stream its answer back, and record each session as a new golden in --out',
+    },
+    target: {
+      type: 'string',
+      value: 'URL',
+      description: 'with --unmatched passthrough: the live MCP server (http:// URL)',
+    },
+    'target-stdio': {
+      type: 'string',
+      value: 'CMD',
+      description:
+        'with --stdio --unmatched passthrough: the command line of the live MCP server (started at the first miss)',
+    },
+    out: {
+      type: 'string',
+      value: 'DIR',
+      description:
+        "with --unmatched passthrough: where the new goldens go (default: the goldens directory given, else the first golden's)",
     },
     match: {
       type: 'string',
@@ -99,16 +120,37 @@ over either transport serve over both (re-framed when the transports differ).`,
     const onUnmatchedRequest = args.string('unmatched') === 'warn' ? 'warn' : 'error';
     const maxBodyBytes = args.integer('max-body-bytes');
     const match = args.string('match') === 'strict' ? 'strict' : 'ignore-token';
+    const live = await passthroughOf(args, positionals);
     if (args.boolean('stdio')) {
+      const stdioPassthrough = live?.transport === 'stdio' ? startStdioPassthrough(live.server, live.out) : undefined;
       const replay = serveReplayStdio(goldens, {
         pace,
         onUnmatchedRequest,
         match,
         ...(maxBodyBytes !== undefined && { maxLineBytes: maxBodyBytes }),
+        ...(stdioPassthrough && { fallback: stdioPassthrough.fallback }),
       });
+      // A signal still writes what was passed through: the session ends there.
+      const onSignal = (): void => {
+        void stdioPassthrough?.stop().then(() => {
+          replay.close();
+          // Reading on would keep the process alive for a client that never closes its end.
+          process.stdin.destroy();
+        });
+      };
+      if (stdioPassthrough) {
+        process.once('SIGINT', onSignal);
+        process.once('SIGTERM', onSignal);
+      }
       await replay.closed;
-      return replay.report().unmatched.length > 0 ? 1 : 0;
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      const { requests, unmatched } = replay.report();
+      if (!stdioPassthrough) return unmatched.length > 0 ? 1 : 0;
+      reportPassthrough(requests.length, unmatched.length, live, stdioPassthrough.passed, stdioPassthrough.files);
+      return unmatched.length > stdioPassthrough.passed.length ? 1 : 0;
     }
+    const passthrough = live?.transport === 'http' ? await startHttpPassthrough(live.target, live.out) : undefined;
     const splitEvents = args.integer('split-events');
     const replay = await createReplayServer(goldens, {
       port: args.integer('port') ?? 0,
@@ -116,6 +158,7 @@ over either transport serve over both (re-framed when the transports differ).`,
       onUnmatchedRequest,
       match,
       allowedOrigins: args.strings('allow-origin'),
+      ...(passthrough && { fallback: passthrough.fallback }),
       ...(maxBodyBytes !== undefined && { maxBodyBytes }),
       chunking: {
         ...(splitEvents !== undefined && { splitEvents }),
@@ -132,8 +175,71 @@ over either transport serve over both (re-framed when the transports differ).`,
       process.once('SIGTERM', () => resolve());
     });
     const { requests, unmatched } = replay.report();
-    process.stderr.write(`[mcp-golden] ${requests.length} request(s) received, ${unmatched.length} unmatched\n`);
+    if (passthrough) {
+      const files = await passthrough.finish();
+      reportPassthrough(requests.length, unmatched.length, live, passthrough.passed, files);
+    } else {
+      process.stderr.write(`[mcp-golden] ${requests.length} request(s) received, ${unmatched.length} unmatched\n`);
+    }
     await replay.close();
     return 0;
   },
 });
+
+/** The closing lines of a pass-through replay: what was passed through, and the goldens recorded. */
+function reportPassthrough(
+  requests: number,
+  unmatched: number,
+  live: PassthroughTarget | undefined,
+  passed: readonly PassedThrough[],
+  files: readonly string[],
+): void {
+  const to = live?.transport === 'http' ? live.target : [live?.server.command, ...(live?.server.args ?? [])].join(' ');
+  process.stderr.write(
+    `[mcp-golden] ${requests} request(s) received, ${unmatched - passed.length} unmatched, ${passed.length} passed through to ${to}\n`,
+  );
+  for (const entry of passed)
+    process.stderr.write(`[mcp-golden]   passed through: ${entry.request} (${entry.outcome})\n`);
+  for (const file of files) process.stderr.write(`[mcp-golden]   recorded: ${file}\n`);
+}
+
+/** The live server a miss is passed to, with where its goldens go; usage errors for any other mix. */
+type PassthroughTarget =
+  | { readonly transport: 'http'; readonly target: string; readonly out: string }
+  | { readonly transport: 'stdio'; readonly server: StdioCommand; readonly out: string };
+
+/** `--unmatched passthrough`: the live server on `--target` (HTTP) or `--target-stdio` (stdio), recorded into `--out`. */
+async function passthroughOf(
+  args: { string(name: string): string | undefined; boolean(name: string): boolean },
+  operands: readonly string[],
+): Promise<PassthroughTarget | undefined> {
+  const refuse = (problem: string): never => {
+    throw new GoldenError('E_USAGE', `${problem} Run \`mcp-golden replay --help\` for usage.`);
+  };
+  const target = args.string('target');
+  const targetStdio = args.string('target-stdio');
+  if (args.string('unmatched') !== 'passthrough') {
+    if (target !== undefined || targetStdio !== undefined || args.string('out') !== undefined)
+      refuse('--target, --target-stdio and --out go with --unmatched passthrough (the live server a miss is sent to).');
+    return undefined;
+  }
+  const first = operands[0] as string;
+  const isDirectory = (await stat(first).catch(() => undefined))?.isDirectory() === true;
+  const out = args.string('out') ?? (isDirectory ? first : dirname(first));
+  if (args.boolean('stdio')) {
+    if (target !== undefined)
+      refuse("replay --stdio passes misses to a stdio server: give --target-stdio '<command line>', not --target URL.");
+    if (targetStdio === undefined)
+      refuse(
+        "Missing --target-stdio '<command line>': replay --stdio --unmatched passthrough sends what no golden matches to that live MCP server.",
+      );
+    const server = parseStdioOption(targetStdio as string, 'replay');
+    if (typeof server === 'string' || !('command' in server)) return refuse(`Invalid --target-stdio "${targetStdio}".`);
+    return { transport: 'stdio', server, out };
+  }
+  if (targetStdio !== undefined)
+    refuse('replay over HTTP passes misses to an HTTP server: give --target URL, or replay with --stdio.');
+  if (target === undefined)
+    refuse('Missing --target URL: --unmatched passthrough sends what no golden matches to that live MCP server.');
+  return { transport: 'http', target: target as string, out };
+}

@@ -1,7 +1,7 @@
 /**
  * `mcp-golden/record`: the recorder's building blocks beside `recordCall`: the byte taps (a recording
- * `fetch` for the SDK's client transport, a recording reverse proxy), the frame sink they write to,
- * and the scenario list helpers.
+ * `fetch` for the SDK's client transport, a recording reverse proxy, a recording stdio proxy), the
+ * frame sink they write to, and the scenario list helpers.
  */
 export type { BodyKind } from '../transcript/body-kind.js';
 export type { BodyTap, Clock } from './frame-sink.js';
@@ -14,3 +14,6 @@ export { startRecordingProxy } from './recording-proxy.js';
 export { parseScenario, parseScenarioList } from './scenario.js';
 export { scenarioOfGolden } from './scenario-of-golden.js';
 export type { ScenarioStep } from './scenario-session.js';
+export { splitSessions } from './split-sessions.js';
+export type { StdioRecordingProxy, StdioRecordingProxyOptions } from './stdio-recording-proxy.js';
+export { startStdioRecordingProxy } from './stdio-recording-proxy.js';

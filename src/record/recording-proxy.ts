@@ -24,6 +24,8 @@ export interface RecordingProxyOptions {
   readonly port?: number;
   /** Secrets removed from the transcript. @default credential headers */
   readonly redact?: RedactOptions;
+  /** Called when a client's `DELETE` of its session has been answered, with that session's id. */
+  readonly onSessionEnd?: (sessionId: string) => void;
 }
 
 /** A running recording proxy. */
@@ -86,6 +88,8 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
         upRes.on('end', () => {
           responseTap.end('complete');
           res.end();
+          const ended = req.headers['mcp-session-id'];
+          if (req.method === 'DELETE' && typeof ended === 'string') options.onSessionEnd?.(ended);
         });
         upRes.on('error', (error) => {
           responseTap.end('error', error.message);

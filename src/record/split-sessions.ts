@@ -7,6 +7,14 @@ import type { Frame, Transcript } from '../transcript/frame.js';
  * times, so each replays as recorded.
  */
 export function splitSessions(transcript: Transcript): Transcript[] {
+  return [...splitSessionsById(transcript).values()];
+}
+
+/**
+ * {@link splitSessions} keyed by `mcp-session-id` (`''` for the exchanges of no session), in the
+ * order the sessions began.
+ */
+export function splitSessionsById(transcript: Transcript): Map<string, Transcript> {
   const sessionOf = new Map<number, string>();
   for (const frame of transcript.frames) {
     const id = frame.channel === 'http' ? frame.headers?.['mcp-session-id'] : undefined;
@@ -21,6 +29,10 @@ export function splitSessions(transcript: Transcript): Transcript[] {
   }
   // A client that never started a session (a probe, a 404) recorded nothing worth a golden.
   const hasRequest = (frames: readonly Frame[]): boolean =>
-    frames.some((f) => f.dir === 'client->server' && (f.channel === 'json' || f.channel === 'sse'));
-  return [...groups.values()].filter(hasRequest).map((frames) => ({ header: transcript.header, frames }));
+    frames.some(
+      (f) => f.dir === 'client->server' && (f.channel === 'json' || f.channel === 'sse' || f.channel === 'stdio'),
+    );
+  const out = new Map<string, Transcript>();
+  for (const [key, frames] of groups) if (hasRequest(frames)) out.set(key, { header: transcript.header, frames });
+  return out;
 }

@@ -28,6 +28,7 @@ import { frameEvent } from './reframe.js';
 import { type ReplayEngine, SESSION_LIMIT } from './replay-engine.js';
 import type { ReplayEvent } from './replay-plan.js';
 import type { ReplayReport } from './replay-report.js';
+import type { UnmatchedFallback } from './unmatched-fallback.js';
 
 const refuse = (sink: ResponseSink, refusal: HttpRefusal): void =>
   sendError(sink, refusal.status, refusal.code, refusal.message);
@@ -43,6 +44,10 @@ export class HttpReplay {
   private shared: HttpSession | undefined;
   private sessionCount = 0;
   private streamCount = 0;
+  /** The body of each session's `initialize`, for the fallback's own handshake. */
+  private readonly initializeBodies = new WeakMap<HttpSession, string>();
+  /** Answers the requests no golden matches instead of the engine's refusal, when set. */
+  fallback: UnmatchedFallback | undefined;
   /** `MCP-Protocol-Version` values served: the 2025-era versions and those the goldens hold. */
   private readonly versions: readonly string[];
 
@@ -146,6 +151,11 @@ export class HttpReplay {
       return;
     }
     if (answer.kind === 'unmatched') {
+      if (this.fallback && message.method !== 'initialize') {
+        const initialize = this.initializeBodies.get(state);
+        this.fallback.forward({ session: state, sessionId: state.session.id, initialize, request, sink });
+        return;
+      }
       // A session opened for an initialize nothing answers is never used again.
       if (message.method === 'initialize' && state !== this.shared) this.engine.endSession(state.session);
       sink.head(200, { ...JSON_HEADERS, ...sessionHeader(state) });
@@ -153,7 +163,10 @@ export class HttpReplay {
       sink.end();
       return;
     }
-    if (message.method === 'initialize') this.register(state);
+    if (message.method === 'initialize') {
+      this.register(state);
+      this.initializeBodies.set(state, request.body);
+    }
     streamCall(this.engine, state, answer.call, request, sink, () => ++this.streamCount);
   }
 
@@ -264,6 +277,7 @@ export class HttpReplay {
   }
 
   private endSession(state: HttpSession): void {
+    this.fallback?.sessionEnded(state);
     this.engine.endSession(state.session);
     for (const stream of state.streams) {
       stream.finished = true;

@@ -7,6 +7,7 @@ import { DEFAULT_MAX_BODY_BYTES, type HttpRuleOptions, refuseLargeBody } from '.
 import type { ReplayOptions } from './replay-engine.js';
 import type { GoldenInput } from './replay-plan.js';
 import type { ReplayReport } from './replay-report.js';
+import type { UnmatchedFallback } from './unmatched-fallback.js';
 
 /** How far past the body limit a refused body is read (and dropped) before the connection is cut. */
 const DISCARD_LIMIT_FACTOR = 32;
@@ -17,6 +18,8 @@ export interface ReplayServerOptions extends ReplayOptions, HttpRuleOptions {
   readonly port?: number;
   /** Path of the MCP endpoint. @default '/mcp' */
   readonly path?: string;
+  /** Answers the requests no golden matches (the CLI's `--unmatched passthrough`). @default none: they are refused */
+  readonly fallback?: UnmatchedFallback;
 }
 
 /** A golden served as an MCP upstream on loopback HTTP. */
@@ -128,6 +131,7 @@ export async function createReplayServer(
   options: ReplayServerOptions = {},
 ): Promise<ReplayServer> {
   const replay = createHttpReplay(Array.isArray(goldens) ? goldens : [goldens as GoldenInput], options, options);
+  replay.fallback = options.fallback;
   const path = options.path ?? '/mcp';
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // A request for the path as written (every client's) is matched without parsing a URL; any other is parsed.

@@ -8,6 +8,7 @@ import type { ReplayOptions } from './replay-engine.js';
 import { ReplayEngine } from './replay-engine.js';
 import type { GoldenInput, ReplayEvent } from './replay-plan.js';
 import type { ReplayReport } from './replay-report.js';
+import type { StdioFallback } from './unmatched-fallback.js';
 
 /** Options of {@link serveReplayStdio}. */
 export interface StdioReplayOptions extends Omit<ReplayOptions, 'chunking'> {
@@ -17,6 +18,8 @@ export interface StdioReplayOptions extends Omit<ReplayOptions, 'chunking'> {
   readonly stdout?: Writable;
   /** Longest line read, in bytes; a longer one is dropped with a `-32600` error. @default 4 MiB */
   readonly maxLineBytes?: number;
+  /** Answers the requests no golden matches (the CLI's `--unmatched passthrough`). @default none: they are refused */
+  readonly fallback?: StdioFallback;
 }
 
 /** A replay running on a pair of streams. */
@@ -50,10 +53,13 @@ export function serveReplayStdio(goldens: readonly GoldenInput[], options: Stdio
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
   });
+  let initializeLine: string | undefined;
   const maybeClose = (): void => {
     if (!ended || running > 0) return;
     engine.close();
-    void write.drained().then(resolveClosed);
+    void Promise.resolve(options.fallback?.end())
+      .then(() => write.drained())
+      .then(resolveClosed);
   };
   const write = lineWriter(stdout);
   // A client that closed its end of the pipe (EPIPE) is gone: nothing more can reach it, so the
@@ -91,8 +97,10 @@ export function serveReplayStdio(goldens: readonly GoldenInput[], options: Stdio
     }
     const answer = engine.receive(session, value, 'POST', line);
     if (answer.kind === 'accepted') return;
+    if (value.method === 'initialize') initializeLine = line;
     if (answer.kind === 'unmatched') {
-      write(answer.text);
+      if (options.fallback && value.method !== 'initialize') options.fallback.forward(line, initializeLine, write);
+      else write(answer.text);
       return;
     }
     const { call } = answer;

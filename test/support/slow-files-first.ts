@@ -14,6 +14,8 @@ const ESTIMATES: Readonly<Record<string, number>> = {
   'test/e2e/inspector-replay.test.ts': 24,
   'test/e2e/session-scenario.test.ts': 24,
   'test/e2e/update-workflow.test.ts': 19,
+  'test/e2e/record-proxy-sessions.test.ts': 10,
+  'test/e2e/replay-passthrough.test.ts': 14,
   'src/check/run-check-delivery-faults.test.ts': 14,
   'src/check/run-check.test.ts': 13,
   'test/e2e/third-party-gateways/nginx.test.ts': 12,

@@ -1,0 +1,210 @@
+import { GoldenError } from '../errors.js';
+import { startRecordingProxy } from '../record/recording-proxy.js';
+import { httpTargetParts, secretPatterns } from '../record/target-secrets.js';
+import type { ResponseSink } from '../replay/http-exchange.js';
+import type { FallbackRequest, UnmatchedFallback } from '../replay/unmatched-fallback.js';
+import { SECRET_HEADERS } from '../transcript/redact.js';
+import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
+import { SESSION_END_SETTLE_MS, SessionGoldens } from './session-goldens.js';
+
+const ACCEPT = 'application/json, text/event-stream';
+
+/** One request the replay passed through to the live server. */
+export interface PassedThrough {
+  /** `tools/call echo`, `resources/read file:///x`, or the bare method. */
+  readonly request: string;
+  /** The live server's HTTP status, or the error that kept it from answering. */
+  readonly outcome: string;
+}
+
+/** `replay --unmatched passthrough --target URL`: the fallback and what it did. */
+export interface HttpPassthrough {
+  readonly fallback: UnmatchedFallback;
+  readonly passed: readonly PassedThrough[];
+  /** Ends the live sessions still open, writes their goldens and returns every file written. */
+  finish(): Promise<readonly string[]>;
+}
+
+/** The live session that stands in for one replay session. */
+interface LiveSession {
+  readonly id: string | undefined;
+  readonly protocolVersion: string;
+}
+
+function describeRequest(body: string): string {
+  try {
+    const message = JSON.parse(body) as { method?: unknown; params?: { name?: unknown; uri?: unknown } };
+    const method = typeof message.method === 'string' ? message.method : 'a response';
+    const what = message.params?.name ?? message.params?.uri;
+    return typeof what === 'string' ? `${method} ${what}` : method;
+  } catch {
+    return 'an unparsable body';
+  }
+}
+
+function idOf(body: string): unknown {
+  try {
+    return (JSON.parse(body) as { id?: unknown }).id ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Passes the requests no golden matches to the live server at `target`, through a recording proxy:
+ * each replay session gets a live session of its own (opened with the client's own `initialize`
+ * the first time one of its requests is passed through), the live answer is streamed back as it
+ * arrives (progress included) under the replay's session id, and each live session is written to
+ * `out` as a new golden when its replay session ends (the client's DELETE) or at {@link
+ * HttpPassthrough.finish}, redacted as `record` redacts.
+ */
+export async function startHttpPassthrough(target: string, out: string): Promise<HttpPassthrough> {
+  if (!/^https?:\/\//.test(target) || !URL.canParse(target)) {
+    throw new GoldenError(
+      'E_USAGE',
+      `Invalid --target "${target.replace(/[?#].*$/s, '')}" for --unmatched passthrough: expected the http:// URL of the live MCP server. Run \`mcp-golden replay --help\` for usage.`,
+    );
+  }
+  const parts = httpTargetParts(target);
+  const goldens = new SessionGoldens(out, 'passthrough', parts.label);
+  const writes = new Set<Promise<void>>();
+  const proxy = await startRecordingProxy({
+    upstream: parts.url,
+    redact: { headers: [...SECRET_HEADERS, ...parts.secretHeaders], patterns: secretPatterns(parts.values) },
+    onSessionEnd(id) {
+      const write = new Promise<void>((resolve) => setTimeout(resolve, SESSION_END_SETTLE_MS))
+        .then(() => goldens.writeSession(proxy.transcript(), id))
+        .catch((error: Error) => {
+          process.stderr.write(`[mcp-golden] could not write the passed-through session: ${error.message}\n`);
+        })
+        .finally(() => writes.delete(write));
+      writes.add(write);
+    },
+  });
+  const lives = new Map<object, Promise<LiveSession>>();
+  const passed: PassedThrough[] = [];
+
+  const post = (body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> =>
+    fetch(proxy.url, {
+      method: 'POST',
+      headers: { ...parts.headers, 'content-type': 'application/json', accept: ACCEPT, ...headers },
+      body,
+      ...(signal && { signal }),
+    });
+
+  const open = async (initialize: string | undefined): Promise<LiveSession> => {
+    const body =
+      initialize ??
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: {
+          protocolVersion: DEFAULT_PROTOCOL_VERSION,
+          capabilities: {},
+          clientInfo: { name: RECORDER, version: '1' },
+        },
+      });
+    const response = await post(body, {});
+    const text = await response.text();
+    if (!response.ok) throw new Error(`its initialize answered HTTP ${response.status}: ${text.slice(0, 200)}`);
+    const id = response.headers.get('mcp-session-id') ?? undefined;
+    const protocolVersion = /"protocolVersion"\s*:\s*"([^"]+)"/.exec(text)?.[1] ?? DEFAULT_PROTOCOL_VERSION;
+    const session = { ...(id !== undefined && { 'mcp-session-id': id }), 'mcp-protocol-version': protocolVersion };
+    await (await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), session)).text();
+    return { id, protocolVersion };
+  };
+
+  const refuse = (sink: ResponseSink, body: string, why: string): void => {
+    const message = `[mcp-golden] --unmatched passthrough could not reach ${parts.label}: ${why}. Check that the live server runs, or replay with --unmatched error.`;
+    sink.head(200, { 'content-type': 'application/json' });
+    sink.write(JSON.stringify({ jsonrpc: '2.0', id: idOf(body), error: { code: -32603, message } }));
+    sink.end();
+  };
+
+  const forward = async ({ session, sessionId, initialize, request, sink }: FallbackRequest): Promise<void> => {
+    const entry: PassedThrough = { request: describeRequest(request.body), outcome: 'pending' };
+    passed.push(entry);
+    const setOutcome = (outcome: string): void => {
+      passed[passed.indexOf(entry)] = { ...entry, outcome };
+    };
+    let live = lives.get(session);
+    if (!live) {
+      live = open(initialize);
+      lives.set(session, live);
+    }
+    const aborted = new AbortController();
+    sink.onClose(() => aborted.abort());
+    let headSent = false;
+    try {
+      const { id, protocolVersion } = await live;
+      const response = await post(
+        request.body,
+        {
+          accept: request.headers.accept ?? ACCEPT,
+          'mcp-protocol-version': request.headers['mcp-protocol-version'] ?? protocolVersion,
+          ...(id !== undefined && { 'mcp-session-id': id }),
+        },
+        aborted.signal,
+      );
+      const headers: Record<string, string> = {};
+      for (const name of ['content-type', 'cache-control']) {
+        const value = response.headers.get(name);
+        if (value !== null) headers[name] = value;
+      }
+      if (sessionId !== null) headers['mcp-session-id'] = sessionId;
+      sink.head(response.status, headers);
+      headSent = true;
+      setOutcome(`HTTP ${response.status}`);
+      const reader = response.body?.getReader();
+      for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
+        sink.write(read.value);
+        sink.flush?.();
+      }
+      sink.end();
+    } catch (error) {
+      if (aborted.signal.aborted) return;
+      const why = (error as Error).message;
+      setOutcome(`failed: ${why}`);
+      if (headSent) sink.end();
+      else refuse(sink, request.body, why);
+    }
+  };
+
+  const end = async (live: Promise<LiveSession>): Promise<void> => {
+    const { id, protocolVersion } = await live.catch(() => ({ id: undefined, protocolVersion: '' }));
+    if (id === undefined) return;
+    await fetch(proxy.url, {
+      method: 'DELETE',
+      headers: { ...parts.headers, 'mcp-session-id': id, 'mcp-protocol-version': protocolVersion },
+    })
+      .then((response) => response.arrayBuffer())
+      .catch(() => undefined);
+  };
+
+  const ending = new Set<Promise<void>>();
+  const fallback: UnmatchedFallback = {
+    forward(unmatched) {
+      void forward(unmatched);
+    },
+    sessionEnded(session) {
+      const live = lives.get(session);
+      if (!live) return;
+      lives.delete(session);
+      const done = end(live).finally(() => ending.delete(done));
+      ending.add(done);
+    },
+  };
+  return {
+    fallback,
+    passed,
+    async finish() {
+      for (const live of lives.values()) ending.add(end(live));
+      lives.clear();
+      await Promise.all(ending);
+      await Promise.all(writes);
+      await goldens.writeRest(await proxy.close());
+      return goldens.files;
+    },
+  };
+}

@@ -1,0 +1,152 @@
+import { PassThrough, Writable } from 'node:stream';
+import { type StdioRecordingProxy, startStdioRecordingProxy } from '../record/stdio-recording-proxy.js';
+import type { StdioCommand } from '../record/stdio-wire-session.js';
+import { secretPatterns, stdioTargetSecrets } from '../record/target-secrets.js';
+import type { StdioFallback } from '../replay/unmatched-fallback.js';
+import { SECRET_HEADERS } from '../transcript/redact.js';
+import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
+import type { PassedThrough } from './replay-passthrough.js';
+import { SessionGoldens } from './session-goldens.js';
+
+/** The id of the live server's own initialize, kept apart from the client's ids. */
+const INITIALIZE_ID = 'mcp-golden-passthrough-initialize';
+/** Longest wait, once the client closed stdin, for the live answers still due. */
+const DRAIN_LIMIT_MS = 10_000;
+
+/** `replay --stdio --unmatched passthrough --target-stdio CMD`: the fallback and what it did. */
+export interface StdioPassthrough {
+  readonly fallback: StdioFallback;
+  readonly passed: readonly PassedThrough[];
+  /** Ends now (a signal): the answers still due are not waited for; the session is written. */
+  stop(): Promise<void>;
+  /** The goldens written (after the fallback's `end`). */
+  readonly files: readonly string[];
+}
+
+const keyOf = (id: unknown): string => JSON.stringify(id);
+
+function describe(message: { method?: unknown; params?: { name?: unknown; uri?: unknown } }): string {
+  const method = typeof message.method === 'string' ? message.method : 'a response';
+  const what = message.params?.name ?? message.params?.uri;
+  return typeof what === 'string' ? `${method} ${what}` : method;
+}
+
+/**
+ * Passes the requests no golden matches in a stdio replay to a live stdio server: started at the
+ * first miss (through the stdio recording proxy) and initialized with the client's own initialize
+ * under an id of its own, it answers each miss; its lines go back to the client as they arrive
+ * (progress included), except its answer to that initialize. When the client closes stdin and the
+ * answers due have come (10 s at most), the server is stopped and the session written to `out` as
+ * a new golden, redacted as `record` redacts.
+ */
+export function startStdioPassthrough(server: StdioCommand, out: string): StdioPassthrough {
+  const secrets = stdioTargetSecrets(server.command, server.args ?? [], server.env);
+  const label = server.label ?? secrets.label;
+  const goldens = new SessionGoldens(out, 'passthrough', label);
+  const passed: PassedThrough[] = [];
+  const due = new Map<string, number>();
+  const queued: string[] = [];
+  let write: (line: string, answer: boolean) => void = () => undefined;
+  let proxy: StdioRecordingProxy | undefined;
+  let input: PassThrough | undefined;
+  let ready = false;
+  let buffered = '';
+  let drained: (() => void) | undefined;
+
+  const settle = (key: string, outcome: string): void => {
+    const index = due.get(key);
+    if (index === undefined) return;
+    due.delete(key);
+    passed[index] = { ...(passed[index] as PassedThrough), outcome };
+    if (due.size === 0) drained?.();
+  };
+  const fromServer = (line: string): void => {
+    let message: { id?: unknown; method?: unknown; error?: unknown } | undefined;
+    try {
+      message = JSON.parse(line) as typeof message;
+    } catch {
+      message = undefined;
+    }
+    if (message?.id === INITIALIZE_ID && message.method === undefined) {
+      input?.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      ready = true;
+      for (const pending of queued.splice(0)) input?.write(pending);
+      return;
+    }
+    const answer = message !== undefined && 'id' in message && message.method === undefined;
+    write(line, answer);
+    if (answer) settle(keyOf(message?.id), message?.error === undefined ? 'answered' : 'answered with an error');
+  };
+  const output = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      buffered += chunk.toString('utf8');
+      for (let newline = buffered.indexOf('\n'); newline >= 0; newline = buffered.indexOf('\n')) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        if (line.trim() !== '') fromServer(line);
+      }
+      done();
+    },
+  });
+
+  const start = (initialize: string | undefined): void => {
+    input = new PassThrough();
+    proxy = startStdioRecordingProxy({
+      server: { ...server, label },
+      input,
+      output,
+      redact: { headers: [...SECRET_HEADERS], patterns: secretPatterns(secrets.values) },
+    });
+    void proxy.ended.then(() => {
+      // The client still waits for these: each gets an error naming the live server.
+      for (const key of [...due.keys()]) {
+        const message = `[mcp-golden] --unmatched passthrough: the live server \`${label}\` exited before it answered. Check that the command starts an MCP server on stdio, or replay with --unmatched error.`;
+        write(
+          JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(key) as unknown, error: { code: -32603, message } }),
+          true,
+        );
+        settle(key, 'failed: the live server exited');
+      }
+    });
+    let request: Record<string, unknown>;
+    try {
+      request = JSON.parse(initialize ?? '') as Record<string, unknown>;
+    } catch {
+      request = {
+        jsonrpc: '2.0',
+        method: 'initialize',
+        params: {
+          protocolVersion: DEFAULT_PROTOCOL_VERSION,
+          capabilities: {},
+          clientInfo: { name: RECORDER, version: '1' },
+        },
+      };
+    }
+    input.write(`${JSON.stringify({ ...request, id: INITIALIZE_ID })}\n`);
+  };
+
+  const fallback: StdioFallback & { end(wait?: boolean): Promise<void> } = {
+    forward(line, initialize, writeLine) {
+      write = writeLine;
+      const message = JSON.parse(line) as { id?: unknown; method?: unknown };
+      passed.push({ request: describe(message), outcome: 'pending' });
+      if ('id' in message) due.set(keyOf(message.id), passed.length - 1);
+      if (!proxy) start(initialize);
+      if (ready) input?.write(`${line}\n`);
+      else queued.push(`${line}\n`);
+    },
+    async end(wait = true) {
+      if (!proxy) return;
+      if (wait && due.size > 0) {
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+          setTimeout(resolve, DRAIN_LIMIT_MS).unref();
+        });
+      }
+      for (const key of [...due.keys()]) settle(key, 'failed: no answer before stdin closed');
+      input?.end();
+      await goldens.writeRest(await proxy.ended);
+    },
+  };
+  return { fallback, passed, files: goldens.files, stop: () => fallback.end(false) };
+}

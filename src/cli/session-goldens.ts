@@ -1,0 +1,61 @@
+import { join } from 'node:path';
+import { splitSessionsById } from '../record/split-sessions.js';
+import { writeGolden } from '../store/golden-file.js';
+import type { Frame, Transcript } from '../transcript/frame.js';
+
+/** How long after a session's DELETE its golden is written: the server ends that session's GET stream meanwhile. */
+export const SESSION_END_SETTLE_MS = 200;
+
+const isServerMessage = (frame: Frame): boolean =>
+  frame.dir === 'server->client' && (frame.channel === 'json' || frame.channel === 'sse' || frame.channel === 'stdio');
+
+/**
+ * Writes a proxy's recording as one golden per client session into `out`: a session as soon as it
+ * ends, the others when the proxy stops; each file atomically (a temporary file renamed), each
+ * session once.
+ */
+export class SessionGoldens {
+  private readonly written = new Set<string>();
+  private readonly stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  private count = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  /** The files written so far, in order. */
+  readonly files: string[] = [];
+
+  constructor(
+    private readonly out: string,
+    private readonly prefix: string,
+    private readonly target: string,
+  ) {}
+
+  /** Writes the golden of session `id` (`''`: the exchanges of no session) unless it was written. */
+  writeSession(transcript: Transcript, id: string): Promise<void> {
+    return this.enqueue(transcript, (key) => key === id);
+  }
+
+  /** Writes every session not written yet. */
+  writeRest(transcript: Transcript): Promise<void> {
+    return this.enqueue(transcript, () => true);
+  }
+
+  private enqueue(transcript: Transcript, wanted: (key: string) => boolean): Promise<void> {
+    const next = this.queue.then(async () => {
+      const sessions = splitSessionsById({ ...transcript, header: { ...transcript.header, target: this.target } });
+      for (const [key, session] of sessions) {
+        if (!wanted(key) || this.written.has(key)) continue;
+        this.written.add(key);
+        // A session the server never answered (it could not be reached, or not started) is no golden.
+        if (!session.frames.some(isServerMessage)) {
+          process.stderr.write(`[mcp-golden] not recorded: a session the server never answered\n`);
+          continue;
+        }
+        const path = join(this.out, `${this.prefix}-${this.stamp}-${++this.count}.jsonl`);
+        await writeGolden(path, session);
+        this.files.push(path);
+        process.stderr.write(`[mcp-golden] recorded ${path} (${session.frames.length} frames)\n`);
+      }
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}

@@ -1,0 +1,107 @@
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnGroup } from '../process/child-group.js';
+import { GOLDEN_FORMAT, type Transcript } from '../transcript/frame.js';
+import { frameMessage } from '../transcript/frame-content.js';
+import { paramsOf } from '../transcript/json-rpc.js';
+import { type RedactOptions, redactTranscript } from '../transcript/redact.js';
+import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
+import { FrameSink } from './frame-sink.js';
+import { assignStdioExchanges, type StdioCommand } from './stdio-wire-session.js';
+
+/** Options of {@link startStdioRecordingProxy}. */
+export interface StdioRecordingProxyOptions {
+  /** The MCP server to start and forward to. */
+  readonly server: StdioCommand;
+  /** What the client writes (the proxy's own stdin). */
+  readonly input: NodeJS.ReadableStream;
+  /** Where the server's answers go (the proxy's own stdout). */
+  readonly output: NodeJS.WritableStream;
+  /** Secrets removed from the transcript. @default none */
+  readonly redact?: RedactOptions;
+}
+
+/** A running stdio recording proxy. */
+export interface StdioRecordingProxy {
+  /**
+   * The session, once the client closed its end (its stdin ended) and the server was stopped, or
+   * the server exited: each line of either direction as it was read.
+   */
+  readonly ended: Promise<Transcript>;
+  /** Ends the session now (a signal): stops the server and resolves {@link ended}. */
+  stop(): Promise<Transcript>;
+}
+
+/**
+ * A stdio command a client starts in place of its server: starts `server`, passes every byte of
+ * both directions through unchanged and at once, and records them (a stdio tee). The session ends
+ * when the client closes the proxy's stdin (the server's stdin is closed in turn, and the server
+ * stopped if it does not exit), or when the server exits.
+ *
+ * @example
+ * const proxy = startStdioRecordingProxy({ server: { command: 'node', args: ['server.js'] }, input: process.stdin, output: process.stdout })
+ * await writeGolden('goldens/session.jsonl', await proxy.ended)
+ */
+export function startStdioRecordingProxy(options: StdioRecordingProxyOptions): StdioRecordingProxy {
+  const { server } = options;
+  const label = server.label ?? [server.command, ...(server.args ?? [])].join(' ');
+  const group = spawnGroup(server.command, [...(server.args ?? [])], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, ...server.env },
+    label,
+    ...(server.cwd !== undefined && { cwd: server.cwd }),
+  });
+  const child = group.child as ChildProcessWithoutNullStreams;
+  const sink = new FrameSink();
+  const toServer = sink.body(0, 'client->server', 'stdio');
+  const fromServer = sink.body(0, 'server->client', 'stdio');
+  const onInput = (chunk: Buffer | string): void => {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    toServer.read(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    if (child.stdin.writable) child.stdin.write(bytes);
+  };
+  // The server gone (EPIPE) ends the session through its exit; nothing to crash on here.
+  child.stdin.on('error', () => undefined);
+  child.stdout.on('data', (chunk: Buffer) => {
+    fromServer.read(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    options.output.write(chunk);
+  });
+  options.input.on('data', onInput);
+  let stopping: Promise<Transcript> | undefined;
+  const stop = (): Promise<Transcript> => {
+    stopping ??= (async () => {
+      options.input.off('data', onInput);
+      toServer.end('complete');
+      child.stdin.end();
+      // A server that does not exit when its stdin closes is stopped (SIGTERM, then SIGKILL).
+      await Promise.race([group.exit, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+      await group.stop();
+      fromServer.end('complete');
+      return transcriptOf(sink, label, options.redact);
+    })();
+    return stopping;
+  };
+  const ended = new Promise<Transcript>((resolve) => {
+    options.input.once('end', () => resolve(stop()));
+    void group.exit.then(() => resolve(stop()));
+  });
+  return { ended, stop };
+}
+
+function transcriptOf(sink: FrameSink, label: string, redact: RedactOptions | undefined): Transcript {
+  const frames = assignStdioExchanges(sink.snapshot());
+  const init = frames
+    .filter((f) => f.dir === 'client->server')
+    .map(frameMessage)
+    .find((m) => m?.method === 'initialize');
+  const asked = init && paramsOf(init).protocolVersion;
+  const header = {
+    format: GOLDEN_FORMAT,
+    era: 'legacy' as const,
+    protocolVersion: typeof asked === 'string' ? asked : DEFAULT_PROTOCOL_VERSION,
+    transport: 'stdio' as const,
+    target: label,
+    recorder: RECORDER,
+    notes: { recordedBy: 'recording proxy' },
+  };
+  return redactTranscript({ header, frames }, redact);
+}

@@ -1,0 +1,36 @@
+import type { IncomingRequest, ResponseSink } from './http-exchange.js';
+
+/** A request no golden matched, handed to an {@link UnmatchedFallback} instead of being refused. */
+export interface FallbackRequest {
+  /** The replay session it came in (the same object for every request of that session). */
+  readonly session: object;
+  /** The replay's session id, to be sent back in place of the live server's. */
+  readonly sessionId: string | null;
+  /** The body of the `initialize` that opened this session, when the replay saw one. */
+  readonly initialize: string | undefined;
+  readonly request: IncomingRequest;
+  readonly sink: ResponseSink;
+}
+
+/**
+ * What answers a request no golden matched, at the adapter's edge: the engine stays synchronous and
+ * refuses it as before, and the adapter gives the request here instead of writing that refusal (the
+ * CLI's `--unmatched passthrough` forwards it to the live server and records it).
+ */
+export interface UnmatchedFallback {
+  /** Answers the request, writing to its sink. */
+  forward(unmatched: FallbackRequest): void;
+  /** The replay session ended (the client's DELETE, or the replay closing). */
+  sessionEnded(session: object): void;
+}
+
+/** What answers the requests no golden matched in a stdio replay (one session: the process's). */
+export interface StdioFallback {
+  /**
+   * Answers `line`, a request no golden matched, writing the answer's lines with `write` (`answer`
+   * marks a response, as the replay's own writer does); `initialize` is the client's initialize line.
+   */
+  forward(line: string, initialize: string | undefined, write: (line: string, answer: boolean) => void): void;
+  /** The client closed stdin: resolves once what was forwarded was answered (or given up) and recorded. */
+  end(): Promise<void>;
+}

@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { CLI, runCli } from '../support/cli.js';
+import { inspectorCli } from '../support/inspector-cli.js';
+import { EVERYTHING, type RunningEverything, startEverythingHttp } from '../support/server-everything.js';
+
+// `record --proxy` writes each client session's golden when that session ends: over HTTP at the
+// client's DELETE (before any signal), over stdio when the client closes the proxy's stdin (the
+// proxy being the stdio command the client starts).
+
+let dir: string;
+let http: RunningEverything;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-proxy-sessions-'));
+  http = await startEverythingHttp();
+}, 30_000);
+afterAll(async () => {
+  await http?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const ECHO = ['--tool-name', 'echo', '--tool-arg', 'message=through stdio'];
+
+async function waitForFiles(path: string, count: number, ms: number): Promise<string[]> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const files = await readdir(path).catch(() => [] as string[]);
+    if (files.length >= count || Date.now() > until) return files;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+test("over HTTP, a session's golden is written at the client's DELETE, before any signal; the other on SIGINT", async () => {
+  const out = join(dir, 'http');
+  const proxy = spawn(process.execPath, [CLI, 'record', '--proxy', '--target', http.url, '--out', out], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  proxy.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => proxy.once('exit', (code) => resolve(code)));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      proxy.stdout.setEncoding('utf8').on('data', (d: string) => {
+        text += d;
+        if (text.includes('\n')) resolve(text.split('\n')[0] as string);
+      });
+      proxy.once('exit', () => reject(new Error(`record --proxy exited: ${stderr}`)));
+    });
+    const ended = new Client({ name: 'ends-its-session', version: '1.0.0' });
+    const endedTransport = new StreamableHTTPClientTransport(new URL(url));
+    await ended.connect(endedTransport);
+    const kept = new Client({ name: 'keeps-its-session', version: '1.0.0' });
+    await kept.connect(new StreamableHTTPClientTransport(new URL(url)));
+    expect(await ended.callTool({ name: 'echo', arguments: { message: 'ended' } })).toEqual({
+      content: [{ type: 'text', text: 'Echo: ended' }],
+    });
+    expect(await kept.callTool({ name: 'echo', arguments: { message: 'kept' } })).toEqual({
+      content: [{ type: 'text', text: 'Echo: kept' }],
+    });
+    await endedTransport.terminateSession();
+    await ended.close();
+    const written = await waitForFiles(out, 1, 10_000);
+    expect(written, stderr).toHaveLength(1);
+    const text = await readFile(join(out, written[0] as string), 'utf8');
+    expect(text).toContain('Echo: ended');
+    expect(text).not.toContain('Echo: kept');
+    expect(text).toContain('"method":"DELETE"');
+    await kept.close();
+  } finally {
+    proxy.kill('SIGINT');
+  }
+  expect(await exited, stderr).toBe(0);
+  const files = (await readdir(out)).sort();
+  expect(files).toHaveLength(2);
+  expect(stderr).toContain('2 session(s) written to');
+  const texts = await Promise.all(files.map((f) => readFile(join(out, f), 'utf8')));
+  expect(texts.filter((t) => t.includes('Echo: kept'))).toHaveLength(1);
+}, 90_000);
+
+test('over stdio, the proxy is the command the Inspector starts; its golden is written when stdin closes and replays', async () => {
+  const out = join(dir, 'stdio');
+  const server = `${process.execPath} ${EVERYTHING} stdio`;
+  const live = await inspectorCli(
+    [process.execPath, CLI, 'record', '--proxy', '--stdio', server, '--out', out],
+    'tools/call',
+    ECHO,
+  );
+  expect(live.code, live.stderr).toBe(0);
+  expect(live.json).toEqual({ content: [{ type: 'text', text: 'Echo: through stdio' }] });
+  // The Inspector is gone: the proxy wrote the golden as its stdin closed, without a signal.
+  const files = await waitForFiles(out, 1, 10_000);
+  expect(files).toHaveLength(1);
+  const golden = join(out, files[0] as string);
+  const text = await readFile(golden, 'utf8');
+  expect(text).toContain('"transport":"stdio"');
+  expect(text).toContain('"recordedBy":"recording proxy"');
+  expect(text).toContain('\\"method\\":\\"tools/call\\"');
+
+  const again = await inspectorCli(
+    [process.execPath, CLI, 'replay', '--stdio', '--pace', 'instant', golden],
+    'tools/call',
+    ECHO,
+  );
+  expect(again.code, again.stderr).toBe(0);
+  expect(again.json).toEqual({ content: [{ type: 'text', text: 'Echo: through stdio' }] });
+}, 90_000);
+
+test('record --proxy takes --target or --stdio, not both, and --stdio listens on no port', async () => {
+  const both = await runCli(['record', '--proxy', '--stdio', 'node x.js', '--target', 'http://127.0.0.1:1/mcp']);
+  expect(both.code).toBe(2);
+  expect(both.stderr).toContain('--target URL or --stdio CMD, not both');
+  const port = await runCli(['record', '--proxy', '--stdio', 'node x.js', '--port', '3000']);
+  expect(port.code).toBe(2);
+  expect(port.stderr).toContain('it listens on no --port');
+});
