@@ -5,6 +5,7 @@ import { isJsonRpcMessage } from '../transcript/json-rpc.js';
 import {
   ENVELOPE_KEYS,
   envelopeVersion,
+  hasModernHeaders,
   headerMismatch,
   paramHeaderMismatch,
   paramHeadersOf,
@@ -99,9 +100,8 @@ export class ModernHttpReplay {
    * (but a 2025 client's, when the legacy side answers it from crossed goldens).
    */
   claims(request: IncomingRequest): boolean {
-    if (request.headers['mcp-method'] !== undefined) return true;
+    if (hasModernHeaders(request.headers)) return true;
     const version = request.headers['mcp-protocol-version'];
-    if (version === MODERN_PROTOCOL_VERSION) return true;
     if (request.httpMethod === 'POST' && request.body.includes(ENVELOPE_KEYS.protocolVersion)) return true;
     if (this.beside) return false;
     if (!this.crossedBeside) return true;

@@ -231,6 +231,21 @@ describe('replaying modern goldens (2026-07-28)', () => {
     expect(ended).toBe(true);
   });
 
+  test('a 2025 initialize carrying Mcp-Method (as mcp-remote 0.15 sends it) starts a 2025 session', async () => {
+    await withReplay([legacy.chatty as Transcript, ...Object.values(modern)], async (replay) => {
+      const init = {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'remote', version: '1' } },
+      };
+      const response = await post(replay.url, init, { 'mcp-method': 'initialize' });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('mcp-session-id')).toBeTruthy();
+      await response.arrayBuffer();
+    });
+  });
+
   test('one replay of 2025 and 2026 goldens serves the SDK v1 client and the pinned SDK v2 client', async () => {
     await withReplay([legacy.chatty as Transcript, ...Object.values(modern)], async (replay) => {
       const v1 = new ClientV1({ name: 'v1', version: '1' });

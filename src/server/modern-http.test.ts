@@ -90,6 +90,19 @@ describe('the reference server in the modern era (2026-07-28), beside its 2025 s
     expect(row?.stepsCompleted).toBeLessThan(10);
   });
 
+  test('a 2025 initialize carrying Mcp-Method (as mcp-remote 0.15 sends it) starts a 2025 session', async () => {
+    const init = {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'remote', version: '1' } },
+    };
+    const response = await post(init, { 'mcp-method': 'initialize' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('mcp-session-id')).toBeTruthy();
+    await response.arrayBuffer();
+  });
+
   test('a header that disagrees with the body is 400 with -32020; a modern GET is 405', async () => {
     const mismatch = await post(
       {

@@ -20,10 +20,7 @@ export interface ModernServeOptions extends ConnectReferenceOptions {
   readonly accelHeader: boolean;
 }
 
-/** True when the request's headers say it is a modern-era request: `Mcp-Method`, or 2026-07-28 in `MCP-Protocol-Version`. */
-export function hasModernHeaders(headers: IncomingHttpHeaders): boolean {
-  return headers['mcp-method'] !== undefined || headers['mcp-protocol-version'] === MODERN_PROTOCOL_VERSION;
-}
+export { hasModernHeaders } from '../transcript/modern-envelope.js';
 
 /** True when a parsed body carries the per-request envelope. */
 export function hasEnvelope(body: unknown): boolean {

@@ -1,3 +1,4 @@
+import { MODERN_PROTOCOL_VERSION } from './frame.js';
 import type { JsonRpcMessage } from './frame-content.js';
 import { isJsonObject } from './json-object.js';
 
@@ -7,6 +8,21 @@ export const ENVELOPE_KEYS = {
   clientInfo: 'io.modelcontextprotocol/clientInfo',
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
 } as const;
+
+/**
+ * Whether a request's headers say it speaks 2026-07-28: its `MCP-Protocol-Version` names that
+ * revision, or it carries `Mcp-Method` where nothing says 2025. An `Mcp-Method` header alone is not
+ * enough beside a session id, an older `MCP-Protocol-Version` or an `initialize`: a 2025 client may
+ * send it too (mcp-remote 0.15 does on its 2025 handshake), and such a request is the 2025 era's.
+ */
+export function hasModernHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): boolean {
+  const version = headers['mcp-protocol-version'];
+  if (version === MODERN_PROTOCOL_VERSION) return true;
+  const method = headers['mcp-method'];
+  return (
+    method !== undefined && method !== 'initialize' && version === undefined && headers['mcp-session-id'] === undefined
+  );
+}
 
 /** The protocol version a message's envelope names, when it carries one (a modern-era request). */
 export function envelopeVersion(message: JsonRpcMessage): string | undefined {

@@ -14,6 +14,9 @@ export const NGINX_GATEWAY = join(root, 'test/support/nginx-gateway.sh');
 /** The supergateway binary installed from npm. */
 export const SUPERGATEWAY = join(root, 'node_modules/.bin/supergateway');
 
+/** The mcp-remote binary installed from npm (a Streamable HTTP server bridged to a stdio client). */
+export const MCP_REMOTE = join(root, 'node_modules/.bin/mcp-remote');
+
 const hasNginx = (() => {
   try {
     execFileSync('nginx', ['-v'], { stdio: 'ignore' });
