@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
 import { ENVELOPE_KEYS, envelopeVersion, headerMismatch } from '../transcript/modern-envelope.js';
