@@ -199,9 +199,15 @@ export function openHttpSession(endpoint: string, options: HttpSessionOptions): 
       const response = await post(message, extraHeaders);
       const what = `Waiting for the answer to ${String(message.method)} at ${url}`;
       if (response.status !== 200) {
+        const failure = await describeFailure(response);
+        // A 2026-07-28-only server refuses the 2025 handshake with -32022 (Unsupported protocol version).
+        const eraHint =
+          message.method === 'initialize' && failure.includes('"code":-32022')
+            ? ' The server speaks only 2026-07-28, which has no initialize: record it with --era modern (or "era": "modern"), or leave --era at auto for --target.'
+            : '';
         throw new GoldenError(
           'E_TARGET',
-          `${what} failed: ${await describeFailure(response)}. Expected HTTP 200.${statusHint(response.status, options.headers)}`,
+          `${what} failed: ${failure}. Expected HTTP 200.${eraHint}${statusHint(response.status, options.headers)}`,
         );
       }
       const returned = response.headers.get('mcp-session-id');

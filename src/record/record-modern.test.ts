@@ -227,7 +227,9 @@ describe('recordCall in the modern era (SDK v2 servers, 2026-07-28)', () => {
     }
   });
 
-  test('a modern-only server refuses the legacy era with -32022, so era legacy fails at initialize', async () => {
-    await expect(recordCall(modernOnly.url, { tool: 'progress', era: 'legacy' })).rejects.toThrow(/-32022/);
+  test('a modern-only server refuses the legacy era with -32022, so era legacy fails at initialize, naming the fix', async () => {
+    const refused = recordCall(modernOnly.url, { tool: 'progress', era: 'legacy' });
+    await expect(refused).rejects.toThrow(/-32022/);
+    await expect(refused).rejects.toThrow(/speaks only 2026-07-28.*--era modern/);
   });
 });
