@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describeError, GoldenError, isGoldenError } from '../errors.js';
+import { GoldenError, isGoldenError } from '../errors.js';
 import { type RecordTarget, recordCall } from '../record/record-call.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import { type ReferenceServer, startReferenceServer } from '../server/http-server.js';
@@ -21,6 +21,7 @@ import {
   startGateway,
 } from './gateway-process.js';
 import { runBattery } from './run-battery.js';
+import { answeredJsonRpc, CheckSetupError, causeText, probe, startFix, tail } from './setup-error.js';
 import { longCall } from './stream-rows.js';
 
 /** Options of {@link runGatewayCheck}. */
@@ -71,74 +72,6 @@ export interface CheckReport {
  * 500 ms and its largest result is 3.2 MB, so a shorter wait fails faithful gateways on a busy machine.
  */
 export const MIN_CHECK_TIMEOUT_MS = 2000;
-
-/**
- * One quick call through the gateway before the battery. A gateway that cannot take one call
- * (refused, reset, exited, never answered) is a setup error, not a verdict: no row runs. Returns
- * the error of that call, or undefined when it went through.
- */
-async function probe(target: RecordTarget, timeoutMs: number, era: Era): Promise<unknown> {
-  try {
-    await recordCall(target, { tool: 'chatty', timeoutMs, era });
-    return undefined;
-  } catch (error) {
-    return error;
-  }
-}
-
-/** Whether the probe's failure is an HTTP answer carrying a JSON-RPC message (the gateway is up). */
-function answeredJsonRpc(error: unknown): boolean {
-  return isGoldenError(error, 'E_TARGET') && /failed: HTTP \d{3}: \{"jsonrpc":"2\.0"/.test(error.message);
-}
-
-/**
- * The check could not set the gateway up, so nothing was judged: `check` prints this one message
- * and exits 3, with no table. `what` says what failed (with the command as run, how it ended and
- * the tail of its output where there is one), `fix` the likely fix.
- */
-export class CheckSetupError extends GoldenError {
-  constructor(what: string, fix: string) {
-    super('E_TARGET', `${what}\nNo row was run: this is a setup error, not a verdict on the gateway. ${fix}`);
-    this.name = 'CheckSetupError';
-  }
-}
-
-/** Whether `template` has an `{upstream}` not inside quotes (the shell then splits a stdio command into several words). */
-function unquotedUpstream(template: string): boolean {
-  return /(^|[^'"])\{upstream\}(?!['"])/.test(template);
-}
-
-/** The likely fix for a gateway command that did not start or did not take a first call. */
-function startFix(
-  options: CheckOptions,
-  upstreamTransport: 'http' | 'stdio',
-  clientTransport: 'http' | 'stdio',
-): string {
-  const template = options.gateway ?? '';
-  const quoteHint =
-    upstreamTransport === 'stdio' && unquotedUpstream(template)
-      ? ` With --upstream-transport stdio, {upstream} becomes a command of several words: if your gateway takes the upstream command as one argument, quote it, e.g. --gateway 'supergateway --stdio "{upstream}" --outputTransport streamableHttp --port {port}'.`
-      : '';
-  const listen =
-    clientTransport === 'stdio'
-      ? 'that it speaks MCP on its stdin and stdout (--client-transport stdio)'
-      : 'that it takes {port} as the port it listens on (127.0.0.1), and that --gateway-path (default /mcp) is its MCP endpoint';
-  return `Likely fix:${quoteHint} Run the command above in a terminal to see why it stops; check its options, ${listen}. See "Checking a gateway" in the README for a working command line per gateway.`;
-}
-
-/** The cause of a failed first call, without the recorder's hints about options `check` does not have. */
-function causeText(error: unknown): string {
-  return describeError(error)
-    .split('\n')
-    .map((line) => line.replace(/\s*[^.]*--target[^.]*\.?/g, ''))
-    .join('\n')
-    .trim();
-}
-
-/** Last `n` lines of a process's output, or `(nothing)`. */
-function tail(output: string, n = 10): string {
-  return output.split('\n').slice(-n).join('\n') || '(nothing)';
-}
 
 /** Reads the upstream's audit log through the gateway, with the `audit_log` tool. */
 async function auditThrough(target: RecordTarget, timeoutMs: number): Promise<AuditEntry[]> {
@@ -302,7 +235,7 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
           if (!isGoldenError(error, 'E_TARGET') && !isGoldenError(error, 'E_TIMEOUT')) throw error;
           throw new CheckSetupError(
             `The gateway did not start: ${error.message.replace(/^The gateway/, 'the gateway')}`,
-            startFix(options, upstreamTransport, clientTransport),
+            startFix(options.gateway ?? '', upstreamTransport, clientTransport),
           );
         });
         label = first.process.command;
@@ -341,7 +274,7 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       if (!gateway) {
         throw new CheckSetupError(
           `The gateway did not take a first call over stdio: ${cause}\nThe command as run: ${label}`,
-          startFix(options, upstreamTransport, clientTransport),
+          startFix(options.gateway ?? '', upstreamTransport, clientTransport),
         );
       }
       const process = gateway.process;
@@ -355,7 +288,7 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
             : `The first call through the gateway "${process.command}" failed: ${cause}`;
       throw new CheckSetupError(
         `${how}\nIts output ended with:\n${tail(process.output())}`,
-        startFix(options, upstreamTransport, clientTransport),
+        startFix(options.gateway ?? '', upstreamTransport, clientTransport),
       );
     }
     const run = async (property: BatteryProperty): Promise<PropertyResult> => {

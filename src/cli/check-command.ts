@@ -1,5 +1,6 @@
 import { formatReport, timelineSvg } from '../check/report.js';
-import { CheckSetupError, MIN_CHECK_TIMEOUT_MS, runGatewayCheck } from '../check/run-check.js';
+import { MIN_CHECK_TIMEOUT_MS, runGatewayCheck } from '../check/run-check.js';
+import { CheckSetupError } from '../check/setup-error.js';
 import { GoldenError } from '../errors.js';
 import { timelineHtml } from '../report/html-report.js';
 import { junitXml } from '../report/junit.js';

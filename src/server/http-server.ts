@@ -3,22 +3,18 @@ import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Serv
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { closeNow, listenLoopback } from '../http/listen-loopback.js';
-import {
-  acceptRefusal,
-  batchRefusal,
-  type HttpRefusal,
-  invalidMessageRefusal,
-  isJsonRpcObject,
-  MCP_PROTOCOL_VERSIONS,
-  PARSE_REFUSAL,
-} from '../http/mcp-http-rules.js';
+import { acceptRefusal, MCP_PROTOCOL_VERSIONS } from '../http/mcp-http-rules.js';
 import { isAllowedOrigin } from '../http/origin-policy.js';
 import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
 import { AuditLog } from './audit-log.js';
 import { CountingEventStore } from './counting-event-store.js';
 import { holdForTurn } from './hold-for-turn.js';
+
 import { hasEnvelope, hasModernHeaders, refuseModernMethod, serveModern } from './modern-http.js';
+import { asksNoAccelHeader, checkPost, isJsonContent } from './post-body.js';
 import { connectWithHooks } from './reference-server.js';
+
+export { BODY_WAIT_MS, NO_ACCEL_TOKEN_MARK } from './post-body.js';
 
 /** Options of {@link startReferenceServer}. */
 export interface ReferenceServerOptions {
@@ -106,66 +102,6 @@ function withoutAccelHeader(res: ServerResponse): void {
   res.writeHead = ((...args: unknown[]) => writeHead(...args.map(strip))) as ServerResponse['writeHead'];
 }
 
-/**
- * A progress token that asks the check's upstream to omit `X-Accel-Buffering: no` on the response
- * of that one call (`--check-tools` only): the check's spacing rows run with and without the
- * header through the same gateway, to say whether live streaming depends on it.
- */
-export const NO_ACCEL_TOKEN_MARK = 'no-accel-header';
-
-/** Most bytes of a POST body read: the SDK transport's own limit. */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
-
-/** Longest wait for the rest of a POST body its Content-Length announces. */
-export const BODY_WAIT_MS = 2000;
-
-/**
- * The body of a POST, read whole: its text, or why it could not be read (larger than
- * {@link MAX_BODY_BYTES}, or fewer bytes than its Content-Length within {@link BODY_WAIT_MS}: a
- * gateway that shortened the body and left the header stale).
- */
-function readBody(req: IncomingMessage): Promise<{ text: string } | { status: number; why: string }> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const declared = req.headers['content-length'];
-    // Only a declared length can be stale; a chunked body is waited for as the SDK would.
-    const timer = setTimeout(() => {
-      req.pause();
-      resolve({
-        status: 400,
-        why: `Bad request: Content-Length says ${declared} bytes, but only ${size} arrived within ${BODY_WAIT_MS} ms (a body rewritten without updating Content-Length?). Received: ${Buffer.concat(chunks).toString('utf8').slice(0, 200)}`,
-      });
-    }, BODY_WAIT_MS);
-    timer.unref();
-    if (declared === undefined) clearTimeout(timer);
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        clearTimeout(timer);
-        req.pause();
-        resolve({ status: 413, why: `Request body too large: more than ${MAX_BODY_BYTES} bytes.` });
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      clearTimeout(timer);
-      resolve({ text: Buffer.concat(chunks).toString('utf8') });
-    });
-    req.on('error', () => clearTimeout(timer));
-  });
-}
-
-/** True when a JSON-RPC message (or batch) is a call whose progress token carries {@link NO_ACCEL_TOKEN_MARK}. */
-function asksNoAccelHeader(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.some((m) => {
-    const token = (m as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta?.progressToken;
-    return typeof token === 'string' && token.includes(NO_ACCEL_TOKEN_MARK);
-  });
-}
-
 function sendJsonError(res: ServerResponse, status: number, code: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
@@ -177,33 +113,6 @@ function negotiatedVersion(message: unknown): string | undefined {
   const wanted = params?.protocolVersion;
   if (typeof wanted !== 'string') return undefined;
   return MCP_PROTOCOL_VERSIONS.includes(wanted) ? wanted : MCP_PROTOCOL_VERSIONS[0];
-}
-
-/**
- * The rules the replay applies too, checked before the SDK's transport sees a POST (which would
- * take a batch in any version and call a non-object body a parse error): the parsed body, or the
- * refusal to answer with.
- */
-async function checkPost(
-  req: IncomingMessage,
-  session: Session | undefined,
-): Promise<{ readonly body: unknown } | { readonly refusal: HttpRefusal; readonly cut?: boolean }> {
-  const read = await readBody(req);
-  // A body cut short (a stale Content-Length) leaves the connection mid-request: it is closed after the answer.
-  if (!('text' in read))
-    return { refusal: { status: read.status, code: -32000, message: read.why }, cut: read.status === 400 };
-  let body: unknown;
-  try {
-    body = JSON.parse(read.text);
-  } catch {
-    return { refusal: PARSE_REFUSAL };
-  }
-  if (Array.isArray(body)) {
-    const header = req.headers['mcp-protocol-version'];
-    const refusal = batchRefusal(body.length, typeof header === 'string' ? header : session?.version);
-    return refusal ? { refusal } : { body };
-  }
-  return isJsonRpcObject(body) ? { body } : { refusal: invalidMessageRefusal(body) };
 }
 
 /** A modern-only server's answer to a 2025 request: 405 for GET/DELETE, else 400 with -32022 (UnsupportedProtocolVersion). */
@@ -228,10 +137,6 @@ function refuseLegacy(res: ServerResponse, method: string, body: unknown): void 
     }),
   );
 }
-
-/** Whether a request's Content-Type is JSON (otherwise the SDK answers it with 415). */
-const isJsonContent = (req: IncomingMessage): boolean =>
-  (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() === 'application/json';
 
 /**
  * Starts the reference streaming server (tools `progress`, `long_output`, `chatty`) on
@@ -348,7 +253,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     }
     let body: unknown;
     if (req.method === 'POST' && isJsonContent(req)) {
-      const checked = await checkPost(req, known);
+      const checked = await checkPost(req, known?.version);
       if ('refusal' in checked) {
         sendJsonError(res, checked.refusal.status, checked.refusal.code, checked.refusal.message);
         if (checked.cut) res.once('finish', () => req.socket.destroy());
