@@ -70,8 +70,8 @@ function exchangeStarts(frames: readonly Frame[]): Map<number, number> {
 /**
  * Places `next`'s frames on the previous recording's clock: a frame whose time is kept (`onTime`)
  * gets its old time; any other frame keeps its distance from the last frame placed before it, so
- * it lands where it arrived relative to its neighbours, but no later than the next kept time. A kept
- * time that would go back before the frame placed before it is not kept: times never go back. `content` gives each frame's fields
+ * it lands where it arrived relative to its neighbours. A kept time that would go back before the
+ * frame placed before it is not kept: times never go back. `content` gives each frame's fields
  * (its own, or the previous recording's for a frame that did not change).
  */
 function placeFrames(
@@ -79,14 +79,6 @@ function placeFrames(
   onTime: ReadonlyMap<number, number>,
   content: (n: number) => Frame,
 ): Frame[] {
-  // The kept time of the next frame that has one: a frame placed before it lands no later, so a
-  // changed frame that arrived a little late does not push the on-time frames after it off their lines.
-  const nextKept: number[] = new Array(next.length);
-  let following = Number.POSITIVE_INFINITY;
-  for (let n = next.length - 1; n >= 0; n--) {
-    nextKept[n] = following;
-    following = onTime.get(n) ?? following;
-  }
   let shift = 0;
   let last = 0;
   return next.map((frame, n) => {
@@ -96,7 +88,7 @@ function placeFrames(
       last = old;
       return { ...content(n), t: old };
     }
-    const t = Math.max(last, Math.min(frame.t + shift, nextKept[n] ?? Number.POSITIVE_INFINITY));
+    const t = Math.max(last, frame.t + shift);
     last = t;
     return { ...content(n), t };
   });
