@@ -29,7 +29,10 @@ const ECHO = ['--tool-name', 'echo', '--tool-arg', 'message=through stdio'];
 async function waitForFiles(path: string, count: number, ms: number): Promise<string[]> {
   const until = Date.now() + ms;
   for (;;) {
-    const files = await readdir(path).catch(() => [] as string[]);
+    // Goldens only: an atomic write's temporary file (`.<name>.<pid>.<hex>.tmp`) is there while it is written.
+    const files = (await readdir(path).catch(() => [] as string[])).filter(
+      (f) => f.endsWith('.jsonl') && !f.startsWith('.'),
+    );
     if (files.length >= count || Date.now() > until) return files;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -104,8 +104,11 @@ test('an unrecorded call is answered live with its progress, recorded at session
     await transport.terminateSession();
     await client.close();
     const until = Date.now() + 10_000;
-    while ((await readdir(goldens)).length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    expect(await readdir(goldens), replay.stderr()).toHaveLength(2);
+    // Goldens only: an atomic write's temporary file (`.<name>.<pid>.<hex>.tmp`) is there while it is written.
+    const goldenFiles = async (): Promise<string[]> =>
+      (await readdir(goldens)).filter((f) => f.endsWith('.jsonl') && !f.startsWith('.'));
+    while ((await goldenFiles()).length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(await goldenFiles(), replay.stderr()).toHaveLength(2);
   } finally {
     code = await stop(replay.child);
   }
