@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { CLI, runCli } from '../support/cli.js';
+import { CLI, runCli, startCli } from '../support/cli.js';
 import { inspectorCli } from '../support/inspector-cli.js';
 import { EVERYTHING, type RunningEverything, startEverythingHttp } from '../support/server-everything.js';
 
@@ -40,21 +39,10 @@ async function waitForFiles(path: string, count: number, ms: number): Promise<st
 
 test("over HTTP, a session's golden is written at the client's DELETE, before any signal; the other on SIGINT", async () => {
   const out = join(dir, 'http');
-  const proxy = spawn(process.execPath, [CLI, 'record', '--proxy', '--target', http.url, '--out', out], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  proxy.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => proxy.once('exit', (code) => resolve(code)));
+  const proxy = await startCli(['record', '--proxy', '--target', http.url, '--out', out]);
+  const url = proxy.firstLine;
+  let code: number | null;
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      proxy.stdout.setEncoding('utf8').on('data', (d: string) => {
-        text += d;
-        if (text.includes('\n')) resolve(text.split('\n')[0] as string);
-      });
-      proxy.once('exit', () => reject(new Error(`record --proxy exited: ${stderr}`)));
-    });
     const ended = new Client({ name: 'ends-its-session', version: '1.0.0' });
     const endedTransport = new StreamableHTTPClientTransport(new URL(url));
     await ended.connect(endedTransport);
@@ -69,16 +57,17 @@ test("over HTTP, a session's golden is written at the client's DELETE, before an
     await endedTransport.terminateSession();
     await ended.close();
     const written = await waitForFiles(out, 1, 10_000);
-    expect(written, stderr).toHaveLength(1);
+    expect(written, proxy.stderr()).toHaveLength(1);
     const text = await readFile(join(out, written[0] as string), 'utf8');
     expect(text).toContain('Echo: ended');
     expect(text).not.toContain('Echo: kept');
     expect(text).toContain('"method":"DELETE"');
     await kept.close();
   } finally {
-    proxy.kill('SIGINT');
+    code = await proxy.interrupt('SIGINT');
   }
-  expect(await exited, stderr).toBe(0);
+  const stderr = proxy.stderr();
+  expect(code, stderr).toBe(0);
   const files = (await readdir(out)).sort();
   expect(files).toHaveLength(2);
   expect(stderr).toContain('2 session(s) written to');

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { CLI, runCli, startCli } from '../support/cli.js';
+import { runCli, startCli } from '../support/cli.js';
 import { inspectorCli } from '../support/inspector-cli.js';
 import { type RunningEverything, startEverythingHttp } from '../support/server-everything.js';
 
@@ -25,29 +24,19 @@ const ECHO = ['--tool-name', 'echo', '--tool-arg', 'message=proxied'];
 
 test("the Inspector's call through record --proxy is written on SIGINT and replays to the same call", async () => {
   const out = join(dir, 'goldens');
-  const proxy = spawn(process.execPath, [CLI, 'record', '--proxy', '--target', http.url, '--out', out], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  proxy.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => proxy.once('exit', (code) => resolve(code)));
+  const proxy = await startCli(['record', '--proxy', '--target', http.url, '--out', out]);
+  const url = proxy.firstLine;
+  let code: number | null;
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      proxy.stdout.setEncoding('utf8').on('data', (d: string) => {
-        text += d;
-        if (text.includes('\n')) resolve(text.split('\n')[0] as string);
-      });
-      proxy.once('exit', () => reject(new Error(`record --proxy exited: ${stderr}`)));
-    });
     const live = await inspectorCli([url, '--header', 'Authorization: Bearer proxy-secret-token'], 'tools/call', ECHO);
     expect(live.code, live.stderr).toBe(0);
     expect(live.json).toEqual({ content: [{ type: 'text', text: 'Echo: proxied' }] });
     expect(await readdir(out).catch(() => [])).toEqual([]);
   } finally {
-    proxy.kill('SIGINT');
+    code = await proxy.interrupt('SIGINT');
   }
-  expect(await exited, stderr).toBe(0);
+  const stderr = proxy.stderr();
+  expect(code, stderr).toBe(0);
   const files = await readdir(out);
   expect(files).toHaveLength(1);
   expect(stderr).toContain('1 session(s) written to');

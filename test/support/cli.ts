@@ -36,24 +36,32 @@ export function runCli(
 }
 
 /** Spawns a long-running CLI command and resolves once its first stdout line appears. */
-export function startCli(
-  args: readonly string[],
-): Promise<{ child: ChildProcess; firstLine: string; stop: () => Promise<void> }> {
+export function startCli(args: readonly string[]): Promise<{
+  child: ChildProcess;
+  firstLine: string;
+  stop: () => Promise<void>;
+  /** What it wrote to stderr so far. */
+  stderr: () => string;
+  /** Sends `signal` and resolves with the exit code (null when a signal ended it). */
+  interrupt: (signal: NodeJS.Signals) => Promise<number | null>;
+}> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const interrupt = async (signal: NodeJS.Signals): Promise<number | null> => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    };
     const stop = async (): Promise<void> => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const gone = new Promise<void>((r) => child.once('exit', () => r()));
-      child.kill('SIGTERM');
-      await gone;
+      await interrupt('SIGTERM');
     };
     child.stdout?.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       const newline = out.indexOf('\n');
-      if (newline >= 0) resolve({ child, firstLine: out.slice(0, newline), stop });
+      if (newline >= 0) resolve({ child, firstLine: out.slice(0, newline), stop, stderr: () => err, interrupt });
     });
     child.on('exit', (code) => reject(new Error(`mcp-golden ${args.join(' ')} exited with ${code}: ${err}`)));
   });
