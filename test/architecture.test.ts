@@ -92,7 +92,79 @@ function staticClosure(file: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
+/** Every relative specifier `file` names: `import`, `import type`, `export ... from`, side-effect and dynamic `import()`. */
+function specifiersOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((match) =>
+    resolve(file, '..', (match[1] ?? '').replace(/\.js$/, '.ts')),
+  );
+}
+
+/** The import graph of src/ (test files left out), file -> the source files it names. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(src)) graph.set(file, specifiersOf(file));
+  return graph;
+}
+
+/** One shortest cycle through `start`, as `a.ts -> b.ts -> a.ts`, or undefined. */
+function cycleThrough(graph: Map<string, string[]>, start: string): string | undefined {
+  const cameFrom = new Map<string, string>();
+  const queue = [start];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    for (const to of graph.get(next) ?? []) {
+      if (to === start) {
+        const path = [next];
+        for (let at = next; at !== start; ) {
+          at = cameFrom.get(at) as string;
+          path.unshift(at);
+        }
+        return [...path, start].map((file) => relative(src, file)).join(' -> ');
+      }
+      if (!cameFrom.has(to) && graph.has(to)) {
+        cameFrom.set(to, next);
+        queue.push(to);
+      }
+    }
+  }
+  return undefined;
+}
+
+test('no import circle anywhere in src/, type-only imports and re-exports included', () => {
+  const graph = importGraph();
+  const cycles = new Set<string>();
+  const inCycle = new Set<string>();
+  for (const file of graph.keys()) {
+    if (inCycle.has(file)) continue;
+    const cycle = cycleThrough(graph, file);
+    if (!cycle) continue;
+    cycles.add(cycle);
+    for (const name of cycle.split(' -> ')) inCycle.add(join(src, name));
+  }
+  expect([...cycles]).toEqual([]);
+});
+
 test("the CLI's shared command code loads nothing from check/ (each command loads its own rooms)", () => {
   const shared = [...staticClosure(join(src, 'cli/run-cli.ts'))].map((file) => relative(src, file));
   expect(shared.filter((file) => file.startsWith('check/'))).toEqual([]);
+});
+
+test('check/: only the runner imports the battery list, only the entry points import the runner, rows import no other family', () => {
+  const graph = importGraph();
+  const check = (name: string): string => join(src, 'check', name);
+  const importersOf = (file: string): string[] =>
+    [...graph]
+      .filter(([, targets]) => targets.includes(file))
+      .map(([importer]) => relative(src, importer))
+      .sort();
+  expect(importersOf(check('battery.ts'))).toEqual(['check/run-check.ts']);
+  expect(importersOf(check('run-check.ts')).filter((f) => f !== 'check/index.ts' && !f.startsWith('cli/'))).toEqual([]);
+  const inCheck = (file: string): boolean => file.startsWith(join(src, 'check/'));
+  expect((graph.get(check('vocabulary.ts')) ?? []).filter(inCheck).map((f) => relative(src, f))).toEqual([]);
+  const rowToRow = [...graph]
+    .filter(([file]) => file.startsWith(check('rows/')))
+    .flatMap(([file, targets]) =>
+      targets.filter((t) => t.startsWith(check('rows/'))).map((t) => `${relative(src, file)} -> ${relative(src, t)}`),
+    );
+  expect(rowToRow).toEqual([]);
 });
