@@ -168,3 +168,49 @@ test('check/: only the runner imports the battery list, only the entry points im
     );
   expect(rowToRow).toEqual([]);
 });
+
+/** The files of check/ as docs/architecture.md's table names them (`rows/<family>.ts` stands for every row file). */
+function checkKeyOf(file: string): string {
+  const name = relative(join(src, 'check'), file).replace(/\.ts$/, '');
+  return name.startsWith('rows/') ? 'rows' : name;
+}
+
+test("imports inside check/ point only where docs/architecture.md's table of check/ allows, and every file is in it", () => {
+  const doc = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
+  const table = doc.slice(doc.indexOf('<!-- check-files:start -->'), doc.indexOf('<!-- check-files:end -->'));
+  const files: string[] = [];
+  const allowed = new Set<string>();
+  for (const line of table.split('\n').slice(3)) {
+    const [file, , imports] = line
+      .split('|')
+      .slice(1)
+      .map((cell) => cell.trim());
+    if (!file) continue;
+    const key = file
+      .replace(/`/g, '')
+      .replace(/\.ts$/, '')
+      .replace(/\/<family>$/, '');
+    files.push(key);
+    for (const to of (imports ?? '').split(',').map((s) => s.trim())) if (to) allowed.add(`${key} -> ${to}`);
+  }
+  const inCheck = (file: string): boolean => file.startsWith(join(src, 'check/'));
+  const drawn = new Map<string, string>();
+  for (const [file, targets] of importGraph()) {
+    if (!inCheck(file)) continue;
+    for (const to of targets.filter(inCheck)) {
+      if (checkKeyOf(to) !== checkKeyOf(file))
+        drawn.set(`${checkKeyOf(file)} -> ${checkKeyOf(to)}`, relative(src, file));
+    }
+  }
+  const checkFiles = sourceFiles(join(src, 'check')).map(checkKeyOf);
+  expect([...new Set(checkFiles)].filter((key) => !files.includes(key))).toEqual([]);
+  // Each file imports only files listed above it: the table reads from the words to the runner.
+  expect(
+    [...allowed].filter((arrow) => {
+      const [from = '', to = ''] = arrow.split(' -> ');
+      return !(files.indexOf(to) >= 0 && files.indexOf(to) < files.indexOf(from));
+    }),
+  ).toEqual([]);
+  expect([...drawn].filter(([arrow]) => !allowed.has(arrow)).map(([arrow, file]) => `${arrow} (${file})`)).toEqual([]);
+  expect([...allowed].filter((arrow) => !drawn.has(arrow))).toEqual([]);
+});
