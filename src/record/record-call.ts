@@ -1,7 +1,7 @@
 import { GoldenError } from '../errors.js';
 import type { Transcript, TranscriptHeader } from '../transcript/frame.js';
 import { GOLDEN_FORMAT } from '../transcript/frame.js';
-import type { GoldenNotes } from '../transcript/golden-notes.js';
+import { type GoldenNotes, notesProblem } from '../transcript/golden-notes.js';
 import { type RedactOptions, redactTranscript, SECRET_HEADERS } from '../transcript/redact.js';
 import { mergeVolatile } from '../transcript/volatile.js';
 import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
@@ -72,6 +72,13 @@ export async function recordCall(
   options: RecordOptions = {},
 ): Promise<Recording> {
   const checked = parseScenario(scenario, scenario.name ? `"${scenario.name}"` : `for tool "${String(scenario.tool)}"`);
+  const badNotes = options.notes === undefined ? undefined : notesProblem(options.notes);
+  if (badNotes) {
+    throw new GoldenError(
+      'E_USAGE',
+      `Invalid ${badNotes.key} in the record options: expected ${badNotes.expected}, got ${badNotes.got}. The header's notes take these keys typed (see golden.schema.json); any other key is free.`,
+    );
+  }
   const sink = new FrameSink();
   const protocolVersion = checked.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
   let session: WireSession;

@@ -98,12 +98,19 @@ export function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
  */
 export function goldenNotes(header: { readonly notes?: unknown }): GoldenNotes {
   if (header.notes === undefined) return {};
-  const result = GoldenNotesSchema.safeParse(header.notes);
-  if (result.success) return header.notes as GoldenNotes;
-  const issue = result.error.issues[0] as z.core.$ZodIssue;
-  const key = ['notes', ...issue.path.map(String)].join('.');
+  const problem = notesProblem(header.notes);
+  if (problem === undefined) return header.notes as GoldenNotes;
   throw new GoldenError(
     'E_GOLDEN_PARSE',
-    `Invalid ${key} in the golden header: expected ${issue.message}, got ${shown(valueAt(header.notes, issue.path))}. Fix the header's notes or record the golden again.`,
+    `Invalid ${problem.key} in the golden header: expected ${problem.expected}, got ${problem.got}. Fix the header's notes or record the golden again.`,
   );
+}
+
+/** The first thing wrong with `notes` as a header's notes: the key, what is expected, what it holds. */
+export function notesProblem(notes: unknown): { key: string; expected: string; got: string } | undefined {
+  const result = GoldenNotesSchema.safeParse(notes);
+  if (result.success) return undefined;
+  const issue = result.error.issues[0] as z.core.$ZodIssue;
+  const key = ['notes', ...issue.path.map(String)].join('.');
+  return { key, expected: issue.message, got: shown(valueAt(notes, issue.path)) };
 }
