@@ -144,6 +144,29 @@ test('no import circle anywhere in src/, type-only imports and re-exports includ
   expect([...cycles]).toEqual([]);
 });
 
+/** The CLI's command names, from its one table of commands (src/cli/run-cli.ts). */
+function cliCommands(): string[] {
+  const table = readFileSync(join(src, 'cli/run-cli.ts'), 'utf8');
+  return [...table.matchAll(/^\s*\['([a-z-]+)', async \(\) =>/gm)].map((match) => match[1] as string);
+}
+
+test('the transcript core spells no CLI flag and no `mcp-golden <command>`: its callers name the fix', () => {
+  const commands = cliCommands();
+  expect(commands).toEqual(expect.arrayContaining(['serve', 'record', 'verify', 'lint']));
+  // A flag is `--` then a letter, not inside a word or an arrow; a command is `mcp-golden` and a command name.
+  const spelling = new RegExp(`(?<![\\w-])--[a-z]|\\bmcp-golden (?:${commands.join('|')})\\b`);
+  const shipped = readdirSync(join(src, 'transcript'), { recursive: true, encoding: 'utf8' })
+    .filter((name) => (name.endsWith('.ts') && !name.endsWith('.test.ts')) || name.endsWith('.json'))
+    .map((name) => join(src, 'transcript', name));
+  expect(shipped.length).toBeGreaterThan(20);
+  const found = shipped.flatMap((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .flatMap((line, i) => (spelling.test(line) ? [`${relative(root, file)}:${i + 1}: ${line.trim()}`] : [])),
+  );
+  expect(found).toEqual([]);
+});
+
 test("the CLI's shared command code loads nothing from check/ (each command loads its own rooms)", () => {
   const shared = [...staticClosure(join(src, 'cli/run-cli.ts'))].map((file) => relative(src, file));
   expect(shared.filter((file) => file.startsWith('check/'))).toEqual([]);

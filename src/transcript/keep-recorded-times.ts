@@ -101,8 +101,8 @@ const sameFrames = (a: Transcript, b: Transcript): boolean => {
 };
 
 /**
- * The transcript to write over a golden when it is re-recorded (`verify --update`, `record`,
- * `vitest -u`), made reviewable: every frame whose content did not change (after normalisation)
+ * The transcript to write over a golden when it is re-recorded (by verify's update, by record, by
+ * the vitest matcher's update), made reviewable: every frame whose content did not change (after normalisation)
  * and whose time is within `tolerance` of the golden's keeps the golden's line exactly, time and
  * volatile values (dates, session ids) included, so a changed text shows in a diff as the lines
  * that changed. A frame's time counts as unchanged, as the compare judges it, when its offset from
