@@ -144,6 +144,7 @@ async function verifyOne(item: Prepared, options: VerifyOptions): Promise<Golden
   const verdict = compareSessions(item.golden, live, {
     volatile: compileVolatile(volatile, `for golden "${item.file}"`),
     ...(options.failOn !== undefined && { failOn: options.failOn }),
+    ...(item.scenario.cancelAfter !== undefined && { cancelAfter: item.scenario.cancelAfter }),
   });
   const differs = verdict.differences.length > 0;
   let rewritten = false;
