@@ -20,6 +20,7 @@ import { inputResponsesFor, resultTypeOf, withEnvelope } from './modern-era.js';
 import type { Scenario } from './scenario.js';
 import { type CallStep, isCallStep, type ScenarioStep } from './scenario-session.js';
 import { listenStandalone, type StandaloneListener } from './standalone-listener.js';
+import { followTask } from './task-polling.js';
 import type { CallStream, StreamedMessage, WireSession } from './wire-session.js';
 
 /** What the client saw of one scenario, counted on the wire. */
@@ -36,6 +37,8 @@ export interface ScenarioOutcome {
   readonly protocolVersion: string;
   /** `input_required` rounds answered from the scenario's `answers` (modern era). */
   readonly inputRounds: number;
+  /** `tasks/get` polls sent for a call the server answered with a task (tasks extension, modern era). */
+  readonly taskPolls?: number;
 }
 
 /** The era a scenario runs in, chosen before it starts (`auto` is resolved by the caller's probe). */
@@ -228,6 +231,7 @@ async function runCall(
   standalone?.check();
   let stream = await (standalone ? Promise.race([sendCall(), standalone.failed]) : sendCall());
   let inputRounds = 0;
+  let taskPolls: number | undefined;
   const progress: JsonRpcMessage[] = [];
   const afterCancel: JsonRpcMessage[] = [];
   let response: JsonRpcMessage | undefined;
@@ -287,6 +291,14 @@ async function runCall(
       stream = await sendCall();
       continue;
     }
+    if (isResponse(message) && modern && resultTypeOf(message) === 'task') {
+      // The tasks extension: the call's answer is a task, followed with tasks/get to its end.
+      const task = await followTask(session, scenario, message, newId, timeoutMs);
+      response = task.response;
+      cancelled = task.cancelled;
+      taskPolls = task.polls;
+      break;
+    }
     if (isResponse(message)) response = message;
     else if (isProgress(message)) {
       progress.push(message);
@@ -333,7 +345,15 @@ async function runCall(
   }
   const rejected = response && scenario.expectError !== true ? argumentRejection(response) : undefined;
   if (rejected !== undefined) throw rejectedArguments(scenario, rejected);
-  return { progress, ...(response && { response }), afterCancel, cancelled, resumed, inputRounds };
+  return {
+    progress,
+    ...(response && { response }),
+    afterCancel,
+    cancelled,
+    resumed,
+    inputRounds,
+    ...(taskPolls !== undefined && { taskPolls }),
+  };
 }
 
 function isErrorResponse(response: JsonRpcMessage): boolean {

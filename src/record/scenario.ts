@@ -33,7 +33,11 @@ export interface Scenario {
   readonly progressToken?: string | number;
   /** JSON-RPC id of the `tools/call`. @default 1 */
   readonly requestId?: string | number;
-  /** Send `notifications/cancelled` after this many progress notifications arrived. */
+  /**
+   * Send `notifications/cancelled` after this many progress notifications arrived (2026-07-28 over
+   * HTTP: close the stream). A call the server answers with a task (tasks extension) has no progress:
+   * there `tasks/cancel` goes after this many `tasks/get` polls found it still running.
+   */
   readonly cancelAfter?: number;
   /** Drop the stream after this many progress notifications and resume with `Last-Event-ID`. */
   readonly dropAfter?: number;

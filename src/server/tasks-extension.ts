@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { isGoldenError } from '../errors.js';
 import { isJsonObject } from '../transcript/json-object.js';
-import { ENVELOPE_KEYS } from '../transcript/modern-envelope.js';
+import { ENVELOPE_KEYS, TASKS_EXTENSION } from '../transcript/modern-envelope.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
 import { CHECK_TOOLS, TASK_TOOL } from './check-tools.js';
 import {
@@ -12,8 +12,7 @@ import {
   type RunningCalls,
 } from './reference-server.js';
 
-/** The identifier of the tasks extension (SEP-2663; ext-tasks `specification/draft/tasks.md`). */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+export { TASKS_EXTENSION };
 
 /** How long a task is kept after it was created, in ms (its `ttlMs`). */
 export const TASK_TTL_MS = 300_000;

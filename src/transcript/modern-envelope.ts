@@ -9,6 +9,9 @@ export const ENVELOPE_KEYS = {
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
 } as const;
 
+/** The identifier of the tasks extension (SEP-2663; ext-tasks `specification/draft/tasks.md`). */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
 /**
  * Whether a request's headers say it speaks 2026-07-28: its `MCP-Protocol-Version` names that
  * revision, or it carries `Mcp-Method` where nothing says 2025. An `Mcp-Method` header alone is not

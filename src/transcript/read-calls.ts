@@ -56,6 +56,12 @@ export interface Call {
    * the client closing its stream (the 2026-07-28 era's cancel over HTTP) when no later round followed.
    */
   readonly cancelAtMs: number | undefined;
+  /**
+   * The task the server answered the call with (`resultType: "task"`, the tasks extension): its
+   * `tasks/get`, `tasks/update` and `tasks/cancel` requests are rounds of the call, its response is
+   * the `tasks/get` answer at a terminal status (or an error a round got), its cancel `tasks/cancel`.
+   */
+  readonly taskId?: string;
   /** Server->client reads from the request on: on its stream and the streams opened after it. */
   readonly reads: number;
   /** Largest number of the call's messages (progress and response) completed by one read. */
@@ -106,15 +112,36 @@ interface OpenCall extends Call {
   awaitingRound: boolean;
   /** When the client closed the stream of its latest round. */
   closedAtMs: number | undefined;
+  taskId?: string;
 }
 
 const ended = (call: OpenCall): boolean =>
   call.response !== undefined || call.cancelAtMs !== undefined || call.closedAtMs !== undefined;
 
-/** True when `message` is another round of `call`: a `tools/call` of the same tool after it asked for one. */
+/**
+ * True when `message` is another round of `call`: a `tools/call` of the same tool after it asked for
+ * one, or a `tasks/*` request naming the task it was answered with.
+ */
 function isRoundOf(message: JsonRpcMessage, call: OpenCall): boolean {
-  const name = (m: JsonRpcMessage | undefined): unknown => (m?.params as { name?: unknown } | undefined)?.name;
-  return call.awaitingRound && message.method === 'tools/call' && name(message) === name(call.request);
+  const param = (m: JsonRpcMessage | undefined, key: string): unknown => (m?.params as Record<string, unknown>)?.[key];
+  if (call.taskId !== undefined && String(message.method).startsWith('tasks/'))
+    return param(message, 'taskId') === call.taskId;
+  return (
+    call.awaitingRound && message.method === 'tools/call' && param(message, 'name') === param(call.request, 'name')
+  );
+}
+
+const TERMINAL_TASK = new Set(['completed', 'failed', 'cancelled']);
+
+/** Reads an answer to one of a call's rounds: another round asked for, its task, or the response that ends it. */
+function answerRound(call: OpenCall, message: JsonRpcMessage, arrival: () => Arrival): void {
+  const result = resultOf(message);
+  if (result?.resultType === 'input_required') call.awaitingRound = true;
+  else if (result?.resultType === 'task' && call.taskId === undefined && typeof result.taskId === 'string')
+    call.taskId = result.taskId;
+  // A task call ends with its terminal status (or an error); a working poll and an acknowledgement do not end it.
+  else if (call.taskId === undefined || 'error' in message || TERMINAL_TASK.has(String(result?.status)))
+    call.response = arrival();
 }
 
 /**
@@ -175,8 +202,7 @@ export function readCalls(transcript: Transcript): SessionCalls {
     } else if (typeof message.method !== 'string' && 'id' in message) {
       const call = calls.find((c) => !c.response && c.ids.some((id) => sameId(id, message.id)));
       if (!call) continue;
-      if (resultOf(message)?.resultType === 'input_required') call.awaitingRound = true;
-      else call.response = arrive(call, event, message, repeated);
+      answerRound(call, message, () => arrive(call, event, message, repeated));
     }
   }
   for (const call of calls) call.cancelAtMs ??= call.closedAtMs;
@@ -210,6 +236,7 @@ function readClientMessage(calls: OpenCall[], message: JsonRpcMessage, order: nu
       earlier.exchanges.add(frame.exchange);
       earlier.awaitingRound = false;
       earlier.closedAtMs = undefined;
+      if (message.method === 'tasks/cancel') earlier.cancelAtMs ??= (t - earlier.t) / 1000;
       return;
     }
     const { present, token } = requestProgressToken(message);
