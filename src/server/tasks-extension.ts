@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { isGoldenError } from '../errors.js';
-import { isJsonObject } from '../transcript/json-object.js';
-import { ENVELOPE_KEYS, TASKS_EXTENSION } from '../transcript/modern-envelope.js';
+import { declaresTasks, ENVELOPE_KEYS, TASKS_EXTENSION } from '../transcript/modern-envelope.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
 import { CHECK_TOOLS, TASK_TOOL } from './check-tools.js';
 import {
@@ -46,17 +45,10 @@ interface StoredTask {
 
 /** A JSON-RPC request as the modern side hands it over. */
 interface TaskMessage {
+  readonly [key: string]: unknown;
   readonly id?: string | number;
   readonly method?: string;
   readonly params?: Record<string, unknown>;
-}
-
-/** True when a request's envelope declares the tasks extension in its client capabilities. */
-export function declaresTasks(message: TaskMessage): boolean {
-  const meta = message.params?._meta;
-  const capabilities = isJsonObject(meta) ? meta[ENVELOPE_KEYS.clientCapabilities] : undefined;
-  const extensions = isJsonObject(capabilities) ? capabilities.extensions : undefined;
-  return isJsonObject(extensions) && isJsonObject(extensions[TASKS_EXTENSION]);
 }
 
 /** True when a `tools/call` should run as a task: the task tool, served, and the client declared the extension. */
