@@ -10,6 +10,7 @@ import { progressOf } from '../transcript/json-rpc.js';
 import { decodeHeaderValue } from '../transcript/modern-envelope.js';
 import type { BatteryContext, BatteryProperty, PropertyResult } from './battery.js';
 import { LEG, newTag, result } from './row-kit.js';
+import { TASK_ROWS } from './task-rows.js';
 
 /** The era the check's client speaks to the gateway. */
 export const clientEraOf = (context: BatteryContext): Era => context.clientEra ?? 'legacy';
@@ -273,8 +274,8 @@ function firstLine(error: unknown): string {
   return describeError(error).split('\n')[0] ?? '';
 }
 
-/** The rows of the 2026-07-28 duties, in the order they run. */
-export const ERA_ROWS: readonly BatteryProperty[] = [cancelByClosing, mcpHeaders, reissue];
+/** The rows of the 2026-07-28 duties, in the order they run (the tasks extension's last: task-rows.ts). */
+export const ERA_ROWS: readonly BatteryProperty[] = [cancelByClosing, mcpHeaders, reissue, ...TASK_ROWS];
 
 /** The row that opens the 2025 standalone GET stream beside a call. */
 const GET_ROW = 'progress on the call stream (GET stream open)';

@@ -343,7 +343,9 @@ async function runCall(
   if (response && scenario.expectError === true && !isErrorResponse(response)) {
     fail('the scenario expects an error ("expectError": true) but the call succeeded');
   }
-  const rejected = response && scenario.expectError !== true ? argumentRejection(response) : undefined;
+  // A task poll's error (an unknown task id) is the task's end, not the tool refusing its arguments.
+  const rejected =
+    response && scenario.expectError !== true && taskPolls === undefined ? argumentRejection(response) : undefined;
   if (rejected !== undefined) throw rejectedArguments(scenario, rejected);
   return {
     progress,

@@ -87,7 +87,7 @@ function recordedStatuses(golden: Transcript): string[] {
     .filter((f) => f.dir === 'server->client')
     .map(frameMessage)
     .filter((m) => m && 'result' in m && polls.has(m.id))
-    .map((m) => String((m?.result as { status?: unknown }).status));
+    .map((m) => String((m?.result as { status?: unknown } | undefined)?.status));
 }
 
 describe('replaying a task golden (tasks extension, 2026-07-28)', () => {
