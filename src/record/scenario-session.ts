@@ -12,9 +12,10 @@ const CALL_FIELDS = {
   arguments: object.optional().meta({ description: 'Tool arguments.' }),
   progressToken: id.optional().meta({ description: '`_meta.progressToken` to send, verbatim (string or number).' }),
   requestId: id.optional().meta({ description: 'JSON-RPC id of the request.' }),
-  cancelAfter: count
-    .optional()
-    .meta({ description: 'Send notifications/cancelled after this many progress notifications.' }),
+  cancelAfter: count.optional().meta({
+    description:
+      'Send notifications/cancelled after this many progress notifications (2026-07-28 over HTTP: close the stream). On a call answered with a task (tasks extension): send tasks/cancel after this many tasks/get polls found it running.',
+  }),
   dropAfter: count
     .optional()
     .meta({ description: 'Drop the stream after this many progress notifications and resume with Last-Event-ID.' }),
