@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startEverythingHttp } from '../../test/support/server-everything.js';
 import { type ReferenceServer, startReferenceServer } from '../server/http-server.js';
 import type { Frame } from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
@@ -99,4 +100,43 @@ describe('recording a task (tasks extension, 2026-07-28)', () => {
     ]);
     expect(readToolCall(recording).taskId).toBeUndefined();
   });
+});
+
+describe('recording a 2025-11-25 task (experimental tasks) from server-everything, a server we did not write', () => {
+  test('"task" augments the call; the recorder polls tasks/get as pollInterval asks, then fetches tasks/result', async () => {
+    const everything = await startEverythingHttp();
+    try {
+      const recording = await recordCall(everything.url, {
+        tool: 'simulate-research-query',
+        arguments: { topic: 'golden files' },
+        task: { ttl: 60_000 },
+        era: 'legacy',
+      });
+      const sent = requests(recording.frames);
+      const call = sent.find((r) => r.message?.method === 'tools/call');
+      expect(call?.message?.params).toMatchObject({ task: { ttl: 60_000 } });
+      const created = recording.frames.map(frameMessage).find((m) => m && 'result' in m && m.id === call?.message?.id);
+      const taskId = (created?.result as { task?: { taskId?: string } } | undefined)?.task?.taskId;
+      expect(typeof taskId).toBe('string');
+      const rounds = sent.filter((r) => String(r.message?.method).startsWith('tasks/'));
+      const polls = rounds.filter((r) => r.message?.method === 'tasks/get');
+      // Four stages of 1 s, polled every pollInterval (1000 ms): a few polls, then tasks/result.
+      expect(polls.length).toBeGreaterThanOrEqual(2);
+      expect(rounds.at(-1)?.message?.method).toBe('tasks/result');
+      for (const round of rounds) expect(round.message?.params).toMatchObject({ taskId });
+      for (let i = 1; i < polls.length; i++) {
+        expect((polls[i] as { head: Frame }).head.t - (polls[i - 1] as { head: Frame }).head.t).toBeGreaterThanOrEqual(
+          900_000,
+        );
+      }
+      const text = (recording.outcome.response?.result as { content?: { text?: string }[] } | undefined)?.content?.[0]
+        ?.text;
+      expect(text).toContain('# Research Report: golden files');
+      const read = readToolCall(recording);
+      expect(read.taskId).toBe(taskId);
+      expect(read.response?.message).toEqual(recording.outcome.response);
+    } finally {
+      await everything.stop();
+    }
+  }, 30_000);
 });

@@ -20,7 +20,7 @@ import { inputResponsesFor, resultTypeOf, withEnvelope } from './modern-era.js';
 import type { Scenario } from './scenario.js';
 import { type CallStep, isCallStep, type ScenarioStep } from './scenario-session.js';
 import { listenStandalone, type StandaloneListener } from './standalone-listener.js';
-import { followTask } from './task-polling.js';
+import { followTask, legacyTaskOf } from './task-polling.js';
 import type { CallStream, StreamedMessage, WireSession } from './wire-session.js';
 
 /** What the client saw of one scenario, counted on the wire. */
@@ -188,6 +188,7 @@ function callScenario(
     cancelAfter: _c,
     dropAfter: _d,
     expectError: _e,
+    task: _t,
     steps,
     ...session
   } = scenario;
@@ -214,6 +215,7 @@ async function runCall(
   const { modern, paramHeaders, standalone, timeoutMs } = context;
   const params: Record<string, unknown> = { name: scenario.tool, arguments: scenario.arguments ?? {} };
   if (scenario.progressToken !== undefined) params._meta = { progressToken: scenario.progressToken };
+  if (scenario.task !== undefined && !modern) params.task = scenario.task;
   let callId: string | number = scenario.requestId;
   let roundParams: Record<string, unknown> = {};
   const sendCall = (): Promise<CallStream> => {
@@ -291,9 +293,10 @@ async function runCall(
       stream = await sendCall();
       continue;
     }
-    if (isResponse(message) && modern && resultTypeOf(message) === 'task') {
-      // The tasks extension: the call's answer is a task, followed with tasks/get to its end.
-      const task = await followTask(session, scenario, message, newId, timeoutMs);
+    const kind = modern ? resultTypeOf(message) : isResponse(message) && legacyTaskOf(message) && 'task';
+    if (isResponse(message) && kind === 'task') {
+      // A task (the tasks extension; 2025's experimental tasks): followed with tasks/get to its end.
+      const task = await followTask(session, scenario, message, newId, timeoutMs, modern);
       response = task.response;
       cancelled = task.cancelled;
       taskPolls = task.polls;

@@ -20,6 +20,10 @@ const CALL_FIELDS = {
     .optional()
     .meta({ description: 'Drop the stream after this many progress notifications and resume with Last-Event-ID.' }),
   expectError: z.boolean({ error: 'true or false' }).optional().meta({ description: 'The call is expected to fail.' }),
+  task: object.optional().meta({
+    description:
+      'Task-augment the call in the 2025-11-25 era (experimental tasks): sent as params.task (e.g. {"ttl": 60000}); the recorder then polls tasks/get and fetches tasks/result.',
+  }),
 };
 
 const TOKEN_RULE = {

@@ -41,6 +41,13 @@ export interface Scenario {
   readonly cancelAfter?: number;
   /** Drop the stream after this many progress notifications and resume with `Last-Event-ID`. */
   readonly dropAfter?: number;
+  /**
+   * 2025-11-25 era only (its experimental tasks): sent as the call's `params.task` (`{"ttl": 60000}`),
+   * asking the server to run the call as a task; the recorder then polls `tasks/get` every
+   * `pollInterval` and fetches the result with `tasks/result`. (The 2026-07-28 tasks extension needs
+   * no field: the server decides, and the recorder follows any task it is answered with.)
+   */
+  readonly task?: Readonly<Record<string, unknown>>;
   /** Transport for a scenario recorded against the reference server. @default 'http' */
   readonly transport?: 'http' | 'stdio';
   /** Reference server switches used by `mcp-golden record`. */
@@ -142,6 +149,7 @@ const CALL_KEYS = [
   'cancelAfter',
   'dropAfter',
   'expectError',
+  'task',
 ] as const;
 
 const pickCall = (value: Readonly<Record<string, unknown>>): string =>

@@ -1,5 +1,6 @@
 import type { Frame, Transcript } from './frame.js';
 import { frameMessage, sseBlock } from './frame-content.js';
+import { memberOf } from './json-object.js';
 import { cancelledRequestId, type JsonRpcMessage, progressOf, requestProgressToken, resultOf } from './json-rpc.js';
 
 /** One server->client event or message, located in the transcript. */
@@ -113,6 +114,10 @@ interface OpenCall extends Call {
   /** When the client closed the stream of its latest round. */
   closedAtMs: number | undefined;
   taskId?: string;
+  /** A 2025-11-25 task (experimental tasks): its result comes from `tasks/result`. */
+  legacyTask?: boolean;
+  /** The method of each round's request, by id (JSON). */
+  readonly roundMethods: Map<string, string>;
 }
 
 const ended = (call: OpenCall): boolean =>
@@ -136,11 +141,24 @@ const TERMINAL_TASK = new Set(['completed', 'failed', 'cancelled']);
 /** Reads an answer to one of a call's rounds: another round asked for, its task, or the response that ends it. */
 function answerRound(call: OpenCall, message: JsonRpcMessage, arrival: () => Arrival): void {
   const result = resultOf(message);
+  const legacy = result?.content === undefined ? memberOf(result?.task, 'taskId') : undefined;
+  const method = call.roundMethods.get(JSON.stringify(message.id));
   if (result?.resultType === 'input_required') call.awaitingRound = true;
   else if (result?.resultType === 'task' && call.taskId === undefined && typeof result.taskId === 'string')
     call.taskId = result.taskId;
-  // A task call ends with its terminal status (or an error); a working poll and an acknowledgement do not end it.
-  else if (call.taskId === undefined || 'error' in message || TERMINAL_TASK.has(String(result?.status)))
+  else if (call.taskId === undefined && typeof legacy === 'string' && method === 'tools/call') {
+    call.taskId = legacy;
+    call.legacyTask = true;
+  }
+  // A task call ends with its result: the terminal status (2026-07-28) or tasks/result (2025-11-25),
+  // or an error; a working poll and an acknowledgement do not end it.
+  else if (
+    call.taskId === undefined ||
+    'error' in message ||
+    (call.legacyTask
+      ? method === 'tasks/result' || /^(failed|cancelled)$/.test(String(result?.status))
+      : TERMINAL_TASK.has(String(result?.status)))
+  )
     call.response = arrival();
 }
 
@@ -233,6 +251,7 @@ function readClientMessage(calls: OpenCall[], message: JsonRpcMessage, order: nu
     const earlier = calls.findLast((c) => !c.response && isRoundOf(message, c));
     if (earlier) {
       earlier.ids.push(message.id);
+      earlier.roundMethods.set(JSON.stringify(message.id), String(message.method));
       earlier.exchanges.add(frame.exchange);
       earlier.awaitingRound = false;
       earlier.closedAtMs = undefined;
@@ -254,6 +273,7 @@ function readClientMessage(calls: OpenCall[], message: JsonRpcMessage, order: nu
       maxMessagesPerRead: 0,
       perRead: new Map(),
       ids: [message.id],
+      roundMethods: new Map([[JSON.stringify(message.id), message.method]]),
       exchanges: new Set([frame.exchange]),
       awaitingRound: false,
       closedAtMs: undefined,
