@@ -13,6 +13,7 @@ import { multibyte } from './rows/multibyte.js';
 import { inOrder } from './rows/order.js';
 import { reissue, resume, resumeIsolation } from './rows/resume.js';
 import { spacing } from './rows/spacing.js';
+import { TASK_ROWS } from './rows/tasks.js';
 import { noToken, tokens } from './rows/tokens.js';
 import { contentLength, eventField, mcpHeaders } from './rows/wire.js';
 import type { BatteryProperty } from './vocabulary.js';
@@ -59,4 +60,6 @@ export const BATTERY: readonly BatteryProperty[] = [
   cancelByClosing,
   mcpHeaders,
   reissue,
+  // The tasks extension (io.modelcontextprotocol/tasks), modern to modern only.
+  ...TASK_ROWS,
 ];

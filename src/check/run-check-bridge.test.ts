@@ -27,6 +27,14 @@ async function checkBridge(way: BridgeWay, fault: BridgeFault, only: string[] = 
 
 const CLOSE = 'cancel by closing the stream (2026-07-28)';
 
+/** The tasks extension's rows: n/a unless both legs speak 2026-07-28. */
+const TASK_ROWS = [
+  'tasks: resultType "task" passes through (2026-07-28)',
+  'tasks: tasks/get and tasks/cancel reach the task with Mcp-Name (2026-07-28)',
+  'tasks: statuses pass through (2026-07-28)',
+  'tasks: no fabricated progress (2026-07-28)',
+];
+
 describe('mcp-golden check across eras, through a bridge', () => {
   test('client modern, upstream legacy: a faithful bridge passes; the hang-up becomes notifications/cancelled with the upstream id', async () => {
     // The whole battery: the 2025 rows run as a modern client too, and only what has no meaning is n/a.
@@ -37,6 +45,7 @@ describe('mcp-golden check across eras, through a bridge', () => {
       'progress on the call stream (GET stream open)',
       "Last-Event-ID never replays another session's events",
       'Mcp-* headers reach the upstream (2026-07-28)',
+      ...TASK_ROWS,
     ]);
     const close = report.results.find((r) => r.property === CLOSE);
     expect(close?.verdict).toBe('pass');
@@ -68,6 +77,7 @@ describe('mcp-golden check across eras, through a bridge', () => {
       'Last-Event-ID resume',
       "Last-Event-ID never replays another session's events",
       're-issue after a drop (2026-07-28)',
+      ...TASK_ROWS,
     ]);
     const close = report.results.find((r) => r.property === CLOSE);
     expect(close?.evidence).toMatch(

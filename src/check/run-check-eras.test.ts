@@ -6,6 +6,11 @@ const ERA_ROWS = [
   'cancel by closing the stream (2026-07-28)',
   'Mcp-* headers reach the upstream (2026-07-28)',
   're-issue after a drop (2026-07-28)',
+  // The tasks extension's rows (task-rows.ts, judged in task-rows.test.ts).
+  'tasks: resultType "task" passes through (2026-07-28)',
+  'tasks: tasks/get and tasks/cancel reach the task with Mcp-Name (2026-07-28)',
+  'tasks: statuses pass through (2026-07-28)',
+  'tasks: no fabricated progress (2026-07-28)',
 ];
 
 describe('mcp-golden check in the 2026-07-28 era', () => {

@@ -22,7 +22,7 @@ describe('the modern era on the wire', () => {
     expect(modernHeaders({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } })).toEqual({});
   });
 
-  test('the envelope keeps the progress token beside it and declares the capabilities of the answers', () => {
+  test('the envelope keeps the progress token beside it and declares the capabilities of the answers and the tasks extension', () => {
     const message = withEnvelope(
       { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', _meta: { progressToken: 0 } } },
       { tool: 'x', answers: { 'sampling/createMessage': { role: 'assistant' } } },
@@ -31,7 +31,10 @@ describe('the modern era on the wire', () => {
       progressToken: 0,
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientInfo': { name: 'mcp-golden', version: expect.any(String) },
-      'io.modelcontextprotocol/clientCapabilities': { sampling: {} },
+      'io.modelcontextprotocol/clientCapabilities': {
+        sampling: {},
+        extensions: { 'io.modelcontextprotocol/tasks': {} },
+      },
     });
   });
 

@@ -3,7 +3,7 @@ import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isJsonObject } from '../transcript/json-object.js';
 import { resultOf } from '../transcript/json-rpc.js';
-import { ENVELOPE_KEYS } from '../transcript/modern-envelope.js';
+import { ENVELOPE_KEYS, TASKS_EXTENSION } from '../transcript/modern-envelope.js';
 
 export { paramHeadersOf } from '../transcript/modern-envelope.js';
 
@@ -29,7 +29,7 @@ export function clientCapabilities(scenario: Scenario): Record<string, object> {
 
 /**
  * `message` with the modern era's per-request envelope in `params._meta` (protocol version,
- * client info, client capabilities), beside whatever `_meta` it already carries (a progress token).
+ * client info, client capabilities with the tasks extension), beside whatever `_meta` it already carries (a progress token).
  */
 export function withEnvelope(message: JsonRpcMessage, scenario: Scenario): JsonRpcMessage {
   const params = isJsonObject(message.params) ? message.params : {};
@@ -41,7 +41,8 @@ export function withEnvelope(message: JsonRpcMessage, scenario: Scenario): JsonR
       _meta: {
         [ENVELOPE_KEYS.protocolVersion]: MODERN_PROTOCOL_VERSION,
         [ENVELOPE_KEYS.clientInfo]: { name: 'mcp-golden', version: VERSION },
-        [ENVELOPE_KEYS.clientCapabilities]: clientCapabilities(scenario),
+        // The recorder follows tasks (tasks extension): a server may answer any call with one.
+        [ENVELOPE_KEYS.clientCapabilities]: { ...clientCapabilities(scenario), extensions: { [TASKS_EXTENSION]: {} } },
         ...meta,
       },
     },

@@ -20,6 +20,7 @@ import { inputResponsesFor, resultTypeOf, withEnvelope } from './modern-era.js';
 import type { Scenario } from './scenario.js';
 import { type CallStep, isCallStep, type ScenarioStep } from './scenario-session.js';
 import { listenStandalone, type StandaloneListener } from './standalone-listener.js';
+import { followTask, legacyTaskOf } from './task-polling.js';
 import type { CallStream, StreamedMessage, WireSession } from './wire-session.js';
 
 /** What the client saw of one scenario, counted on the wire. */
@@ -36,6 +37,8 @@ export interface ScenarioOutcome {
   readonly protocolVersion: string;
   /** `input_required` rounds answered from the scenario's `answers` (modern era). */
   readonly inputRounds: number;
+  /** `tasks/get` polls sent for a call the server answered with a task (tasks extension, modern era). */
+  readonly taskPolls?: number;
 }
 
 /** The era a scenario runs in, chosen before it starts (`auto` is resolved by the caller's probe). */
@@ -185,6 +188,7 @@ function callScenario(
     cancelAfter: _c,
     dropAfter: _d,
     expectError: _e,
+    task: _t,
     steps,
     ...session
   } = scenario;
@@ -211,6 +215,7 @@ async function runCall(
   const { modern, paramHeaders, standalone, timeoutMs } = context;
   const params: Record<string, unknown> = { name: scenario.tool, arguments: scenario.arguments ?? {} };
   if (scenario.progressToken !== undefined) params._meta = { progressToken: scenario.progressToken };
+  if (scenario.task !== undefined && !modern) params.task = scenario.task;
   let callId: string | number = scenario.requestId;
   let roundParams: Record<string, unknown> = {};
   const sendCall = (): Promise<CallStream> => {
@@ -228,6 +233,7 @@ async function runCall(
   standalone?.check();
   let stream = await (standalone ? Promise.race([sendCall(), standalone.failed]) : sendCall());
   let inputRounds = 0;
+  let taskPolls: number | undefined;
   const progress: JsonRpcMessage[] = [];
   const afterCancel: JsonRpcMessage[] = [];
   let response: JsonRpcMessage | undefined;
@@ -287,6 +293,15 @@ async function runCall(
       stream = await sendCall();
       continue;
     }
+    const kind = modern ? resultTypeOf(message) : isResponse(message) && legacyTaskOf(message) && 'task';
+    if (isResponse(message) && kind === 'task') {
+      // A task (the tasks extension; 2025's experimental tasks): followed with tasks/get to its end.
+      const task = await followTask(session, scenario, message, newId, timeoutMs, modern);
+      response = task.response;
+      cancelled = task.cancelled;
+      taskPolls = task.polls;
+      break;
+    }
     if (isResponse(message)) response = message;
     else if (isProgress(message)) {
       progress.push(message);
@@ -331,9 +346,19 @@ async function runCall(
   if (response && scenario.expectError === true && !isErrorResponse(response)) {
     fail('the scenario expects an error ("expectError": true) but the call succeeded');
   }
-  const rejected = response && scenario.expectError !== true ? argumentRejection(response) : undefined;
+  // A task poll's error (an unknown task id) is the task's end, not the tool refusing its arguments.
+  const rejected =
+    response && scenario.expectError !== true && taskPolls === undefined ? argumentRejection(response) : undefined;
   if (rejected !== undefined) throw rejectedArguments(scenario, rejected);
-  return { progress, ...(response && { response }), afterCancel, cancelled, resumed, inputRounds };
+  return {
+    progress,
+    ...(response && { response }),
+    afterCancel,
+    cancelled,
+    resumed,
+    inputRounds,
+    ...(taskPolls !== undefined && { taskPolls }),
+  };
 }
 
 function isErrorResponse(response: JsonRpcMessage): boolean {

@@ -12,13 +12,18 @@ const CALL_FIELDS = {
   arguments: object.optional().meta({ description: 'Tool arguments.' }),
   progressToken: id.optional().meta({ description: '`_meta.progressToken` to send, verbatim (string or number).' }),
   requestId: id.optional().meta({ description: 'JSON-RPC id of the request.' }),
-  cancelAfter: count
-    .optional()
-    .meta({ description: 'Send notifications/cancelled after this many progress notifications.' }),
+  cancelAfter: count.optional().meta({
+    description:
+      'Send notifications/cancelled after this many progress notifications (2026-07-28 over HTTP: close the stream). On a call answered with a task (tasks extension): send tasks/cancel after this many tasks/get polls found it running.',
+  }),
   dropAfter: count
     .optional()
     .meta({ description: 'Drop the stream after this many progress notifications and resume with Last-Event-ID.' }),
   expectError: z.boolean({ error: 'true or false' }).optional().meta({ description: 'The call is expected to fail.' }),
+  task: object.optional().meta({
+    description:
+      'Task-augment the call in the 2025-11-25 era (experimental tasks): sent as params.task (e.g. {"ttl": 60000}); the recorder then polls tasks/get and fetches tasks/result.',
+  }),
 };
 
 const TOKEN_RULE = {

@@ -33,10 +33,21 @@ export interface Scenario {
   readonly progressToken?: string | number;
   /** JSON-RPC id of the `tools/call`. @default 1 */
   readonly requestId?: string | number;
-  /** Send `notifications/cancelled` after this many progress notifications arrived. */
+  /**
+   * Send `notifications/cancelled` after this many progress notifications arrived (2026-07-28 over
+   * HTTP: close the stream). A call the server answers with a task (tasks extension) has no progress:
+   * there `tasks/cancel` goes after this many `tasks/get` polls found it still running.
+   */
   readonly cancelAfter?: number;
   /** Drop the stream after this many progress notifications and resume with `Last-Event-ID`. */
   readonly dropAfter?: number;
+  /**
+   * 2025-11-25 era only (its experimental tasks): sent as the call's `params.task` (`{"ttl": 60000}`),
+   * asking the server to run the call as a task; the recorder then polls `tasks/get` every
+   * `pollInterval` and fetches the result with `tasks/result`. (The 2026-07-28 tasks extension needs
+   * no field: the server decides, and the recorder follows any task it is answered with.)
+   */
+  readonly task?: Readonly<Record<string, unknown>>;
   /** Transport for a scenario recorded against the reference server. @default 'http' */
   readonly transport?: 'http' | 'stdio';
   /** Reference server switches used by `mcp-golden record`. */
@@ -138,6 +149,7 @@ const CALL_KEYS = [
   'cancelAfter',
   'dropAfter',
   'expectError',
+  'task',
 ] as const;
 
 const pickCall = (value: Readonly<Record<string, unknown>>): string =>

@@ -18,6 +18,7 @@ import { streamOffsets } from './live-event.js';
 import { frameEvent } from './reframe.js';
 import { type ReplayCall, ReplayEngine, type ReplayOptions } from './replay-engine.js';
 import type { GoldenInput, ReplayExchange } from './replay-plan.js';
+import { taskRefusal } from './task-polls.js';
 
 /** The goldens of each era: the legacy ones are served with sessions, the modern ones per request. */
 export function splitGoldensByEra(goldens: readonly GoldenInput[]): {
@@ -180,6 +181,12 @@ export class ModernHttpReplay {
       const text = `Header mismatch: ${paramMismatch}. The recorded tool ${JSON.stringify(tool)} marks that argument with x-mcp-header: send its Mcp-Param-* header with the same value (=?base64?...?= for non-ASCII).`;
       this.engine.note(null, 'POST', value, undefined, text);
       this.answer(sink, 400, jsonRpcError(value.id, -32020, text));
+      return;
+    }
+    const refusal = taskRefusal(this.engine.match(value, 'http'), value);
+    if (refusal) {
+      this.engine.note(null, 'POST', value, undefined, refusal.message);
+      this.answer(sink, 200, jsonRpcError(value.id, refusal.code, refusal.message, refusal.data));
       return;
     }
     const session = this.engine.openSession('http');

@@ -30,6 +30,7 @@ import {
 import { type ReplayReport, type ReplayReportEntry, reportUnmatched, type UnmatchedMode } from './replay-report.js';
 import { mixedServersWarning } from './server-mix.js';
 import { type LiveStamp, stampTemplate } from './stamp-template.js';
+import { TaskPolls } from './task-polls.js';
 
 /** Options shared by every replay transport. */
 export interface ReplayOptions {
@@ -104,6 +105,8 @@ export class ReplayEngine {
   private readonly matchMode: MatchMode;
   private readonly sessions = new Set<ReplaySession>();
   private readonly received: ReplayReportEntry[] = [];
+  /** A recorded task's polls, served in order (tasks extension). */
+  private readonly taskPolls = new TaskPolls();
   private closed = false;
 
   /** @param pacer the clock deliveries are paced on; a test passes one on a fake clock */
@@ -200,9 +203,12 @@ export class ReplayEngine {
       if (message.method === 'notifications/cancelled') this.cancelNamed(session, cancelledRequestId(message));
       return { kind: 'accepted', exchange };
     }
-    const exchange = chooseExchange(this.plan.exchanges, httpMethod, message, session.transport, this.matchMode);
+    const exchange =
+      this.taskPolls.choose(this.plan.exchanges, httpMethod, message) ??
+      chooseExchange(this.plan.exchanges, httpMethod, message, session.transport, this.matchMode);
     const live = liveValues(message, text);
     if (!exchange) return this.unanswered(session, label, message, live);
+    this.taskPolls.started(exchange);
     this.note(session, label, message, exchange, undefined, tokenRemark(exchange, message));
     const call = this.startCall(session, exchange, message, live);
     if (message.method === 'initialize') this.startSession(session, call);

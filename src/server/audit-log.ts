@@ -53,11 +53,27 @@ export interface AuditEntry {
   durationMs: number | null;
   /** The `Mcp-*` request headers as received (modern era over HTTP only), names lower-cased. */
   readonly mcpHeaders?: Readonly<Record<string, string>>;
+  /** The task id, when the call ran as a task (tasks extension, 2026-07-28). */
+  readonly taskId?: string;
+  /** The `tasks/*` requests that reached the task, in order, with the `Mcp-Name` each carried. */
+  taskRequests?: AuditTaskRequest[];
+}
+
+/** One `tasks/get`, `tasks/update` or `tasks/cancel` a task received. */
+export interface AuditTaskRequest {
+  readonly method: string;
+  readonly requestId: string | number;
+  /** Its `Mcp-Name` header as received (`null` over a transport without headers). */
+  readonly mcpName: string | null;
+  /** The task's status when it was answered. */
+  readonly status: string;
+  /** Milliseconds since the call started. */
+  readonly atMs: number;
 }
 
 /** Fields the server supplies when a call starts. */
 export type AuditStart = Pick<AuditEntry, 'sessionId' | 'tool' | 'arguments' | 'requestId' | 'progressToken'> &
-  Pick<Partial<AuditEntry>, 'mcpHeaders'>;
+  Pick<Partial<AuditEntry>, 'mcpHeaders' | 'taskId'>;
 
 function wireType(value: unknown): WireType {
   if (typeof value === 'string') return 'string';
@@ -111,6 +127,7 @@ export class AuditLog {
       startedAtEpochMs: round3(performance.timeOrigin + at),
       durationMs: null,
       ...(start.mcpHeaders && { mcpHeaders: start.mcpHeaders }),
+      ...(start.taskId !== undefined && { taskId: start.taskId, taskRequests: [] }),
     };
     this.rows.push(entry);
     this.changed();
@@ -125,6 +142,12 @@ export class AuditLog {
   /** Records a progress notification that was just written to the transport. */
   noteNotification(entry: AuditEntry, n: Omit<AuditNotification, 'sentAtMs'>): void {
     entry.notifications.push({ ...n, sentAtMs: this.elapsed(entry) });
+    this.changed();
+  }
+
+  /** Records a `tasks/*` request that reached the task the call runs as. */
+  noteTaskRequest(entry: AuditEntry, request: Omit<AuditTaskRequest, 'atMs'>): void {
+    entry.taskRequests = [...(entry.taskRequests ?? []), { ...request, atMs: this.elapsed(entry) }];
     this.changed();
   }
 

@@ -123,8 +123,51 @@ const multibyteOutput: CheckTool = {
   },
 };
 
+/** Name of the check tool that runs as a task (`resultType: "task"`) for a client declaring the tasks extension. */
+export const TASK_TOOL = 'task_steps';
+
+const TASK_ARGS: readonly IntegerArgument[] = [
+  { name: 'steps', minimum: 1, maximum: 100, default: 3, description: 'Number of steps.' },
+  { name: 'step_ms', minimum: 1, maximum: 10_000, default: 100, description: 'Milliseconds each step takes.' },
+  {
+    name: 'poll_ms',
+    minimum: 1,
+    maximum: 60_000,
+    default: 50,
+    description: 'The pollIntervalMs the task suggests to the client.',
+  },
+];
+
+/**
+ * `task_steps`: `steps` steps of `step_ms`. To a 2026-07-28 client that declares the tasks extension
+ * (`io.modelcontextprotocol/tasks`) it answers `resultType: "task"` at once and runs in the
+ * background (status message `step i/steps`, no progress: the extension has none on tasks); to any
+ * other client it runs in the call, with progress as `progress` sends it.
+ */
+const taskSteps: CheckTool = {
+  definition: {
+    name: TASK_TOOL,
+    description:
+      'Runs steps x step_ms; as a task (tasks extension declared, 2026-07-28) it answers resultType "task" and is polled with tasks/get.',
+    inputSchema: schema(TASK_ARGS),
+  },
+  parse: (raw) => parseTagged(TASK_TOOL, TASK_ARGS, raw),
+  async run({ steps = 3, step_ms = 100 }, ctx) {
+    const notified = ctx.progressToken !== undefined;
+    for (let i = 1; i <= steps; i++) {
+      if (ctx.signal.aborted) break;
+      await ctx.sendProgress(i, steps, `step ${i}/${steps}`);
+      ctx.onStep(i);
+      if (!(await sleep(step_ms, ctx.signal))) break;
+    }
+    const structured = { steps, notified, done: true };
+    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  },
+};
+
 /** The extra tools of the check's upstream, by name. */
 export const CHECK_TOOLS: ReadonlyMap<string, CheckTool> = new Map([
   ['progress_tight', progressTight],
   ['multibyte_output', multibyteOutput],
+  [TASK_TOOL, taskSteps],
 ]);

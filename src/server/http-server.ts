@@ -9,10 +9,10 @@ import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
 import { AuditLog } from './audit-log.js';
 import { CountingEventStore } from './counting-event-store.js';
 import { holdForTurn } from './hold-for-turn.js';
-
 import { hasEnvelope, hasModernHeaders, refuseModernMethod, serveModern } from './modern-http.js';
 import { asksNoAccelHeader, checkPost, isJsonContent } from './post-body.js';
 import { connectWithHooks } from './reference-server.js';
+import { TaskStore } from './tasks-extension.js';
 
 export { BODY_WAIT_MS, NO_ACCEL_TOKEN_MARK } from './post-body.js';
 
@@ -151,6 +151,8 @@ function refuseLegacy(res: ServerResponse, method: string, body: unknown): void 
  */
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const audit = options.audit ?? new AuditLog();
+  // The tasks extension's tasks (2026-07-28), served with the check tools.
+  const tasks = new TaskStore();
   const sessions = new Map<string, Session>();
   const pending = new Set<Session>();
   let sessionCount = 0;
@@ -269,6 +271,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
           checkTools: options.checkTools ?? false,
           jsonResponse: options.jsonResponse ?? false,
           accelHeader: options.accelHeader ?? true,
+          tasks,
         });
         return;
       }
@@ -315,6 +318,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     audit,
     sessions: () => [...sessions.keys()],
     async close() {
+      tasks.close();
       clearInterval(sweeper);
       const all = [...sessions.values(), ...pending];
       sessions.clear();

@@ -1,4 +1,4 @@
-export type { AuditEntry, AuditNotification, AuditOutcome, WireType } from './audit-log.js';
+export type { AuditEntry, AuditNotification, AuditOutcome, AuditTaskRequest, WireType } from './audit-log.js';
 export { AuditLog } from './audit-log.js';
 export { CountingEventStore } from './counting-event-store.js';
 export type { ReferenceServer, ReferenceServerOptions } from './http-server.js';

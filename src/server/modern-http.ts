@@ -11,6 +11,7 @@ import {
   readAuditResource,
   referenceToolList,
 } from './reference-server.js';
+import { runsAsTask, TASKS_EXTENSION, type TaskStore } from './tasks-extension.js';
 
 /** How the reference server answers a modern-era (2026-07-28) request. */
 export interface ModernServeOptions extends ConnectReferenceOptions {
@@ -18,6 +19,8 @@ export interface ModernServeOptions extends ConnectReferenceOptions {
   readonly jsonResponse: boolean;
   /** Send `X-Accel-Buffering: no` on SSE responses. */
   readonly accelHeader: boolean;
+  /** The server's tasks (tasks extension), served with the check tools: `task_steps` runs as one. */
+  readonly tasks?: TaskStore | undefined;
 }
 
 export { hasModernHeaders } from '../transcript/modern-envelope.js';
@@ -108,12 +111,23 @@ export async function serveModern(
     send(res, 400, error(message.id, -32020, `Header mismatch: ${mismatch}.`));
     return;
   }
+  const tasks = options.checkTools ? options.tasks : undefined;
   const reply = (result: Record<string, unknown>, cacheable = false) =>
     send(res, 200, { jsonrpc: '2.0', id: message.id, result: complete(result, cacheable) });
   try {
     switch (message.method) {
       case 'server/discover':
-        reply({ supportedVersions: [MODERN_PROTOCOL_VERSION], capabilities: { tools: {}, resources: {} } }, true);
+        reply(
+          {
+            supportedVersions: [MODERN_PROTOCOL_VERSION],
+            capabilities: {
+              tools: {},
+              resources: {},
+              ...(tasks && { extensions: { [TASKS_EXTENSION]: {} } }),
+            },
+          },
+          true,
+        );
         return;
       case 'tools/list':
         reply({ tools: referenceToolList(options) }, true);
@@ -128,14 +142,29 @@ export async function serveModern(
         reply(readAuditResource(options.audit, String(message.params?.uri)), true);
         return;
       case 'tools/call':
+        if (tasks && runsAsTask(message, options)) {
+          // The tasks extension: the server answers with the task, and the work runs on without the request.
+          const created = tasks.create(message, options, mcpHeadersOf(headers));
+          send(res, 200, { jsonrpc: '2.0', id: message.id, result: { ...complete(created), resultType: 'task' } });
+          return;
+        }
         await callTool(res, message, options, mcpHeadersOf(headers));
+        return;
+      case 'tasks/get':
+      case 'tasks/update':
+      case 'tasks/cancel':
+        if (!tasks) {
+          send(res, 200, error(message.id, -32601, `Method not found: ${message.method}`));
+          return;
+        }
+        reply(tasks.answer(message, headers['mcp-name'] ?? null));
         return;
       default:
         send(res, 200, error(message.id, -32601, `Method not found: ${message.method}`));
     }
   } catch (thrown) {
     if (!(thrown instanceof McpError)) throw thrown;
-    send(res, 200, error(message.id, thrown.code, thrown.message));
+    send(res, 200, error(message.id, thrown.code, thrown.message, thrown.data));
   }
 }
 

@@ -164,6 +164,14 @@ export interface ReferenceToolCall {
   readonly mcpHeaders?: Readonly<Record<string, string>>;
   /** Aborts when the call is cancelled: `notifications/cancelled`, or the client closing the stream. */
   readonly signal: AbortSignal;
+  /** The task id when the call runs as a task (tasks extension), for its audit row. */
+  readonly taskId?: string;
+  /** Receives the call's audit row as it opens. */
+  readonly onAudit?: (entry: AuditEntry) => void;
+  /** A task (tasks extension): no progress is sent, the tool runs as if the request had no token. */
+  readonly noProgress?: boolean;
+  /** Called when the tool reaches step `i` (a task's status message follows it). */
+  readonly onStep?: (i: number) => void;
   /** Sends a progress notification on the call's stream. */
   notify(params: { progressToken: string | number; progress: number; total: number; message: string }): Promise<void>;
 }
@@ -189,7 +197,9 @@ export async function callReferenceTool(
     requestId: call.requestId,
     progressToken: token ?? null,
     ...(call.mcpHeaders && { mcpHeaders: call.mcpHeaders }),
+    ...(call.taskId !== undefined && { taskId: call.taskId }),
   });
+  call.onAudit?.(entry);
   const checkTool = options.checkTools ? CHECK_TOOLS.get(name) : undefined;
   const tool = findReferenceTool(name) ?? checkTool;
   if (!tool) {
@@ -210,15 +220,16 @@ export async function callReferenceTool(
   running.set(idKey(call.requestId), entry);
   try {
     const result = await tool.run(args, {
-      progressToken: token,
+      progressToken: call.noProgress ? undefined : token,
       signal: call.signal,
       failAtStep: options.failAtStep,
       holdWrites: options.holdWrites,
       onStep: (i) => {
         entry.stepsCompleted = i;
+        call.onStep?.(i);
       },
       sendProgress: async (progress, total, message) => {
-        if (token === undefined || call.signal.aborted) return;
+        if (token === undefined || call.noProgress || call.signal.aborted) return;
         await call.notify({ progressToken: token, progress, total, message });
         audit.noteNotification(entry, { progress, total, message });
       },

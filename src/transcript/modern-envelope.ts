@@ -9,6 +9,17 @@ export const ENVELOPE_KEYS = {
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
 } as const;
 
+/** The identifier of the tasks extension (SEP-2663; ext-tasks `specification/draft/tasks.md`). */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/** True when a request's envelope declares the tasks extension in its client capabilities. */
+export function declaresTasks(message: JsonRpcMessage): boolean {
+  const meta = isJsonObject(message.params) ? message.params._meta : undefined;
+  const capabilities = isJsonObject(meta) ? meta[ENVELOPE_KEYS.clientCapabilities] : undefined;
+  const extensions = isJsonObject(capabilities) ? capabilities.extensions : undefined;
+  return isJsonObject(extensions) && isJsonObject(extensions[TASKS_EXTENSION]);
+}
+
 /**
  * Whether a request's headers say it speaks 2026-07-28: its `MCP-Protocol-Version` names that
  * revision, or it carries `Mcp-Method` where nothing says 2025. An `Mcp-Method` header alone is not

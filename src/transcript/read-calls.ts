@@ -1,5 +1,6 @@
 import type { Frame, Transcript } from './frame.js';
 import { frameMessage, sseBlock } from './frame-content.js';
+import { memberOf } from './json-object.js';
 import { cancelledRequestId, type JsonRpcMessage, progressOf, requestProgressToken, resultOf } from './json-rpc.js';
 
 /** One server->client event or message, located in the transcript. */
@@ -56,6 +57,12 @@ export interface Call {
    * the client closing its stream (the 2026-07-28 era's cancel over HTTP) when no later round followed.
    */
   readonly cancelAtMs: number | undefined;
+  /**
+   * The task the server answered the call with (`resultType: "task"`, the tasks extension): its
+   * `tasks/get`, `tasks/update` and `tasks/cancel` requests are rounds of the call, its response is
+   * the `tasks/get` answer at a terminal status (or an error a round got), its cancel `tasks/cancel`.
+   */
+  readonly taskId?: string;
   /** Server->client reads from the request on: on its stream and the streams opened after it. */
   readonly reads: number;
   /** Largest number of the call's messages (progress and response) completed by one read. */
@@ -106,15 +113,53 @@ interface OpenCall extends Call {
   awaitingRound: boolean;
   /** When the client closed the stream of its latest round. */
   closedAtMs: number | undefined;
+  taskId?: string;
+  /** A 2025-11-25 task (experimental tasks): its result comes from `tasks/result`. */
+  legacyTask?: boolean;
+  /** The method of each round's request, by id (JSON). */
+  readonly roundMethods: Map<string, string>;
 }
 
 const ended = (call: OpenCall): boolean =>
   call.response !== undefined || call.cancelAtMs !== undefined || call.closedAtMs !== undefined;
 
-/** True when `message` is another round of `call`: a `tools/call` of the same tool after it asked for one. */
+/**
+ * True when `message` is another round of `call`: a `tools/call` of the same tool after it asked for
+ * one, or a `tasks/*` request naming the task it was answered with.
+ */
 function isRoundOf(message: JsonRpcMessage, call: OpenCall): boolean {
-  const name = (m: JsonRpcMessage | undefined): unknown => (m?.params as { name?: unknown } | undefined)?.name;
-  return call.awaitingRound && message.method === 'tools/call' && name(message) === name(call.request);
+  const param = (m: JsonRpcMessage | undefined, key: string): unknown => (m?.params as Record<string, unknown>)?.[key];
+  if (call.taskId !== undefined && String(message.method).startsWith('tasks/'))
+    return param(message, 'taskId') === call.taskId;
+  return (
+    call.awaitingRound && message.method === 'tools/call' && param(message, 'name') === param(call.request, 'name')
+  );
+}
+
+const TERMINAL_TASK = new Set(['completed', 'failed', 'cancelled']);
+
+/** Reads an answer to one of a call's rounds: another round asked for, its task, or the response that ends it. */
+function answerRound(call: OpenCall, message: JsonRpcMessage, arrival: () => Arrival): void {
+  const result = resultOf(message);
+  const legacy = result?.content === undefined ? memberOf(result?.task, 'taskId') : undefined;
+  const method = call.roundMethods.get(JSON.stringify(message.id));
+  if (result?.resultType === 'input_required') call.awaitingRound = true;
+  else if (result?.resultType === 'task' && call.taskId === undefined && typeof result.taskId === 'string')
+    call.taskId = result.taskId;
+  else if (call.taskId === undefined && typeof legacy === 'string' && method === 'tools/call') {
+    call.taskId = legacy;
+    call.legacyTask = true;
+  }
+  // A task call ends with its result: the terminal status (2026-07-28) or tasks/result (2025-11-25),
+  // or an error; a working poll and an acknowledgement do not end it.
+  else if (
+    call.taskId === undefined ||
+    'error' in message ||
+    (call.legacyTask
+      ? method === 'tasks/result' || /^(failed|cancelled)$/.test(String(result?.status))
+      : TERMINAL_TASK.has(String(result?.status)))
+  )
+    call.response = arrival();
 }
 
 /**
@@ -175,8 +220,7 @@ export function readCalls(transcript: Transcript): SessionCalls {
     } else if (typeof message.method !== 'string' && 'id' in message) {
       const call = calls.find((c) => !c.response && c.ids.some((id) => sameId(id, message.id)));
       if (!call) continue;
-      if (resultOf(message)?.resultType === 'input_required') call.awaitingRound = true;
-      else call.response = arrive(call, event, message, repeated);
+      answerRound(call, message, () => arrive(call, event, message, repeated));
     }
   }
   for (const call of calls) call.cancelAtMs ??= call.closedAtMs;
@@ -207,9 +251,11 @@ function readClientMessage(calls: OpenCall[], message: JsonRpcMessage, order: nu
     const earlier = calls.findLast((c) => !c.response && isRoundOf(message, c));
     if (earlier) {
       earlier.ids.push(message.id);
+      earlier.roundMethods.set(JSON.stringify(message.id), String(message.method));
       earlier.exchanges.add(frame.exchange);
       earlier.awaitingRound = false;
       earlier.closedAtMs = undefined;
+      if (message.method === 'tasks/cancel') earlier.cancelAtMs ??= (t - earlier.t) / 1000;
       return;
     }
     const { present, token } = requestProgressToken(message);
@@ -227,6 +273,7 @@ function readClientMessage(calls: OpenCall[], message: JsonRpcMessage, order: nu
       maxMessagesPerRead: 0,
       perRead: new Map(),
       ids: [message.id],
+      roundMethods: new Map([[JSON.stringify(message.id), message.method]]),
       exchanges: new Set([frame.exchange]),
       awaitingRound: false,
       closedAtMs: undefined,

@@ -9,6 +9,14 @@ import { classifyListChanges, type SchemaChange } from './schema-drift.js';
 import { type SessionView, sessionView } from './session-view.js';
 import { progressShapeChange } from './streaming-shape.js';
 
+/**
+ * What differs in every run of a task (tasks extension): the id the server gives it, its times, and
+ * the id of the poll that found it ended (how many polls it took varies).
+ */
+const TASK_VOLATILE = compileVolatile({
+  ignore: ['$.id', '$.result.taskId', '$.result.createdAt', '$.result.lastUpdatedAt'],
+});
+
 /** Options of {@link compareSessions}. */
 export interface CompareSessionOptions {
   /** Values not compared (ignored paths, masked patterns). @default nothing */
@@ -203,8 +211,11 @@ export function compareSessions(
   const wantResponse = want.call.response?.message;
   const gotResponse = got.call.response?.message;
   const where = (m: JsonRpcMessage | undefined): string => `tools/call ${m && 'error' in m ? 'error' : 'result'}`;
+  // A task's id and times are the server's own each run (tasks extension): its terminal status and result are compared.
+  const answer = (m: JsonRpcMessage): unknown =>
+    want.call.taskId === undefined ? volatile.apply(m) : TASK_VOLATILE.apply(volatile.apply(m));
   if (wantResponse && gotResponse) {
-    differences.push(...diffJson(volatile.apply(wantResponse), volatile.apply(gotResponse), where(wantResponse)));
+    differences.push(...diffJson(answer(wantResponse), answer(gotResponse), where(wantResponse)));
   } else if (wantResponse || gotResponse) {
     differences.push({
       where: where(wantResponse ?? gotResponse),

@@ -51,6 +51,8 @@ export function sessionView(transcript: Transcript): SessionView {
         }
         // An input_required round's retry (2026-07-28) is part of its call, whose result `call` compares.
         if (method === 'tools/call' && isRetry(message)) continue;
+        // A task's tasks/* requests (tasks extension) are rounds of its call too: how many polls it took varies.
+        if (method.startsWith('tasks/')) continue;
         // A session's other requests (resources/read, prompts/get...) are told apart by what they ask.
         pending.set(
           JSON.stringify(message.id),

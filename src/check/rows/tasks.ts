@@ -1,0 +1,214 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describeError } from '../../errors.js';
+import { type Recording, recordCall } from '../../record/record-call.js';
+import type { AuditEntry } from '../../server/audit-log.js';
+import type { Frame } from '../../transcript/frame.js';
+import { frameMessage, type JsonRpcMessage } from '../../transcript/frame-content.js';
+import { memberOf } from '../../transcript/json-object.js';
+import { resultOf } from '../../transcript/json-rpc.js';
+import { LEG, newTag, result, row } from '../kit.js';
+import type { BatteryContext, BatteryProperty, PropertyResult } from '../vocabulary.js';
+
+/** The rows' call: `task_steps` of the check's upstream, which runs as a task for a modern client. */
+const STEPS = 3;
+const STEP_MS = 80;
+const POLL_MS = 40;
+
+/** Why the task rows have no meaning in the context's eras, or `undefined` when they run. */
+function taskSkip(context: BatteryContext): string | undefined {
+  if ((context.clientEra ?? 'legacy') !== 'modern')
+    return 'a 2025-11-25 client declares no tasks extension (io.modelcontextprotocol/tasks is 2026-07-28)';
+  if ((context.upstreamEra ?? 'legacy') !== 'modern')
+    return 'the 2025-11-25 upstream has no tasks extension (io.modelcontextprotocol/tasks is 2026-07-28)';
+  return undefined;
+}
+
+/** What one task call gave on both legs. */
+interface TaskRun {
+  readonly tag: string;
+  /** The client's recording, or why it failed. */
+  readonly recording: Recording | string;
+  /** The upstream's audit row of the call, once its task ended (or the wait ran out). */
+  readonly row: AuditEntry | undefined;
+}
+
+async function runTask(context: BatteryContext, row: string, cancelAfter?: number): Promise<TaskRun> {
+  const tag = newTag(row);
+  let recording: Recording | string;
+  try {
+    recording = await recordCall(context.gateway, {
+      tool: 'task_steps',
+      arguments: { steps: cancelAfter ? 50 : STEPS, step_ms: STEP_MS, poll_ms: POLL_MS, tag },
+      progressToken: tag,
+      era: 'modern',
+      timeoutMs: context.timeoutMs,
+      ...(cancelAfter !== undefined && { cancelAfter }),
+    });
+  } catch (error) {
+    recording = describeError(error).split('\n')[0] ?? '';
+  }
+  const deadline = Date.now() + 2000;
+  let found: AuditEntry | undefined;
+  for (;;) {
+    const rows = await context.audit().catch(() => [] as AuditEntry[]);
+    found = rows.find((e) => memberOf(e.arguments, 'tag') === tag);
+    if ((found && found.outcome !== 'running') || Date.now() > deadline) break;
+    await sleep(25);
+  }
+  return { tag, recording, row: found };
+}
+
+/** The client's requests and the answers to them, in order, with the HTTP head each request went with. */
+function exchanges(frames: readonly Frame[]) {
+  const out: { request: JsonRpcMessage; answer: JsonRpcMessage | undefined; mcpName: string | undefined }[] = [];
+  const heads = new Map<number, Frame>();
+  for (const f of frames) if (f.channel === 'http' && f.dir === 'client->server') heads.set(f.exchange, f);
+  for (const f of frames) {
+    const message = frameMessage(f);
+    if (!message) continue;
+    if (f.dir === 'client->server' && typeof message.method === 'string' && 'id' in message)
+      out.push({ request: message, answer: undefined, mcpName: heads.get(f.exchange)?.headers?.['mcp-name'] });
+    else if (f.dir === 'server->client' && !('method' in message)) {
+      const asked = out.find((e) => e.answer === undefined && e.request.id === message.id);
+      if (asked) asked.answer = message;
+    }
+  }
+  return out;
+}
+
+const taskRequests = (frames: readonly Frame[]) =>
+  exchanges(frames).filter((e) => String(e.request.method).startsWith('tasks/'));
+
+const statusOf = (m: JsonRpcMessage | undefined): string =>
+  m && 'error' in m ? `error ${JSON.stringify(memberOf(m.error, 'code'))}` : String(resultOf(m)?.status);
+
+const describeUpstream = (row: AuditEntry | undefined, tag: string): string =>
+  row
+    ? `task ${row.taskId ?? '(none: the call did not run as a task)'}: ${row.outcome} after ${row.stepsCompleted} steps, ${row.notifications.length} progress sent, ${(row.taskRequests ?? []).length} tasks/* request(s) reached it (${(row.taskRequests ?? []).map((r) => `${r.method} Mcp-Name ${JSON.stringify(r.mcpName)} -> ${r.status}`).join(', ') || 'none'})`
+    : `no call tagged ${tag} in the upstream's audit log`;
+
+/** The row's verdict: `problems` name what broke (client side first), the upstream's record follows. */
+function verdict(name: string, run: TaskRun, clientSide: string, problems: readonly string[], numbers = {}) {
+  const upstreamSide = `${LEG.upstream}: ${describeUpstream(run.row, run.tag)}`;
+  if (problems.length > 0) return result(name, 'fail', `${problems.join('; ')}; ${upstreamSide}`, numbers);
+  return result(name, 'pass', `${LEG.client}: ${clientSide}; ${upstreamSide}`, numbers);
+}
+
+/** A row for the tasks extension: a 2026-07-28 duty, n/a outside modern-to-modern. */
+const taskRow = (name: string, judge: (context: BatteryContext) => Promise<PropertyResult>): BatteryProperty =>
+  row(name, 'light', judge, { era: 'modern', skip: taskSkip });
+
+const PASSES_ROW = 'tasks: resultType "task" passes through (2026-07-28)';
+
+/** The call's `CreateTaskResult` reaches the client as the upstream sent it, and the task's result at its end. */
+const passesThrough = taskRow(PASSES_ROW, async (context) => {
+  const run = await runTask(context, 'task');
+  if (typeof run.recording === 'string')
+    return verdict(PASSES_ROW, run, '', [`${LEG.client}: the task call failed: ${run.recording}`]);
+  const frames = run.recording.frames;
+  const call = exchanges(frames).find((e) => e.request.method === 'tools/call');
+  const created = resultOf(call?.answer);
+  const final = run.recording.outcome.response;
+  const problems: string[] = [];
+  if (created?.resultType !== 'task')
+    problems.push(
+      `${LEG.client}: the call was answered resultType ${JSON.stringify(created?.resultType ?? null)}, expected "task"${run.row?.taskId ? ` (the upstream created task ${run.row.taskId})` : ''}`,
+    );
+  else if (created.taskId !== run.row?.taskId)
+    problems.push(
+      `${LEG.client}: the task id ${JSON.stringify(created.taskId)} is not the upstream's ${JSON.stringify(run.row?.taskId ?? null)}`,
+    );
+  const done = memberOf(memberOf(resultOf(final)?.result, 'structuredContent'), 'done');
+  if (problems.length === 0 && (statusOf(final) !== 'completed' || done !== true))
+    problems.push(`${LEG.client}: the task ended ${statusOf(final)} without the tool's result`);
+  return verdict(
+    PASSES_ROW,
+    run,
+    `resultType "task" (task ${String(created?.taskId)}), then completed with the result after ${taskRequests(frames).length} tasks/get`,
+    problems,
+    { polls: taskRequests(frames).length },
+  );
+});
+
+const REACH_ROW = 'tasks: tasks/get and tasks/cancel reach the task with Mcp-Name (2026-07-28)';
+
+/** Every `tasks/*` request reaches the upstream holding the task, with `Mcp-Name: <taskId>`; the cancel stops it. */
+const reachTheTask = taskRow(REACH_ROW, async (context) => {
+  const run = await runTask(context, 'task-cancel', 1);
+  if (typeof run.recording === 'string')
+    return verdict(REACH_ROW, run, '', [`${LEG.client}: the task call failed: ${run.recording}`]);
+  const sent = taskRequests(run.recording.frames);
+  const reached = run.row?.taskRequests ?? [];
+  const taskId = run.row?.taskId;
+  const problems: string[] = [];
+  const refused = sent.filter((e) => e.answer === undefined || 'error' in e.answer);
+  if (refused.length > 0)
+    problems.push(
+      `${LEG.client}: ${refused.map((e) => `${String(e.request.method)} (Mcp-Name ${JSON.stringify(e.mcpName)}) got ${statusOf(e.answer)}: ${JSON.stringify(memberOf(e.answer?.error, 'message') ?? null)}`).join('; ')}`,
+    );
+  if (reached.length !== sent.length)
+    problems.push(
+      `${LEG.upstream}: ${reached.length} of the client's ${sent.length} tasks/* requests reached the task`,
+    );
+  const renamed = reached.filter((r) => r.mcpName !== taskId);
+  if (renamed.length > 0)
+    problems.push(
+      `${LEG.upstream}: ${renamed.length} arrived with Mcp-Name ${renamed.map((r) => JSON.stringify(r.mcpName)).join(', ')}, the task is ${JSON.stringify(taskId ?? null)}`,
+    );
+  if (run.row?.cancelReason !== 'tasks/cancel')
+    problems.push(`${LEG.upstream}: the task was not cancelled by tasks/cancel`);
+  return verdict(
+    REACH_ROW,
+    run,
+    `sent ${sent.map((e) => e.request.method).join(', ')} with Mcp-Name ${JSON.stringify(taskId)}, the task ended ${statusOf(run.recording.outcome.response)}`,
+    problems,
+    { sent: sent.length, reached: reached.length },
+  );
+});
+
+const STATUS_ROW = 'tasks: statuses pass through (2026-07-28)';
+
+/** Each `tasks/get` answer the client gets is the one the upstream gave, in order, to the terminal status. */
+const statusesPassThrough = taskRow(STATUS_ROW, async (context) => {
+  const run = await runTask(context, 'task-status');
+  const upstream = (run.row?.taskRequests ?? []).filter((r) => r.method === 'tasks/get').map((r) => r.status);
+  if (typeof run.recording === 'string')
+    return verdict(STATUS_ROW, run, '', [
+      `${LEG.client}: the task did not end as the client saw it: ${run.recording} (the upstream answered ${upstream.length} tasks/get: ${upstream.join(', ') || 'none'})`,
+    ]);
+  const client = taskRequests(run.recording.frames).map((e) => statusOf(e.answer));
+  const problems: string[] = [];
+  if (client.length === 0) problems.push(`${LEG.client}: no tasks/get was sent: the call was not answered with a task`);
+  else if (JSON.stringify(client) !== JSON.stringify(upstream))
+    problems.push(
+      `${LEG.client}: the client got statuses ${client.join(', ')}; the upstream answered ${upstream.join(', ') || 'none'}`,
+    );
+  return verdict(STATUS_ROW, run, `statuses ${client.join(', ')}, as the upstream answered them`, problems, {
+    polls: client.length,
+  });
+});
+
+const PROGRESS_ROW = 'tasks: no fabricated progress (2026-07-28)';
+
+/** The tasks extension has no progress on tasks: none reaches the client, as the upstream sends none. */
+const noProgress = taskRow(PROGRESS_ROW, async (context) => {
+  const run = await runTask(context, 'task-progress');
+  if (typeof run.recording === 'string')
+    return verdict(PROGRESS_ROW, run, '', [`${LEG.client}: the task call failed: ${run.recording}`]);
+  const progress = run.recording.frames
+    .filter((f) => f.dir === 'server->client')
+    .map(frameMessage)
+    .filter((m) => m?.method === 'notifications/progress');
+  const problems =
+    progress.length > 0
+      ? [
+          `${LEG.client}: ${progress.length} notifications/progress arrived for the task call (${progress.map((m) => JSON.stringify(m?.params)).join(', ')}), expected none`,
+        ]
+      : [];
+  return verdict(PROGRESS_ROW, run, 'no notifications/progress for the task call', problems, {
+    progress: progress.length,
+  });
+});
+
+/** The rows of the tasks extension, in the order they run (n/a unless both legs speak 2026-07-28). */
+export const TASK_ROWS: readonly BatteryProperty[] = [passesThrough, reachTheTask, statusesPassThrough, noProgress];
