@@ -7,6 +7,7 @@ import {
   preservesUnicode,
   streamsProgressively,
 } from '../invariants/invariants.js';
+import { withTargetHeaders } from '../record/open-target.js';
 import { type Recording, type RecordTarget, recordCall } from '../record/record-call.js';
 import type { Scenario } from '../record/scenario.js';
 import type { AuditEntry } from '../server/audit-log.js';
@@ -225,10 +226,7 @@ export const CLIENT_ACCEPT_ENCODING = `gzip, deflate, br${typeof (zlib as { crea
 
 /** The gateway target with the client's `Accept-Encoding` (HTTP only; a stdio target is unchanged). */
 function acceptingCompression(target: RecordTarget): RecordTarget {
-  if (typeof target === 'string' || target instanceof URL)
-    return { url: String(target), headers: { 'accept-encoding': CLIENT_ACCEPT_ENCODING } };
-  if ('url' in target) return { ...target, headers: { ...target.headers, 'accept-encoding': CLIENT_ACCEPT_ENCODING } };
-  return target;
+  return withTargetHeaders(target, { 'accept-encoding': CLIENT_ACCEPT_ENCODING });
 }
 
 async function judgeSpacing(
