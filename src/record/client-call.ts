@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GoldenError } from '../errors.js';
-import type { Era } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isResponse, progressOf, resultOf } from '../transcript/json-rpc.js';
 import type { Arrival } from '../transcript/read-calls.js';
 import { answerServerRequest, isServerRequest } from './client-handshake.js';
+import type { EraStrategy } from './era-strategy.js';
 import { inputResponsesFor, resultTypeOf } from './modern-era.js';
 import type { Scenario } from './scenario.js';
 import type { StandaloneListener } from './standalone-listener.js';
@@ -70,7 +70,7 @@ export interface CallArrivals {
 /** What a call needs of its session client. */
 export interface CallRun {
   readonly wire: WireSession;
-  readonly era: Era;
+  readonly strategy: EraStrategy;
   readonly timeoutMs: number;
   /** Answer the server's requests and `input_required` rounds from the scenario's `answers`. */
   readonly answerServer: boolean;
@@ -113,7 +113,7 @@ const isE_TIMEOUT = (error: unknown): boolean => error instanceof GoldenError &&
 export async function runCall(client: CallRun, plan: ClientCall): Promise<CallArrivals> {
   const { wire, timeoutMs } = client;
   const scenario = plan.scenario ?? client.scenario;
-  const modern = client.era === 'modern';
+  const { strategy } = client;
   const params: Record<string, unknown> = { name: plan.tool, arguments: plan.arguments };
   if (plan.token !== undefined) params._meta = { progressToken: plan.token };
   let callId: string | number = plan.id;
@@ -149,7 +149,7 @@ export async function runCall(client: CallRun, plan: ClientCall): Promise<CallAr
   const cancel = async (): Promise<void> => {
     if (cancelAtMs !== undefined) return;
     cancelAtMs = at();
-    if (modern && wire.transport === 'http') {
+    if (strategy.cancel(wire.transport) === 'close') {
       // The modern era cancels by closing the call's stream (once its headers came, if they had not yet).
       if (stream) await stream.close();
       else void requested?.then((late) => late.close()).catch(() => undefined);
@@ -241,7 +241,12 @@ export async function runCall(client: CallRun, plan: ClientCall): Promise<CallAr
         afterCancel.push(arrival);
         continue;
       }
-      if (isResponse(message) && modern && client.answerServer && resultTypeOf(message) === 'input_required') {
+      if (
+        isResponse(message) &&
+        strategy.inputRounds &&
+        client.answerServer &&
+        resultTypeOf(message) === 'input_required'
+      ) {
         if (++inputRounds > MAX_INPUT_ROUNDS) {
           throw callFailure(scenario, `the server asked for input ${MAX_INPUT_ROUNDS} times in a row`);
         }
@@ -269,7 +274,7 @@ export async function runCall(client: CallRun, plan: ClientCall): Promise<CallAr
         continue;
       }
       if (isProgress && progress.length === plan.dropAfterProgress && !resumed) {
-        if (modern) {
+        if (strategy.afterDrop === 'reissue') {
           // The modern era has no resumption: the stream is lost and the call re-issued with a new id.
           await live.close();
           callId = client.newId();

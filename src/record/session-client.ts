@@ -1,9 +1,8 @@
 import type { Era } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
-import { modernHeaders } from '../transcript/modern-envelope.js';
 import { type CallArrivals, type ClientCall, runCall } from './client-call.js';
 import { discover, drain, initialize, listTools, requestResponse } from './client-handshake.js';
-import { withEnvelope } from './modern-era.js';
+import { type EraStrategy, eraStrategy } from './era-strategy.js';
 import type { Scenario } from './scenario.js';
 import type { CallStream, WireSession } from './wire-session.js';
 
@@ -33,6 +32,8 @@ export interface SessionClientOptions {
 export interface SessionClient extends SessionClientOptions {
   readonly wire: WireSession;
   readonly transport: 'http' | 'stdio';
+  /** What the client's era changes: framing, headers, cancel, what follows a drop, input rounds. */
+  readonly strategy: EraStrategy;
   /** `message` as this era sends it: with the per-request envelope in the modern era. */
   frame(message: JsonRpcMessage, scenario?: Scenario): JsonRpcMessage;
   /** Sends a request framed for the era (modern: envelope and `Mcp-*` headers); returns its stream. */
@@ -71,7 +72,7 @@ export interface SessionClient extends SessionClientOptions {
  * request, and cancels over HTTP by closing the call's stream.
  */
 export function openSessionClient(wire: WireSession, options: SessionClientOptions): SessionClient {
-  const modern = options.era === 'modern';
+  const strategy = eraStrategy(options.era);
   const { scenario, timeoutMs } = options;
   const taken = new Set<unknown>();
   let lastId = 2;
@@ -79,11 +80,11 @@ export function openSessionClient(wire: WireSession, options: SessionClientOptio
     ...options,
     wire,
     transport: wire.transport,
-    frame: (message, own = scenario) => (modern ? withEnvelope(message, own) : message),
+    strategy,
+    frame: (message, own = scenario) => strategy.frame(message, own),
     send(message, paramHeaders = {}, own = scenario) {
-      if (!modern) return wire.request(message);
-      const framed = withEnvelope(message, own);
-      return wire.request(framed, modernHeaders(framed, paramHeaders));
+      const framed = strategy.frame(message, own);
+      return wire.request(framed, strategy.headers(framed, paramHeaders));
     },
     ask: (message) => requestResponse(wire, scenario, client.frame(message), timeoutMs),
     async initialize(id, protocolVersion, failure) {
@@ -95,7 +96,7 @@ export function openSessionClient(wire: WireSession, options: SessionClientOptio
       });
     },
     discover: (id) => discover(wire, scenario, id, timeoutMs),
-    listTools: (id) => listTools(wire, scenario, id, timeoutMs, modern),
+    listTools: (id) => listTools(wire, scenario, id, timeoutMs, options.era === 'modern'),
     call: (plan) => runCall(client, plan),
     reserve(ids) {
       for (const id of ids) taken.add(id);
