@@ -237,3 +237,33 @@ test("imports inside check/ point only where docs/architecture.md's table of che
   expect([...drawn].filter(([arrow]) => !allowed.has(arrow)).map(([arrow, file]) => `${arrow} (${file})`)).toEqual([]);
   expect([...allowed].filter((arrow) => !drawn.has(arrow))).toEqual([]);
 });
+
+/** The files under src/ (tests excepted) whose text matches `pattern`, relative to src/, sorted. */
+function filesMatching(pattern: RegExp): string[] {
+  return sourceFiles(src)
+    .filter((file) => pattern.test(readFileSync(file, 'utf8')))
+    .map((file) => relative(src, file))
+    .sort();
+}
+
+test('one MCP client: the initialize request is built in one file and the handshake sent from one', () => {
+  expect(filesMatching(/method:\s*'initialize'/)).toEqual(['transcript/json-rpc.ts']);
+  expect(filesMatching(/'notifications\/initialized'/)).toEqual(['transcript/json-rpc.ts']);
+  // The client's handshake file sends them; the cross-era replay only re-frames a golden with one.
+  expect(filesMatching(/\b(legacyInitialize|INITIALIZED)\b/)).toEqual([
+    'record/client-handshake.ts',
+    'replay/cross-era.ts',
+    'transcript/json-rpc.ts',
+  ]);
+  expect(filesMatching(/\bINITIALIZED\b/)).toEqual(['record/client-handshake.ts', 'transcript/json-rpc.ts']);
+});
+
+test('one MCP client: a RecordTarget is told apart (URL, options, command) in one file', () => {
+  expect(filesMatching(/'url' in \w|instanceof URL\b/)).toEqual(['record/open-target.ts']);
+});
+
+test('one Arrival: a single interface in src/ for a message a client received, live or read from a golden', () => {
+  expect(filesMatching(/\binterface\s+Arrival\b|\btype\s+Arrival\s*(<[^>]*>)?\s*=/)).toEqual([
+    'transcript/read-calls.ts',
+  ]);
+});

@@ -1,18 +1,12 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { GoldenError } from '../errors.js';
 import { FrameSink, sseBlocksOfRead } from '../record/frame-sink.js';
-import { openHttpSession } from '../record/http-wire-session.js';
-import { withEnvelope } from '../record/modern-era.js';
-import type { RecordTarget } from '../record/record-call.js';
-import { type FetchLike, recordingFetch } from '../record/recording-fetch.js';
-import { openStdioSession } from '../record/stdio-wire-session.js';
-import type { CallStream, WireSession } from '../record/wire-session.js';
+import { openTarget, type RecordTarget } from '../record/open-target.js';
+import { recordingFetch } from '../record/recording-fetch.js';
+import { type LiveArrival, openSessionClient } from '../record/session-client.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import type { Era, Frame } from '../transcript/frame.js';
-import type { JsonRpcMessage } from '../transcript/frame-content.js';
-import { isResponse, parseJsonRpc } from '../transcript/json-rpc.js';
+import { parseJsonRpc } from '../transcript/json-rpc.js';
 import { SseParser } from '../transcript/sse.js';
-import { DEFAULT_PROTOCOL_VERSION, VERSION } from '../version.js';
+import { DEFAULT_PROTOCOL_VERSION } from '../version.js';
 import { auditEntriesOf } from './audit.js';
 
 /** One call made on a {@link CheckSession}. */
@@ -29,21 +23,16 @@ export interface CallPlan {
   readonly readDelayMs?: number;
 }
 
-/** A message as the client received it, with its arrival time in ms after the request was sent. */
-export interface Arrival {
-  readonly message: JsonRpcMessage;
-  readonly atMs: number;
-}
-
 /** What the client saw of one call. */
 export interface CallSeen {
   readonly plan: CallPlan;
   readonly startedEpochMs: number;
-  readonly progress: readonly Arrival[];
-  readonly response?: Arrival;
+  readonly progress: readonly LiveArrival[];
+  readonly response?: LiveArrival;
   /** Messages for the call that arrived after the cancellation was sent. */
-  readonly afterCancel: readonly Arrival[];
-  readonly cancelledAtMs?: number;
+  readonly afterCancel: readonly LiveArrival[];
+  /** Ms from the request to the cancel (`notifications/cancelled`, or the close of its stream in 2026-07-28). */
+  readonly cancelAtMs?: number;
   /** Why the call ended without a response (timeout, closed stream), if it did. */
   readonly error?: string;
 }
@@ -58,7 +47,7 @@ export interface CheckSession {
    * Opens the standalone GET stream (HTTP) in the background; `status` stays 0 until headers arrive.
    * `lastEventId` sends `Last-Event-ID` with it (a resumption request).
    */
-  openGetStream(options?: { lastEventId?: string }): { status: number; messages: Arrival[] };
+  openGetStream(options?: { lastEventId?: string }): { status: number; messages: LiveArrival[] };
   /** The upstream's audit log, read through the gateway on this session (`audit_log`). */
   auditThrough(): Promise<AuditEntry[]>;
   /** Every frame of the client→gateway leg so far. */
@@ -70,10 +59,12 @@ export interface CheckSession {
 const AFTER_CANCEL_MS = 400;
 
 /**
- * Opens one session on `target` (an HTTP endpoint, or a stdio command: one gateway process) and
- * initializes it. Several calls may run at once on it; each stream is read on the wire. In the
- * modern era (`era: 'modern'`, HTTP only) nothing is initialized: each call carries the recorder's
- * per-request envelope (and so its `Mcp-*` headers), and a cancel closes the call's stream.
+ * Opens one session on `target` (an HTTP endpoint, or a stdio command: one gateway process) with
+ * the session client, and initializes it. Several calls may run at once on it; each stream is read
+ * on the wire. In the modern era (`era: 'modern'`, HTTP only) nothing is initialized: each call
+ * carries the per-request envelope (and so its `Mcp-*` headers), and a cancel closes the call's
+ * stream. Beyond what the recorder does, the check reads on after a cancel to catch what must not
+ * come, can cancel a number of ms after sending, reads slowly, and opens the GET stream.
  */
 export async function openCheckSession(
   target: RecordTarget,
@@ -82,160 +73,70 @@ export async function openCheckSession(
 ): Promise<CheckSession> {
   const modern = era === 'modern';
   const sink = new FrameSink();
-  let session: WireSession;
-  let url: string | undefined;
-  let sessionId: string | undefined;
+  const opened = openTarget(target, { sink, protocolVersion: DEFAULT_PROTOCOL_VERSION, timeoutMs });
   const getStreams: AbortController[] = [];
-  if (typeof target === 'string' || target instanceof URL || 'url' in target) {
-    url = typeof target === 'string' || target instanceof URL ? String(target) : target.url;
-    const tap = recordingFetch(sink);
-    const capture: FetchLike = async (input, init) => {
-      const response = await tap(input, init);
-      sessionId = response.headers.get('mcp-session-id') ?? sessionId;
-      return response;
-    };
-    session = openHttpSession(url, { fetch: capture, protocolVersion: DEFAULT_PROTOCOL_VERSION, timeoutMs });
-  } else {
-    session = openStdioSession(target, sink);
-  }
+  // The check's client answers nothing: its tools ask the client nothing, and a gateway's request is left alone.
+  const client = openSessionClient(opened.session, {
+    era,
+    timeoutMs,
+    scenario: { tool: 'check' },
+    answerServer: false,
+    settleMs: 0,
+  });
   // The modern era has no handshake: every request carries the envelope instead.
   if (!modern) {
-    const init = await session.request({
-      jsonrpc: '2.0',
-      id: 'check-init',
-      method: 'initialize',
-      params: {
-        protocolVersion: DEFAULT_PROTOCOL_VERSION,
-        capabilities: {},
-        clientInfo: { name: 'mcp-golden', version: VERSION },
-      },
-    });
-    let answer: JsonRpcMessage | undefined;
-    for (
-      let next = await init.next(timeoutMs);
-      next && !answer;
-      next = answer ? undefined : await init.next(timeoutMs)
-    ) {
-      if (isResponse(next.message)) answer = next.message;
-    }
-    if (!answer || !('result' in answer)) {
-      await session.close().catch(() => undefined);
-      throw new GoldenError(
-        'E_TARGET',
-        `initialize through the gateway failed: ${JSON.stringify(answer?.error ?? 'no answer')}.`,
+    try {
+      await client.initialize(
+        'check-init',
+        DEFAULT_PROTOCOL_VERSION,
+        (detail) => `initialize through the gateway failed: ${detail}.`,
       );
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
     }
-    if (session.transport === 'http') await init.drop();
-    await session.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
 
   const call = async (plan: CallPlan): Promise<CallSeen> => {
-    const params: Record<string, unknown> = { name: plan.tool, arguments: plan.arguments };
-    if (plan.token !== undefined) params._meta = { progressToken: plan.token };
-    const startedEpochMs = Date.now();
-    const t0 = performance.now();
-    const at = (): number => performance.now() - t0;
-    const progress: Arrival[] = [];
-    const afterCancel: Arrival[] = [];
-    let response: Arrival | undefined;
-    let cancelledAtMs: number | undefined;
-    let error: string | undefined;
-    let stream: CallStream | undefined;
-    const cancel = async (): Promise<void> => {
-      if (cancelledAtMs !== undefined) return;
-      cancelledAtMs = at();
-      // The modern era cancels by closing the call's stream (once its headers came, if they had not yet).
-      if (modern) {
-        if (stream) await stream.close();
-        else void requested.then((late) => late.close()).catch(() => undefined);
-        return;
-      }
-      await session.notify({
-        jsonrpc: '2.0',
-        method: 'notifications/cancelled',
-        params: { requestId: plan.id, reason: 'mcp-golden check: cancel' },
-      });
-    };
-    // Timed from sending: a gateway that holds back even the response headers must not delay the cancel.
-    const timer =
-      plan.cancelAfterMs !== undefined
-        ? setTimeout(() => void cancel().catch(() => {}), plan.cancelAfterMs)
-        : undefined;
-    const plain: JsonRpcMessage = { jsonrpc: '2.0', id: plan.id, method: 'tools/call', params };
-    const requested = session.request(modern ? withEnvelope(plain, { tool: plan.tool }) : plain);
-    const failed = (why: string): CallSeen => ({
-      plan,
-      startedEpochMs,
-      progress,
-      afterCancel,
-      error: why,
-      ...(cancelledAtMs !== undefined && { cancelledAtMs }),
+    const seen = await client.call({
+      tool: plan.tool,
+      arguments: plan.arguments,
+      id: plan.id,
+      ...(plan.token !== undefined && { token: plan.token }),
+      ...(plan.cancelAfterProgress !== undefined && { cancelAfterProgress: plan.cancelAfterProgress }),
+      ...(plan.cancelAfterMs !== undefined && { cancelAfterMs: plan.cancelAfterMs }),
+      ...(plan.readDelayMs !== undefined && { readDelayMs: plan.readDelayMs }),
+      afterCancelMs: AFTER_CANCEL_MS,
+      cancelReason: 'mcp-golden check: cancel',
+      reconnect: false,
+      scenario: { tool: plan.tool },
     });
-    try {
-      // A timed cancel stops the wait too: a gateway may hold back even the headers of a cancelled call.
-      stream =
-        plan.cancelAfterMs === undefined
-          ? await requested
-          : await Promise.race([requested, sleep(plan.cancelAfterMs + AFTER_CANCEL_MS + 200).then(() => undefined)]);
-    } catch (e) {
-      if (timer) clearTimeout(timer);
-      return failed((e as Error).message.split('\n')[0] as string);
-    }
-    if (!stream) {
-      requested.then((late) => late.drop()).catch(() => undefined);
-      return failed('no response headers arrived for the call, before or after the cancel');
-    }
-    if (plan.readDelayMs) await sleep(plan.readDelayMs);
-    try {
-      for (;;) {
-        // After a cancel, wait a while only to catch what must not come.
-        const wait =
-          cancelledAtMs !== undefined
-            ? Math.max(0, cancelledAtMs + AFTER_CANCEL_MS - at())
-            : plan.cancelAfterMs !== undefined
-              ? Math.min(timeoutMs, Math.max(1, plan.cancelAfterMs + AFTER_CANCEL_MS - at()))
-              : timeoutMs;
-        if (cancelledAtMs !== undefined && wait === 0) break;
-        const next = await stream.next(wait).catch((e: unknown) => {
-          const cancelling = cancelledAtMs !== undefined || plan.cancelAfterMs !== undefined;
-          if (cancelling && e instanceof GoldenError && e.code === 'E_TIMEOUT') return undefined;
-          throw e;
-        });
-        if (!next) break;
-        const arrival = { message: next.message, atMs: at() };
-        if (cancelledAtMs !== undefined) afterCancel.push(arrival);
-        else if (isResponse(next.message)) response = arrival;
-        else if (next.message.method === 'notifications/progress') progress.push(arrival);
-        if (response) break;
-        if (plan.cancelAfterProgress !== undefined && progress.length === plan.cancelAfterProgress) await cancel();
-      }
-    } catch (e) {
-      error = (e as Error).message.split('\n')[0];
-    } finally {
-      if (timer) clearTimeout(timer);
-      await stream.drop().catch(() => undefined);
-    }
+    const failed = seen.end === 'failed' || seen.end === 'broken';
     return {
       plan,
-      startedEpochMs,
-      progress,
-      afterCancel,
-      ...(response && { response }),
-      ...(cancelledAtMs !== undefined && { cancelledAtMs }),
-      ...(error !== undefined && { error }),
+      startedEpochMs: seen.startedEpochMs,
+      progress: seen.progress,
+      afterCancel: seen.afterCancel,
+      ...(seen.response && { response: seen.response }),
+      ...(seen.cancelAtMs !== undefined && { cancelAtMs: seen.cancelAtMs }),
+      ...(failed && {
+        error: String(seen.error instanceof Error ? seen.error.message : seen.error).split('\n')[0] as string,
+      }),
     };
   };
 
   return {
-    transport: session.transport,
+    transport: opened.transport,
     era,
     call,
     openGetStream(options = {}) {
-      const opened: { status: number; messages: Arrival[] } = { status: 0, messages: [] };
-      if (!url || modern) return opened;
+      const opens: { status: number; messages: LiveArrival[] } = { status: 0, messages: [] };
+      const url = opened.url;
+      if (!url || modern) return opens;
       const controller = new AbortController();
       getStreams.push(controller);
       const t0 = performance.now();
+      const sessionId = opened.sessionId();
       // Not awaited: a gateway may hold even the headers back; the row reads what arrived, when it judges.
       void (async () => {
         const response = await recordingFetch(sink)(url, {
@@ -248,7 +149,7 @@ export async function openCheckSession(
           },
           signal: controller.signal,
         });
-        opened.status = response.status;
+        opens.status = response.status;
         if (response.status !== 200 || !response.body) return;
         const parser = new SseParser();
         const reader = response.body.getReader();
@@ -259,11 +160,11 @@ export async function openCheckSession(
           for (const block of sseBlocksOfRead(value) ?? parser.push(value)) {
             if (!block.data) continue;
             const message = parseJsonRpc(block.data);
-            if (message) opened.messages.push({ message, atMs: performance.now() - t0 });
+            if (message) opens.messages.push({ message, atMs: performance.now() - t0 });
           }
         }
       })().catch(() => undefined);
-      return opened;
+      return opens;
     },
     async auditThrough() {
       const seen = await call({ tool: 'audit_log', arguments: {}, id: `check-audit-${Date.now()}` });
@@ -272,7 +173,7 @@ export async function openCheckSession(
     frames: () => sink.snapshot(),
     async close() {
       for (const controller of getStreams) controller.abort();
-      await session.close().catch(() => undefined);
+      await client.close().catch(() => undefined);
     },
   };
 }

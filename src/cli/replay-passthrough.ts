@@ -1,10 +1,10 @@
 import { GoldenError } from '../errors.js';
+import { passthroughHandshake } from '../record/client-handshake.js';
 import { startRecordingProxy } from '../record/recording-proxy.js';
 import { httpTargetParts, secretPatterns } from '../record/target-secrets.js';
 import type { ResponseSink } from '../replay/http-exchange.js';
 import type { FallbackRequest, UnmatchedFallback } from '../replay/unmatched-fallback.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
-import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
 import { SESSION_END_SETTLE_MS, SessionGoldens } from './session-goldens.js';
 
 const ACCEPT = 'application/json, text/event-stream';
@@ -92,28 +92,9 @@ export async function startHttpPassthrough(target: string, out: string): Promise
       ...(signal && { signal }),
     });
 
-  const open = async (initialize: string | undefined): Promise<LiveSession> => {
-    const body =
-      initialize ??
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: {
-          protocolVersion: DEFAULT_PROTOCOL_VERSION,
-          capabilities: {},
-          clientInfo: { name: RECORDER, version: '1' },
-        },
-      });
-    const response = await post(body, {});
-    const text = await response.text();
-    if (!response.ok) throw new Error(`its initialize answered HTTP ${response.status}: ${text.slice(0, 200)}`);
-    const id = response.headers.get('mcp-session-id') ?? undefined;
-    const protocolVersion = /"protocolVersion"\s*:\s*"([^"]+)"/.exec(text)?.[1] ?? DEFAULT_PROTOCOL_VERSION;
-    const session = { ...(id !== undefined && { 'mcp-session-id': id }), 'mcp-protocol-version': protocolVersion };
-    await (await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), session)).text();
-    return { id, protocolVersion };
-  };
+  // The live session's handshake: the client's own initialize (or the recorder's), then initialized.
+  const open = (initialize: string | undefined): Promise<LiveSession> =>
+    passthroughHandshake((body, headers) => post(body, headers), initialize);
 
   const refuse = (sink: ResponseSink, body: string, why: string): void => {
     const message = `[mcp-golden] --unmatched passthrough could not reach ${parts.label}: ${why}. Check that the live server runs, or replay with --unmatched error.`;

@@ -1,10 +1,10 @@
 import { PassThrough, Writable } from 'node:stream';
+import { stdioPassthroughHandshake } from '../record/client-handshake.js';
 import { type StdioRecordingProxy, startStdioRecordingProxy } from '../record/stdio-recording-proxy.js';
 import type { StdioCommand } from '../record/stdio-wire-session.js';
 import { secretPatterns, stdioTargetSecrets } from '../record/target-secrets.js';
 import type { StdioFallback } from '../replay/unmatched-fallback.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
-import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
 import type { PassedThrough } from './replay-passthrough.js';
 import { SessionGoldens } from './session-goldens.js';
 
@@ -68,7 +68,7 @@ export function startStdioPassthrough(server: StdioCommand, out: string): StdioP
       message = undefined;
     }
     if (message?.id === INITIALIZE_ID && message.method === undefined) {
-      input?.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      stdioPassthroughHandshake.finish((line) => input?.write(line));
       ready = true;
       for (const pending of queued.splice(0)) input?.write(pending);
       return;
@@ -108,21 +108,8 @@ export function startStdioPassthrough(server: StdioCommand, out: string): StdioP
         settle(key, 'failed: the live server exited');
       }
     });
-    let request: Record<string, unknown>;
-    try {
-      request = JSON.parse(initialize ?? '') as Record<string, unknown>;
-    } catch {
-      request = {
-        jsonrpc: '2.0',
-        method: 'initialize',
-        params: {
-          protocolVersion: DEFAULT_PROTOCOL_VERSION,
-          capabilities: {},
-          clientInfo: { name: RECORDER, version: '1' },
-        },
-      };
-    }
-    input.write(`${JSON.stringify({ ...request, id: INITIALIZE_ID })}\n`);
+    const upstream = input;
+    stdioPassthroughHandshake.start((line) => upstream.write(line), initialize, INITIALIZE_ID);
   };
 
   const fallback: StdioFallback & { end(wait?: boolean): Promise<void> } = {

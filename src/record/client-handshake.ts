@@ -1,8 +1,8 @@
 import { GoldenError } from '../errors.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isJsonObject } from '../transcript/json-object.js';
-import { isResponse, resultOf } from '../transcript/json-rpc.js';
-import { DEFAULT_PROTOCOL_VERSION, VERSION } from '../version.js';
+import { INITIALIZED, isResponse, legacyInitialize, resultOf } from '../transcript/json-rpc.js';
+import { DEFAULT_PROTOCOL_VERSION, RECORDER, VERSION } from '../version.js';
 import { clientCapabilities, offersModern, paramHeadersOf, withEnvelope } from './modern-era.js';
 import type { Scenario } from './scenario.js';
 import type { CallStream, WireSession } from './wire-session.js';
@@ -71,12 +71,21 @@ export async function answerServerRequest(
   );
 }
 
+/** How a handshake request is read: whether the server's requests are answered, how long the stream is read on. */
+export interface ReadOptions {
+  /** Answer the server's requests from the scenario's `answers` (else they are left unanswered). @default true */
+  readonly answerServer?: boolean;
+  /** How long an HTTP stream is read past its response, so its end is recorded; 0 drops it. @default 1000 */
+  readonly settleMs?: number;
+}
+
 /** Sends a request and reads its stream until the response (an HTTP stream is then read to its end). */
 export async function requestResponse(
   session: WireSession,
   scenario: Scenario,
   message: JsonRpcMessage,
   timeoutMs: number,
+  options: ReadOptions = {},
 ): Promise<JsonRpcMessage | undefined> {
   const stream = await session.request(message);
   let response: JsonRpcMessage | undefined;
@@ -84,41 +93,57 @@ export async function requestResponse(
     const next = await stream.next(timeoutMs);
     if (!next) break;
     if (isResponse(next.message)) response = next.message;
-    else if (isServerRequest(next.message)) await answerServerRequest(session, scenario, next.message);
+    else if (isServerRequest(next.message) && options.answerServer !== false) {
+      await answerServerRequest(session, scenario, next.message);
+    }
   }
-  if (response && session.transport === 'http') await drain(stream, 1000);
+  if (response && session.transport === 'http') await drain(stream, options.settleMs ?? 1000);
   return response;
+}
+
+/** The legacy era's `initialize` request the client sends (the recorder's client info unless given). */
+export const initializeRequest = (
+  id: string | number,
+  protocolVersion: string,
+  capabilities: Readonly<Record<string, object>> = {},
+  clientInfo: Readonly<Record<string, string>> = { name: 'mcp-golden', version: VERSION },
+): JsonRpcMessage => legacyInitialize(id, protocolVersion, capabilities, clientInfo);
+
+/** How the legacy handshake is sent and read. */
+export interface InitializeOptions extends ReadOptions {
+  readonly protocolVersion?: string;
+  /** The error message for a failed initialize, from what the server answered. */
+  readonly failure?: (detail: string) => string;
 }
 
 /** initialize + notifications/initialized; returns the protocol version the server chose and its capabilities. */
 export async function initialize(
   session: WireSession,
   scenario: Scenario,
-  id: number,
+  id: string | number,
   timeoutMs: number,
+  options: InitializeOptions = {},
 ): Promise<{ protocolVersion: string; capabilities: unknown }> {
   const response = await requestResponse(
     session,
     scenario,
-    {
-      jsonrpc: '2.0',
+    initializeRequest(
       id,
-      method: 'initialize',
-      params: {
-        protocolVersion: scenario.protocolVersion ?? DEFAULT_PROTOCOL_VERSION,
-        capabilities: clientCapabilities(scenario),
-        clientInfo: { name: 'mcp-golden', version: VERSION },
-      },
-    },
+      options.protocolVersion ?? scenario.protocolVersion ?? DEFAULT_PROTOCOL_VERSION,
+      clientCapabilities(scenario),
+    ),
     timeoutMs,
+    options,
   );
   if (!response || !('result' in response)) {
+    const detail = response ? JSON.stringify(response.error) : 'the stream ended without a response';
     throw new GoldenError(
       'E_TARGET',
-      `initialize failed: ${response ? JSON.stringify(response.error) : 'the stream ended without a response'}. Expected an MCP server's initialize result. Check that the target is an MCP server.`,
+      options.failure?.(detail) ??
+        `initialize failed: ${detail}. Expected an MCP server's initialize result. Check that the target is an MCP server.`,
     );
   }
-  await session.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  await session.notify(INITIALIZED);
   const result = resultOf(response);
   const version = result?.protocolVersion;
   return { protocolVersion: typeof version === 'string' ? version : 'unknown', capabilities: result?.capabilities };
@@ -180,3 +205,53 @@ export async function discover(
     why: `server/discover answered ${response ? JSON.stringify('error' in response ? response.error : resultOf(response)) : 'nothing'}`,
   };
 }
+
+/** The client's own `initialize` a pass-through sends upstream, if it sent one (parsed). */
+function clientsInitialize(clientInitialize: string | undefined): JsonRpcMessage | undefined {
+  try {
+    const own = JSON.parse(clientInitialize ?? '') as unknown;
+    return isJsonObject(own) ? (own as JsonRpcMessage) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The recorder's `initialize` a pass-through sends upstream when its client sent none. */
+const passthroughInitialize = (id: string | number): JsonRpcMessage =>
+  initializeRequest(id, DEFAULT_PROTOCOL_VERSION, {}, { name: RECORDER, version: '1' });
+
+/**
+ * The legacy handshake a pass-through sends to the live server over HTTP on its client's behalf:
+ * the client's own `initialize` (the recorder's when it sent none), then `notifications/initialized`
+ * under the session the server gave. `post` sends one body with extra headers.
+ */
+export async function passthroughHandshake(
+  post: (body: string, headers: Record<string, string>) => Promise<Response>,
+  clientInitialize: string | undefined,
+): Promise<{ readonly id: string | undefined; readonly protocolVersion: string }> {
+  const body = clientInitialize ?? JSON.stringify(passthroughInitialize(0));
+  const response = await post(body, {});
+  const text = await response.text();
+  if (!response.ok) throw new Error(`its initialize answered HTTP ${response.status}: ${text.slice(0, 200)}`);
+  const id = response.headers.get('mcp-session-id') ?? undefined;
+  const protocolVersion = /"protocolVersion"\s*:\s*"([^"]+)"/.exec(text)?.[1] ?? DEFAULT_PROTOCOL_VERSION;
+  const session = { ...(id !== undefined && { 'mcp-session-id': id }), 'mcp-protocol-version': protocolVersion };
+  await (await post(JSON.stringify(INITIALIZED), session)).text();
+  return { id, protocolVersion };
+}
+
+/**
+ * The legacy handshake a pass-through sends to a live stdio server: `start` writes the client's own
+ * `initialize` (the recorder's when it sent none) under `id`, kept apart from the client's ids;
+ * `finish` writes `notifications/initialized` once the server answered it.
+ */
+export const stdioPassthroughHandshake = {
+  start(write: (line: string) => void, clientInitialize: string | undefined, id: string): void {
+    // The client's keeps its fields' order; the recorder's own has its id last, as it always had.
+    const { id: _none, ...recorders } = passthroughInitialize(id);
+    write(`${JSON.stringify({ ...(clientsInitialize(clientInitialize) ?? recorders), id })}\n`);
+  },
+  finish(write: (line: string) => void): void {
+    write(`${JSON.stringify(INITIALIZED)}\n`);
+  },
+};

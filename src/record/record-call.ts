@@ -7,28 +7,14 @@ import { mergeVolatile } from '../transcript/volatile.js';
 import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
 import { discover, handshakeIds } from './client-handshake.js';
 import { FrameSink } from './frame-sink.js';
-import { openHttpSession } from './http-wire-session.js';
-import { type FetchLike, recordingFetch } from './recording-fetch.js';
+import { openTarget, type RecordTarget } from './open-target.js';
+import type { FetchLike } from './recording-fetch.js';
 import { type EraChoice, runScenario, type ScenarioOutcome } from './run-scenario.js';
 import { parseScenario, type Scenario } from './scenario.js';
-import { assignStdioExchanges, openStdioSession, type StdioCommand } from './stdio-wire-session.js';
-import { httpTargetParts, secretPatterns, stdioTargetSecrets, type TargetSecrets } from './target-secrets.js';
-import type { WireSession } from './wire-session.js';
+import { assignStdioExchanges } from './stdio-wire-session.js';
+import { secretPatterns } from './target-secrets.js';
 
-/**
- * What to record: an MCP endpoint URL (or anything with a `url`, such as a running reference
- * server), optionally with extra headers, or a command that serves MCP on stdio.
- */
-export type RecordTarget =
-  | string
-  | URL
-  | {
-      readonly url: string;
-      readonly headers?: Readonly<Record<string, string>>;
-      /** How the target is named in the transcript header. @default the URL */
-      readonly label?: string;
-    }
-  | StdioCommand;
+export type { RecordTarget } from './open-target.js';
 
 /** Options of {@link recordCall}. */
 export interface RecordOptions {
@@ -81,37 +67,13 @@ export async function recordCall(
   }
   const sink = new FrameSink();
   const protocolVersion = checked.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
-  let session: WireSession;
-  let transport: 'http' | 'stdio';
-  let secrets: TargetSecrets;
-  let secretHeaders: readonly string[] = [];
-  if (typeof target === 'string' || target instanceof URL || 'url' in target) {
-    const url = typeof target === 'string' || target instanceof URL ? String(target) : target.url;
-    if (!/^https?:\/\//.test(url) || !URL.canParse(url)) {
-      throw new GoldenError(
-        'E_TARGET',
-        `Cannot record "${url.replace(/[?#].*$/s, '')}": expected an http:// or https:// MCP endpoint URL, or a stdio command.`,
-      );
-    }
-    const given = typeof target === 'object' && 'headers' in target ? target.headers : undefined;
-    const parts = httpTargetParts(url, given);
-    const label = typeof target === 'object' && 'label' in target ? target.label : undefined;
-    secrets = { label: label ?? parts.label, values: parts.values };
-    secretHeaders = parts.secretHeaders;
-    session = openHttpSession(parts.url, {
-      fetch: recordingFetch(sink, options.fetch),
-      protocolVersion,
-      headers: parts.headers,
-      label: parts.label,
-      ...(checked.timeoutMs !== undefined && { timeoutMs: checked.timeoutMs }),
-    });
-    transport = 'http';
-  } else {
-    const found = stdioTargetSecrets(target.command, target.args ?? [], target.env);
-    secrets = { label: target.label ?? found.label, values: found.values };
-    session = openStdioSession({ ...target, label: secrets.label }, sink);
-    transport = 'stdio';
-  }
+  const opened = openTarget(target, {
+    sink,
+    protocolVersion,
+    ...(options.fetch && { fetch: options.fetch }),
+    ...(checked.timeoutMs !== undefined && { timeoutMs: checked.timeoutMs }),
+  });
+  const { session, transport, secrets, secretHeaders } = opened;
   let outcome: ScenarioOutcome;
   let choice: EraChoice = { era: checked.era === 'modern' ? 'modern' : 'legacy' };
   let probe: string | undefined;

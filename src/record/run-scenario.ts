@@ -1,27 +1,17 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { GoldenError } from '../errors.js';
 import { type Era, MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
-import { isErrorResult, isResponse, progressOf, resultOf } from '../transcript/json-rpc.js';
-import { modernHeaders } from '../transcript/modern-envelope.js';
+import { isErrorResult } from '../transcript/json-rpc.js';
+import { DEFAULT_PROTOCOL_VERSION } from '../version.js';
 import { argumentRejection, rejectedArguments } from './argument-error.js';
-import {
-  answerServerRequest,
-  discover,
-  drain,
-  handshakeIds,
-  initialize,
-  isServerRequest,
-  listTools,
-  requestResponse,
-} from './client-handshake.js';
+import { callFailure } from './client-call.js';
+import { handshakeIds } from './client-handshake.js';
 import { listAdvertised } from './list-advertised.js';
-import { inputResponsesFor, resultTypeOf, withEnvelope } from './modern-era.js';
 import type { Scenario } from './scenario.js';
 import { type CallStep, isCallStep, type ScenarioStep } from './scenario-session.js';
+import { openSessionClient, type SessionClient } from './session-client.js';
 import { listenStandalone, type StandaloneListener } from './standalone-listener.js';
-import { followTask, legacyTaskOf } from './task-polling.js';
-import type { CallStream, StreamedMessage, WireSession } from './wire-session.js';
+import type { WireSession } from './wire-session.js';
 
 /** What the client saw of one scenario, counted on the wire. */
 export interface ScenarioOutcome {
@@ -48,26 +38,13 @@ export interface EraChoice {
   readonly discovered?: boolean;
 }
 
-const isProgress = (message: JsonRpcMessage): boolean => progressOf(message) !== undefined;
-
-/** How many times in a row the recorder reconnects to a call's stream before it gives up. */
-const MAX_RECONNECTS = 10;
-
-/** How many `input_required` rounds one call may take before the recorder gives up. */
-const MAX_INPUT_ROUNDS = 10;
-
 function describeScenario(scenario: Scenario): string {
   return scenario.name ? `"${scenario.name}"` : `tool "${scenario.tool}"`;
 }
 
 /** The modern era's handshake: `server/discover` must offer 2026-07-28 (unless the probe already asked). */
-async function discoverModern(
-  session: WireSession,
-  scenario: Scenario,
-  id: number,
-  timeoutMs: number,
-): Promise<string> {
-  const found = await discover(session, scenario, id, timeoutMs);
+async function discoverModern(client: SessionClient, scenario: Scenario, id: number): Promise<string> {
+  const found = await client.discover(id);
   if (!found.offered) {
     throw new GoldenError(
       'E_TARGET',
@@ -104,55 +81,34 @@ export async function runScenario(
   const stepIds = steps.map((step, index) => step.requestId ?? STEP_ID_BASE + index);
   const ids = handshakeIds(stepIds);
   const modern = choice.era === 'modern';
-  // The modern era lists only tools: the ids kept for the other lists are free there.
-  const handshake = [ids.initialize, ids.toolsList, ...(modern ? [] : ids.lists)];
+  const client = openSessionClient(session, {
+    era: choice.era,
+    timeoutMs,
+    scenario,
+    answerServer: true,
+    settleMs: 1000,
+  });
+  // Ids of retries and re-issues: whole numbers clear of the handshake's and the steps' own (the
+  // modern era lists only tools: the ids kept for the other lists are free there).
+  client.reserve([...stepIds, ids.initialize, ids.toolsList, ...(modern ? [] : ids.lists)]);
   let protocolVersion = MODERN_PROTOCOL_VERSION;
   let standalone: StandaloneListener | undefined;
   let paramHeaders: Record<string, string>;
   if (modern) {
-    if (!choice.discovered) await discoverModern(session, scenario, ids.initialize, timeoutMs);
-    paramHeaders = await listTools(session, scenario, ids.toolsList, timeoutMs, true);
+    if (!choice.discovered) await discoverModern(client, scenario, ids.initialize);
+    paramHeaders = await client.listTools(ids.toolsList);
   } else {
-    const answered = await initialize(session, scenario, ids.initialize, timeoutMs);
+    const answered = await client.initialize(ids.initialize, scenario.protocolVersion ?? DEFAULT_PROTOCOL_VERSION);
     protocolVersion = answered.protocolVersion;
     standalone = await listenStandalone(session, scenario);
-    paramHeaders = await listTools(session, scenario, ids.toolsList, timeoutMs);
+    paramHeaders = await client.listTools(ids.toolsList);
     await listAdvertised(session, scenario, answered.capabilities, ids.lists, timeoutMs);
   }
-  const context: CallContext = { modern, paramHeaders, standalone, timeoutMs };
-  return runSteps(session, scenario, steps, stepIds, context, protocolVersion, handshake);
-}
-
-/** How a call is sent and read: the era's framing, the tool's `Mcp-Param-*` headers, the GET stream. */
-interface CallContext {
-  readonly modern: boolean;
-  readonly paramHeaders: Record<string, string>;
-  readonly standalone: StandaloneListener | undefined;
-  readonly timeoutMs: number;
-}
-
-async function runSteps(
-  session: WireSession,
-  scenario: Scenario,
-  steps: readonly ScenarioStep[],
-  stepIds: readonly (string | number)[],
-  context: CallContext,
-  protocolVersion: string,
-  reserved: readonly number[],
-): Promise<ScenarioOutcome> {
-  // Ids of retries and re-issues: whole numbers clear of the handshake's and the steps' own.
-  const taken = new Set<unknown>([...stepIds, ...reserved]);
-  let lastId = 2;
-  const newId = (): number => {
-    do lastId++;
-    while (taken.has(lastId));
-    return lastId;
-  };
   let outcome: CallOutcome | undefined;
   for (const [index, step] of steps.entries()) {
     const id = stepIds[index] as string | number;
     if (isCallStep(step)) {
-      const call = await runCall(session, callScenario(scenario, step, id), context, newId);
+      const call = await recordStep(client, callScenario(scenario, step, id), paramHeaders, standalone);
       outcome ??= call;
     } else {
       const plain: JsonRpcMessage = {
@@ -161,16 +117,11 @@ async function runSteps(
         method: step.method,
         ...(step.params && { params: step.params }),
       };
-      await requestResponse(
-        session,
-        scenario,
-        context.modern ? withEnvelope(plain, scenario) : plain,
-        context.timeoutMs,
-      );
-      context.standalone?.check();
+      await client.ask(plain);
+      standalone?.check();
     }
   }
-  await session.close();
+  await client.close();
   return { ...(outcome as CallOutcome), protocolVersion };
 }
 
@@ -202,162 +153,61 @@ type CallOutcome = Omit<ScenarioOutcome, 'protocolVersion'>;
 const STEP_ID_BASE = 10;
 
 /**
- * Runs one call of a scenario: sends it with the scenario's token and request id, answers the
- * server's requests or `input_required` rounds, cancels or drops after progress k, and reconnects
- * as the server asks.
+ * Records one call of a scenario on the session client: its token and request id, the answers to
+ * the server's requests or `input_required` rounds, cancel or drop after progress k, reconnects as
+ * the server asks. A call that ends without a result, and was not cancelled on purpose, fails.
  */
-async function runCall(
-  session: WireSession,
+async function recordStep(
+  client: SessionClient,
   scenario: Scenario & { readonly requestId: string | number },
-  context: CallContext,
-  newId: () => number,
+  paramHeaders: Readonly<Record<string, string>>,
+  standalone: StandaloneListener | undefined,
 ): Promise<CallOutcome> {
-  const { modern, paramHeaders, standalone, timeoutMs } = context;
-  const params: Record<string, unknown> = { name: scenario.tool, arguments: scenario.arguments ?? {} };
-  if (scenario.progressToken !== undefined) params._meta = { progressToken: scenario.progressToken };
-  if (scenario.task !== undefined && !modern) params.task = scenario.task;
-  let callId: string | number = scenario.requestId;
-  let roundParams: Record<string, unknown> = {};
-  const sendCall = (): Promise<CallStream> => {
-    const plain: JsonRpcMessage = {
-      jsonrpc: '2.0',
-      id: callId,
-      method: 'tools/call',
-      params: { ...params, ...roundParams },
-    };
-    if (!modern) return session.request(plain);
-    const message = withEnvelope(plain, scenario);
-    return session.request(message, modernHeaders(message, paramHeaders));
-  };
-  // A server request the scenario cannot answer may have come during the handshake already.
-  standalone?.check();
-  let stream = await (standalone ? Promise.race([sendCall(), standalone.failed]) : sendCall());
-  let inputRounds = 0;
-  let taskPolls: number | undefined;
-  const progress: JsonRpcMessage[] = [];
-  const afterCancel: JsonRpcMessage[] = [];
-  let response: JsonRpcMessage | undefined;
-  let cancelled = false;
-  let resumed = false;
-  let lastEventId: string | undefined;
-  let retryMs: number | undefined;
-  let reconnects = 0;
-  const fail = (problem: string): never => {
-    throw new GoldenError(
-      'E_RECORD',
-      `Recording ${describeScenario(scenario)} failed: ${problem}. Expected the tools/call result. Check the server's log; a scenario may cancel on purpose with "cancelAfter".`,
+  const stepMs = Number(scenario.arguments?.step_ms ?? 200);
+  const seen = await client.call({
+    tool: scenario.tool,
+    arguments: scenario.arguments ?? {},
+    id: scenario.requestId,
+    ...(scenario.progressToken !== undefined && { token: scenario.progressToken }),
+    ...(scenario.cancelAfter !== undefined && { cancelAfterProgress: scenario.cancelAfter }),
+    ...(scenario.dropAfter !== undefined && { dropAfterProgress: scenario.dropAfter }),
+    // Anything the server sends for the call after the cancel is a bug; wait a while to catch it.
+    afterCancelMs: Math.min(2000, Math.max(300, 3 * stepMs)),
+    cancelReason: `mcp-golden: cancel after progress ${scenario.cancelAfter}`,
+    reconnect: true,
+    scenario,
+    paramHeaders,
+    ...(standalone && { standalone }),
+    ...(scenario.task !== undefined && { task: scenario.task }),
+    followTasks: true,
+  });
+  if (seen.end === 'failed') throw seen.error;
+  const cancelled = seen.cancelAtMs !== undefined;
+  if (!cancelled && seen.end !== 'response') {
+    throw callFailure(
+      scenario,
+      seen.end === 'broken'
+        ? 'the connection broke before the result and carried no SSE event id to resume from'
+        : 'the stream ended without a result',
     );
-  };
-  /** Reconnects to the call's stream after the last event seen; false when the stream cannot resume. */
-  const reconnect = async (): Promise<boolean> => {
-    if (session.transport !== 'http' || lastEventId === undefined) return false;
-    if (++reconnects > MAX_RECONNECTS) fail(`the stream closed ${MAX_RECONNECTS} times in a row without a result`);
-    await stream.drop();
-    // Wait as long as the server's `retry:` asks before reconnecting, as the spec tells clients to.
-    await sleep(Math.min(retryMs ?? 1000, 5000));
-    stream = await session.resume(lastEventId);
-    resumed = true;
-    return true;
-  };
-  const read = async (): Promise<StreamedMessage | undefined | 'broken'> => {
-    try {
-      const next = stream.next(timeoutMs);
-      return await (standalone ? Promise.race([next, standalone.failed]) : next);
-    } catch (error) {
-      if (error instanceof GoldenError) throw error;
-      return 'broken';
-    }
-  };
-  while (!response) {
-    const next = await read();
-    lastEventId = stream.lastEventId ?? lastEventId;
-    retryMs = stream.retryMs ?? retryMs;
-    if (next === undefined || next === 'broken') {
-      if (await reconnect()) continue;
-      fail(
-        next === 'broken'
-          ? 'the connection broke before the result and carried no SSE event id to resume from'
-          : 'the stream ended without a result',
-      );
-      break;
-    }
-    const { message } = next;
-    if (isResponse(message) && modern && resultTypeOf(message) === 'input_required') {
-      if (++inputRounds > MAX_INPUT_ROUNDS) fail(`the server asked for input ${MAX_INPUT_ROUNDS} times in a row`);
-      const inputResponses = inputResponsesFor(scenario, message);
-      const requestState = resultOf(message)?.requestState;
-      await drain(stream, 1000);
-      // The retry is a new request: a new id, the answers, and the server's state echoed verbatim.
-      callId = newId();
-      roundParams = { inputResponses, ...(typeof requestState === 'string' && { requestState }) };
-      stream = await sendCall();
-      continue;
-    }
-    const kind = modern ? resultTypeOf(message) : isResponse(message) && legacyTaskOf(message) && 'task';
-    if (isResponse(message) && kind === 'task') {
-      // A task (the tasks extension; 2025's experimental tasks): followed with tasks/get to its end.
-      const task = await followTask(session, scenario, message, newId, timeoutMs, modern);
-      response = task.response;
-      cancelled = task.cancelled;
-      taskPolls = task.polls;
-      break;
-    }
-    if (isResponse(message)) response = message;
-    else if (isProgress(message)) {
-      progress.push(message);
-      reconnects = 0;
-    } else if (isServerRequest(message)) await answerServerRequest(session, scenario, message);
-    if (progress.length === scenario.cancelAfter && !cancelled) {
-      cancelled = true;
-      if (modern && session.transport === 'http') {
-        // Over HTTP the modern era cancels by closing the stream: nothing more can arrive on it.
-        await stream.close();
-        break;
-      }
-      await session.notify({
-        jsonrpc: '2.0',
-        method: 'notifications/cancelled',
-        params: { requestId: callId, reason: `mcp-golden: cancel after progress ${scenario.cancelAfter}` },
-      });
-      // Anything the server sends for the call from now on is a bug; wait a while to catch it.
-      const stepMs = Number(scenario.arguments?.step_ms ?? 200);
-      afterCancel.push(...(await drain(stream, Math.min(2000, Math.max(300, 3 * stepMs)))));
-      break;
-    }
-    if (progress.length === scenario.dropAfter && !resumed && isProgress(message)) {
-      if (modern) {
-        // The modern era has no resumption: the stream is lost and the call re-issued with a new id.
-        await stream.close();
-        callId = newId();
-        stream = await sendCall();
-        resumed = true;
-        continue;
-      }
-      if (!(await reconnect())) {
-        throw new GoldenError(
-          'E_TARGET',
-          'Cannot resume: the stream carried no SSE event ids. Expected an id on every event; the target needs an event store for Last-Event-ID.',
-        );
-      }
-    }
   }
-  if (response && !cancelled && session.transport === 'http') await drain(stream, 1000);
   standalone?.check();
+  const response = seen.response?.message;
   if (response && scenario.expectError === true && !isErrorResponse(response)) {
-    fail('the scenario expects an error ("expectError": true) but the call succeeded');
+    throw callFailure(scenario, 'the scenario expects an error ("expectError": true) but the call succeeded');
   }
   // A task poll's error (an unknown task id) is the task's end, not the tool refusing its arguments.
   const rejected =
-    response && scenario.expectError !== true && taskPolls === undefined ? argumentRejection(response) : undefined;
+    response && scenario.expectError !== true && seen.taskPolls === undefined ? argumentRejection(response) : undefined;
   if (rejected !== undefined) throw rejectedArguments(scenario, rejected);
   return {
-    progress,
+    progress: seen.progress.map((p) => p.message),
     ...(response && { response }),
-    afterCancel,
+    afterCancel: seen.afterCancel.map((p) => p.message),
     cancelled,
-    resumed,
-    inputRounds,
-    ...(taskPolls !== undefined && { taskPolls }),
+    resumed: seen.resumed,
+    inputRounds: seen.inputRounds,
+    ...(seen.taskPolls !== undefined && { taskPolls: seen.taskPolls }),
   };
 }
 

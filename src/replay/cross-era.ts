@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import { type Era, eraOf, type Frame, MODERN_PROTOCOL_VERSION, type Transcript } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage } from '../transcript/frame-content.js';
 import { isJsonObject } from '../transcript/json-object.js';
+import { legacyInitialize } from '../transcript/json-rpc.js';
 import type { GoldenInput } from './replay-plan.js';
 
 /** The 2025 revision a crossed modern golden answers `initialize` with. */
@@ -138,12 +139,7 @@ function handshakeExchange(
   const request =
     to === 'modern'
       ? { jsonrpc: '2.0', id: 0, method: 'server/discover', params: {} }
-      : {
-          jsonrpc: '2.0',
-          id: 0,
-          method: 'initialize',
-          params: { protocolVersion: LEGACY_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'replay' } },
-        };
+      : legacyInitialize(0, LEGACY_PROTOCOL_VERSION, {}, { name: 'replay' });
   const serverInfo = isJsonObject(answer.serverInfo)
     ? answer.serverInfo
     : { name: golden.header.target ?? 'mcp-golden replay', version: '0' };

@@ -153,3 +153,20 @@ export function describeMessage(message: JsonRpcMessage): string {
   const id = JSON.stringify(message.id);
   return kindOf(message) === 'error' || 'error' in message ? `error #${id}` : `result #${id}`;
 }
+
+/**
+ * The legacy era's `initialize` request: the one place it is built. The client sends it (the
+ * recorder's and the check's, and the pass-through's upstream); the cross-era replay re-frames a
+ * 2026-07-28 golden with it.
+ */
+export function legacyInitialize(
+  id: string | number,
+  protocolVersion: string,
+  capabilities: Readonly<Record<string, unknown>>,
+  clientInfo: Readonly<Record<string, string>>,
+): JsonRpcMessage {
+  return { jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion, capabilities, clientInfo } };
+}
+
+/** The notification that ends the legacy handshake. */
+export const INITIALIZED: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/initialized' };

@@ -1,5 +1,4 @@
-import type { RecordTarget } from '../record/record-call.js';
-import { httpTargetParts, stdioTargetSecrets } from '../record/target-secrets.js';
+import { type RecordTarget, secretsOfTarget } from '../record/open-target.js';
 import { REDACTED } from '../transcript/redact.js';
 
 /**
@@ -10,9 +9,7 @@ import { REDACTED } from '../transcript/redact.js';
 export function targetSecrets(target: RecordTarget): string[] {
   let values: readonly string[] = [];
   try {
-    if (typeof target === 'string' || target instanceof URL) values = httpTargetParts(String(target)).values;
-    else if ('url' in target) values = httpTargetParts(target.url, target.headers).values;
-    else values = stdioTargetSecrets(target.command, target.args ?? [], target.env).values;
+    values = secretsOfTarget(target).values;
   } catch {
     // An unparsable URL is reported by the recorder with the fix; it carries nothing to hide here.
   }

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { GoldenError, isGoldenError } from '../errors.js';
 import { argumentRejection } from '../record/argument-error.js';
+import { describeTarget } from '../record/open-target.js';
 import { type RecordOptions, type RecordTarget, recordCall } from '../record/record-call.js';
 import type { Scenario } from '../record/scenario.js';
 import { scenarioOfGolden } from '../record/scenario-of-golden.js';
@@ -54,12 +55,6 @@ export interface GoldenVerdict {
   readonly rewritten: boolean;
   /** The server now refuses the call (tool removed, arguments invalid): compared, never rewritten. */
   readonly refused?: string;
-}
-
-function describeTarget(target: RecordTarget): string {
-  if (typeof target === 'string' || target instanceof URL) return `"${String(target)}"`;
-  if ('url' in target) return `"${target.label ?? target.url}"`;
-  return `"${target.label ?? [target.command, ...(target.args ?? [])].join(' ')}"`;
 }
 
 interface Prepared {

@@ -1,21 +1,22 @@
 import { describe, expect, test } from 'vitest';
+import type { LiveArrival } from '../../record/session-client.js';
 import type { AuditEntry } from '../../server/audit-log.js';
-import type { Arrival, CallSeen } from '../check-session.js';
+import type { CallSeen } from '../check-session.js';
 import { unsentAfterCancel } from './cancellation.js';
 
-const progress = (value: number, atMs: number): Arrival => ({
+const progress = (value: number, atMs: number): LiveArrival => ({
   message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: value } },
   atMs,
 });
 
 /** A call cancelled at 300 ms: progress 1-5 arrived before, `after` after. */
-function seenWith(after: Arrival[]): CallSeen {
+function seenWith(after: LiveArrival[]): CallSeen {
   return {
     plan: { tool: 'progress_tight', arguments: {}, id: 1, token: 't' },
     startedEpochMs: 1000,
     progress: [1, 2, 3, 4, 5].map((v) => progress(v, v * 50 + 10)),
     afterCancel: after,
-    cancelledAtMs: 300,
+    cancelAtMs: 300,
   };
 }
 

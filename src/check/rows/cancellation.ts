@@ -70,7 +70,7 @@ export const cancellation = (
         ...(typeof audit === 'object' && { upstreamCancelled: audit.cancelled, stepsCompleted: audit.stepsCompleted }),
       };
       const got = progressValues(seen).length;
-      if (seen.cancelledAtMs === undefined && by.progress !== undefined && got < by.progress) {
+      if (seen.cancelAtMs === undefined && by.progress !== undefined && got < by.progress) {
         // The cancel waits for progress the gateway never delivered: that loss is the progress rows'
         // verdict, and failing here too would blame the gateway for a cancel it was never sent.
         return result(
@@ -81,7 +81,7 @@ export const cancellation = (
           calls,
         );
       }
-      if (seen.cancelledAtMs === undefined) {
+      if (seen.cancelAtMs === undefined) {
         return result(
           name,
           'fail',
@@ -103,7 +103,7 @@ export const cancellation = (
           numbers,
           calls,
         );
-      const cancelEpoch = seen.startedEpochMs + seen.cancelledAtMs;
+      const cancelEpoch = seen.startedEpochMs + seen.cancelAtMs;
       const upstreamEnd = audit.durationMs === null ? undefined : audit.startedAtEpochMs + audit.durationMs;
       if (!audit.cancelled && upstreamEnd !== undefined && upstreamEnd < cancelEpoch) {
         return result(
@@ -118,7 +118,7 @@ export const cancellation = (
         return result(
           name,
           'fail',
-          `${LEG.client}: sent ${sent} ${seen.cancelledAtMs.toFixed(0)} ms into the call. ${LEG.upstream}: ${upstreamSaid(audit)}: the cancel never reached it under the id it knows (${JSON.stringify(audit.requestId)}), it ran ${audit.stepsCompleted} of 40 steps`,
+          `${LEG.client}: sent ${sent} ${seen.cancelAtMs.toFixed(0)} ms into the call. ${LEG.upstream}: ${upstreamSaid(audit)}: the cancel never reached it under the id it knows (${JSON.stringify(audit.requestId)}), it ran ${audit.stepsCompleted} of 40 steps`,
           numbers,
           calls,
         );

@@ -4,6 +4,7 @@
  */
 import * as zlib from 'node:zlib';
 import { type InvariantResult, streamsProgressively } from '../../invariants/invariants.js';
+import { withTargetHeaders } from '../../record/open-target.js';
 import type { RecordTarget } from '../../record/record-call.js';
 import { NO_ACCEL_TOKEN_MARK } from '../../server/http-server.js';
 import { auditFor } from '../audit.js';
@@ -48,10 +49,7 @@ export const CLIENT_ACCEPT_ENCODING = `gzip, deflate, br${typeof (zlib as { crea
 
 /** The gateway target with the client's `Accept-Encoding` (HTTP only; a stdio target is unchanged). */
 function acceptingCompression(target: RecordTarget): RecordTarget {
-  if (typeof target === 'string' || target instanceof URL)
-    return { url: String(target), headers: { 'accept-encoding': CLIENT_ACCEPT_ENCODING } };
-  if ('url' in target) return { ...target, headers: { ...target.headers, 'accept-encoding': CLIENT_ACCEPT_ENCODING } };
-  return target;
+  return withTargetHeaders(target, { 'accept-encoding': CLIENT_ACCEPT_ENCODING });
 }
 
 async function judgeSpacing(
