@@ -53,11 +53,20 @@ export interface AuditEntry {
   durationMs: number | null;
   /** The `Mcp-*` request headers as received (modern era over HTTP only), names lower-cased. */
   readonly mcpHeaders?: Readonly<Record<string, string>>;
+  /**
+   * A 2026-07-28 multi-round-trip call: the `inputResponses` and `requestState` the request carried
+   * (verbatim; `received` is absent on a first round that carried neither), and the `input_required`
+   * result the tool answered (`sent`), if it did.
+   */
+  inputRound?: {
+    readonly received?: { readonly inputResponses?: unknown; readonly requestState?: unknown };
+    sent?: Readonly<Record<string, unknown>>;
+  };
 }
 
 /** Fields the server supplies when a call starts. */
 export type AuditStart = Pick<AuditEntry, 'sessionId' | 'tool' | 'arguments' | 'requestId' | 'progressToken'> &
-  Pick<Partial<AuditEntry>, 'mcpHeaders'>;
+  Pick<Partial<AuditEntry>, 'mcpHeaders' | 'inputRound'>;
 
 function wireType(value: unknown): WireType {
   if (typeof value === 'string') return 'string';
@@ -111,6 +120,7 @@ export class AuditLog {
       startedAtEpochMs: round3(performance.timeOrigin + at),
       durationMs: null,
       ...(start.mcpHeaders && { mcpHeaders: start.mcpHeaders }),
+      ...(start.inputRound && { inputRound: start.inputRound }),
     };
     this.rows.push(entry);
     this.changed();

@@ -48,6 +48,8 @@ export interface ReferenceServerOptions {
    * 405. @default 'serve'
    */
   readonly legacy?: 'serve' | 'reject';
+  /** What session ids start with, so two replicas never hand out the same id. @default 'session-' */
+  readonly sessionIdPrefix?: string;
 }
 
 /** A running reference upstream on loopback HTTP. */
@@ -192,7 +194,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 
   const createSession = async (): Promise<Session> => {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => `session-${++sessionCount}`,
+      sessionIdGenerator: () => `${options.sessionIdPrefix ?? 'session-'}${++sessionCount}`,
       enableJsonResponse: options.jsonResponse ?? false,
       eventStore: new CountingEventStore(),
       retryInterval: options.retryMs ?? 200,
