@@ -6,6 +6,8 @@ const ERA_ROWS = [
   'cancel by closing the stream (2026-07-28)',
   'Mcp-* headers reach the upstream (2026-07-28)',
   're-issue after a drop (2026-07-28)',
+  'input_required rounds pass through (2026-07-28)',
+  'idle budget: a silent call gets its result (2026-07-28)',
 ];
 
 describe('mcp-golden check in the 2026-07-28 era', () => {
@@ -21,6 +23,7 @@ describe('mcp-golden check in the 2026-07-28 era', () => {
       'Last-Event-ID resume',
       'progress on the call stream (GET stream open)',
       "Last-Event-ID never replays another session's events",
+      'session affinity across two upstream replicas',
     ]);
     const resume = report.results.find((r) => r.property === 'Last-Event-ID resume');
     expect(resume).toMatchObject({ verdict: 'n/a', evidence: expect.stringMatching(/no Last-Event-ID resumption/) });

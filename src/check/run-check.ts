@@ -9,6 +9,7 @@ import type { AuditEntry } from '../server/audit-log.js';
 import { type ReferenceServer, startReferenceServer } from '../server/http-server.js';
 import { referenceStdioCommand } from '../server/reference-stdio-command.js';
 import type { Era } from '../transcript/frame.js';
+import { sessionAffinity } from './affinity-rows.js';
 import { BATTERY, type BatteryContext, type BatteryProperty, type PropertyResult, spawnsProcesses } from './battery.js';
 import { auditEntriesOf } from './check-session.js';
 import { ERA_ROWS, eraSkip } from './era-rows.js';
@@ -20,6 +21,8 @@ import {
   type LaunchedGateway,
   startGateway,
 } from './gateway-process.js';
+import { idleBudget } from './idle-rows.js';
+import { inputRounds } from './round-rows.js';
 import { runBattery } from './run-battery.js';
 import { answeredJsonRpc, CheckSetupError, causeText, probe, startFix, tail } from './setup-error.js';
 import { longCall } from './stream-rows.js';
@@ -50,6 +53,13 @@ export interface CheckOptions {
   readonly clientEra?: Era;
   /** The era of the reference upstream (`modern`: it refuses the 2025 handshake, HTTP only). @default 'legacy' */
   readonly upstreamEra?: Era;
+  /** How long the idle row's call stays silent before its result (modern upstream). @default 3000 */
+  readonly idleBudgetMs?: number;
+  /**
+   * Port of a second upstream replica for a gateway already running (`gatewayUrl`); with
+   * `gateway`, name `{upstream2}` in the command instead. Either runs the session affinity row.
+   */
+  readonly upstream2Port?: number;
   /** Called before and after each property, in battery order, for a progress display (properties run several at once: both calls come when it is done). */
   readonly onProgress?: (event: { index: number; total: number; property: string; result?: PropertyResult }) => void;
 }
@@ -118,6 +128,13 @@ async function stdioAudit(target: RecordTarget, timeoutMs: number, file: string)
   );
 }
 
+/** The audit rows of the upstream and, when there is one, its second replica: oldest call first. */
+function bothReplicas(upstream: ReferenceServer, replica2: ReferenceServer | undefined): AuditEntry[] {
+  const rows = upstream.audit.entries();
+  if (!replica2) return rows;
+  return [...rows, ...replica2.audit.entries()].sort((a, b) => a.startedAtEpochMs - b.startedAtEpochMs);
+}
+
 /** The row that names each crash of the gateway process: a failure of its own. */
 export const CRASH_ROW = 'gateway process stays up';
 
@@ -174,16 +191,25 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       '--client-era modern needs --client-transport http: the check judges the 2026-07-28 duties (cancel by closing, Mcp-* headers, re-issue) over Streamable HTTP only. Drop --client-transport stdio, or use --client-era legacy.',
     );
   }
+  const wantsReplica = options.upstream2Port !== undefined || options.gateway?.includes('{upstream2}') === true;
+  if (wantsReplica && upstreamTransport !== 'http') {
+    throw new GoldenError(
+      'E_USAGE',
+      '{upstream2} (or --upstream2-port) starts a second upstream replica over HTTP, for the session affinity row; with --upstream-transport stdio the gateway spawns its upstreams itself. Drop {upstream2}, or use --upstream-transport http.',
+    );
+  }
   if (upstreamEra === 'modern' && upstreamTransport !== 'http') {
     throw new GoldenError(
       'E_USAGE',
       '--upstream-era modern needs --upstream-transport http: the modern-only reference upstream is served over Streamable HTTP only. Drop --upstream-transport stdio, or use --upstream-era legacy.',
     );
   }
+  const eraRows = [...ERA_ROWS, inputRounds, idleBudget];
   const rows: BatteryProperty[] = [
     ...BATTERY,
+    sessionAffinity,
     // In 2025 on both legs the era rows are n/a: listed only when --only asks for them (as --eras all may).
-    ...(modern ? ERA_ROWS : ERA_ROWS.filter((p) => options.only?.some((o) => p.name.includes(o)))),
+    ...(modern ? eraRows : eraRows.filter((p) => options.only?.some((o) => p.name.includes(o)))),
     ...(options.long ? [longCall(options.long.totalMs, options.long.everyMs)] : []),
   ];
   const chosen = rows.filter((p) => !options.only?.length || options.only.some((o) => p.name.includes(o)));
@@ -195,6 +221,7 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
   }
   const started = Date.now();
   let upstream: ReferenceServer | undefined;
+  let replica2: ReferenceServer | undefined;
   let gateway: GatewaySupervisor | undefined;
   let auditDir: string | undefined;
   try {
@@ -209,6 +236,16 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       });
       direct = upstream.url;
       upstreamSpec = upstream.url;
+      if (wantsReplica) {
+        replica2 = await startReferenceServer({
+          port: options.upstream2Port ?? 0,
+          ...options.upstream,
+          checkTools: true,
+          // Separate session state, and ids the first replica never hands out.
+          sessionIdPrefix: 'replica2-session-',
+          ...(upstreamEra === 'modern' && { legacy: 'reject' as const }),
+        });
+      }
     } else {
       const plain = referenceStdioCommand();
       const args = [...(plain.args ?? []), '--check-tools'];
@@ -226,7 +263,11 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
     } else {
       const launch = async (): Promise<LaunchedGateway> => {
         const port = await freePort();
-        const command = fillTemplate(options.gateway as string, { upstream: upstreamSpec, port });
+        const command = fillTemplate(options.gateway as string, {
+          upstream: upstreamSpec,
+          port,
+          ...(replica2 && { upstream2: replica2.url }),
+        });
         const process = await startGateway(command, port, timeoutMs);
         return { process, target: `http://127.0.0.1:${port}${options.gatewayPath ?? '/mcp'}` };
       };
@@ -255,8 +296,16 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       upstreamAccelHeader: upstream !== undefined && options.upstream?.accelHeader !== false,
       clientEra,
       upstreamEra,
+      ...(options.idleBudgetMs !== undefined && { idleBudgetMs: options.idleBudgetMs }),
+      ...(upstream &&
+        replica2 && {
+          replicas: [
+            async () => (upstream as ReferenceServer).audit.entries(),
+            async () => (replica2 as ReferenceServer).audit.entries(),
+          ] as const,
+        }),
       audit: upstream
-        ? async () => (upstream as ReferenceServer).audit.entries()
+        ? async () => bothReplicas(upstream as ReferenceServer, replica2)
         : () => stdioAudit(gatewayTarget, timeoutMs, join(auditDir as string, 'audit.jsonl')),
     });
     const context = contextFor(target);
@@ -334,6 +383,7 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
   } finally {
     await gateway?.stop();
     await upstream?.close();
+    await replica2?.close();
     if (auditDir !== undefined) await rm(auditDir, { recursive: true, force: true });
   }
 }
