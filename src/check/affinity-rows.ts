@@ -4,7 +4,7 @@ import { errorOf } from '../transcript/json-rpc.js';
 import { firstLineOf } from './audit-wait.js';
 import type { BatteryContext, BatteryProperty, PropertyResult } from './battery.js';
 import { clientEraOf, upstreamEraOf } from './era-rows.js';
-import { LEG, newTag, result, withSession } from './row-kit.js';
+import { LEG, newTag, quote, result, withSession } from './row-kit.js';
 
 /** The row's name. */
 export const AFFINITY_ROW = 'session affinity across two upstream replicas';
@@ -50,9 +50,14 @@ async function runSession(context: BatteryContext, base: string, index: number):
   }
 }
 
-/** The HTTP status and body of a refused call, without the recorder's advice; else the text as it is. */
+/** A refused call's HTTP status and JSON-RPC error message, without the recorder's advice; else the text as it is. */
 function brief(failure: string): string {
-  return /HTTP \d{3}: .*?(?=\. Expected |$)/.exec(failure)?.[0] ?? failure;
+  const status = /HTTP (\d{3})/.exec(failure)?.[1];
+  const message = /"message":"((?:[^"\\]|\\.)*)"/.exec(failure)?.[1];
+  if (status === undefined) return failure;
+  return message === undefined
+    ? `HTTP ${status}`
+    : `HTTP ${status}, ${quote(JSON.parse(`"${message}"`) as string, 60)}`;
 }
 
 /** Where a tagged call landed: replica 1 or 2 and the upstream session, or nowhere. */
@@ -102,20 +107,19 @@ export const sessionAffinity: BatteryProperty = {
         continue;
       }
       const places = s.calls.map((c) => placeOf(c.tag, audits));
-      const home = places[0];
+      // The session's home: where the first of its calls that ran at all ran.
+      const home = places.find((p) => p !== undefined);
       if (home) homes[home.replica - 1] = (homes[home.replica - 1] ?? 0) + 1;
       for (const [n, c] of s.calls.entries()) {
         const at = places[n];
-        const where = at
-          ? `reached replica ${at.replica} (upstream session ${at.session})`
-          : 'was run by neither replica (in neither audit log)';
         const wrong = !at || !home || at.replica !== home.replica || at.session !== home.session;
         if (c.failure === undefined && !wrong) continue;
-        const since =
-          home && n > 0 ? `, its first call reached replica ${home.replica} (upstream session ${home.session})` : '';
-        problems.push(
-          `${name} call ${n + 1}: ${LEG.upstream}: ${where}${since}${c.failure !== undefined ? `; ${LEG.client}: ${brief(c.failure)}` : ''}`,
-        );
+        const where = at ? `reached replica ${at.replica} (session ${at.session})` : 'ran on neither replica';
+        const refused = c.failure !== undefined ? ` (${LEG.client}: ${brief(c.failure)})` : '';
+        const homeText = home
+          ? `; the session's other calls ran on replica ${home.replica} (session ${home.session})`
+          : '';
+        problems.push(`${name} call ${n + 1}: ${LEG.upstream}: ${where}${refused}${homeText}`);
       }
       if (s.failure !== undefined) problems.push(`${LEG.client}: ${name} broke off: ${s.failure}`);
     }
