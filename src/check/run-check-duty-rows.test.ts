@@ -71,6 +71,17 @@ describe('idle budget (2026-07-28)', () => {
     expect(cut).toBeLessThan(1400);
   }, 60_000);
 
+  test('a proxy that answers a JSON-RPC error after 500 ms idle fails, naming the error and its time', async () => {
+    const report = await checkThroughDuty('idle-error', { ...MODERN, only: ['idle budget'], idleBudgetMs: 1500 });
+    const judged = row(report, IDLE_ROW);
+    expect(judged?.verdict).toBe('fail');
+    expect(judged?.evidence).toMatch(
+      /^client→gateway: the gateway answered error -32001 "Request timed out: .*" (\d+) ms after the call was sent \(headers after \d+ ms\); .*gateway→upstream: id \d+: cancelled \(the client closed the stream\) at \d+ ms/,
+    );
+    expect(Number(judged?.numbers.cutMs)).toBeGreaterThanOrEqual(450);
+    expect(Number(judged?.numbers.cutMs)).toBeLessThan(1400);
+  }, 60_000);
+
   test('is n/a with a 2025 upstream, which sends its headers at once', async () => {
     const report = await checkThroughDuty('none', { only: [IDLE_ROW] });
     expect(row(report, IDLE_ROW)).toMatchObject({

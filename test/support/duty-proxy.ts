@@ -13,6 +13,7 @@ import type { FaultProxy } from './fault-proxy.js';
  * - `strip-request-state`: drops `requestState` from the `input_required` results it passes to the client;
  * - `idle-cut`: answers 504 when the upstream sent no response headers within `idleCutMs`, and
  *   closes the upstream request (a load balancer's idle timeout);
+ * - `idle-error`: like `idle-cut`, but answers HTTP 200 with a JSON-RPC error for the request's id (-32001);
  * - `round-robin`: sends each request to the next upstream, whatever its `Mcp-Session-Id`;
  * - `pin-session`: sends a request with `Mcp-Session-Id` to the upstream that issued that id, others round-robin.
  */
@@ -21,6 +22,7 @@ export type DutyFault =
   | 'rebuild-call-params'
   | 'strip-request-state'
   | 'idle-cut'
+  | 'idle-error'
   | 'round-robin'
   | 'pin-session';
 
@@ -109,13 +111,22 @@ export async function startDutyProxy(
           res.on('close', () => upRes.destroy());
         },
       );
-      if (fault === 'idle-cut') {
+      if (fault === 'idle-cut' || fault === 'idle-error') {
         const timer = setTimeout(() => {
           if (answered) return;
           answered = true;
           forward.destroy();
-          res.writeHead(504, { 'content-type': 'text/plain' });
-          res.end(`Gateway Timeout: the upstream sent no response headers within ${idleCutMs} ms`);
+          const why = `the upstream sent no response headers within ${idleCutMs} ms`;
+          if (fault === 'idle-cut') {
+            res.writeHead(504, { 'content-type': 'text/plain' });
+            res.end(`Gateway Timeout: ${why}`);
+            return;
+          }
+          const id = (JSON.parse(raw.toString() || '{}') as { id?: unknown }).id ?? null;
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32001, message: `Request timed out: ${why}` } }),
+          );
         }, idleCutMs);
         forward.on('response', () => clearTimeout(timer));
         forward.on('close', () => clearTimeout(timer));
