@@ -32,7 +32,7 @@ export interface ReferenceServerOptions {
   readonly audit?: AuditLog;
   /** Make `progress` fail at this step with `isError: true`, after a final notification. @default unset */
   readonly failAtStep?: number;
-  /** Also serve the gateway check's extra tools (`progress_tight`, `multibyte_output`). @default false */
+  /** Also serve the gateway check's extra tools (`progress_tight`, `multibyte_output`, `input_round`, `silent_result`). @default false */
   readonly checkTools?: boolean;
   /** A session with no open request for this long is closed (its id then gets 404). @default 300000 */
   readonly sessionTtlMs?: number;

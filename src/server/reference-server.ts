@@ -51,7 +51,7 @@ export interface ConnectReferenceOptions {
   readonly audit: AuditLog;
   /** Make `progress` fail at this step, after a final notification (progress == total) with `isError: true`. @default unset */
   readonly failAtStep?: number | undefined;
-  /** Also serve `progress_tight` and `multibyte_output`, the gateway check's extra tools. @default false */
+  /** Also serve `progress_tight`, `multibyte_output`, `input_round` and `silent_result`, the gateway check's extra tools. @default false */
   readonly checkTools?: boolean;
 }
 
