@@ -283,7 +283,11 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
         gateway = new GatewaySupervisor(first, launch);
         target = first.target;
       } else {
-        label = fillTemplate(options.gateway as string, { upstream: upstreamSpec, port: await freePort() });
+        label = fillTemplate(options.gateway as string, {
+          upstream: upstreamSpec,
+          port: await freePort(),
+          ...(replica2 && { upstream2: replica2.url }),
+        });
         target = { command: '/bin/sh', args: ['-c', label], label };
       }
     }
