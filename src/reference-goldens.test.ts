@@ -61,6 +61,12 @@ describe('recordGoldens (the standard scenario list against the live reference s
     expect(problems).toEqual([]);
   });
 
+  test('every fresh golden says in its notes that the reference server recorded it', async () => {
+    for (const recorded of result.recorded) {
+      expect((await readGolden(recorded.path)).header.notes?.reference, recorded.name).toBe(true);
+    }
+  });
+
   test('refuses an unknown scenario name and lists the known ones', async () => {
     const error = await recordGoldens({ outDir: dir, names: ['progres'] }).catch((e: unknown) => e);
     expect(isGoldenError(error, 'E_SCENARIO')).toBe(true);

@@ -74,6 +74,8 @@ export async function recordReferenceGoldens(
       ...options,
       scenarios: options.scenarios ?? (await loadStandardScenarios()),
       target: (scenario) => targets.targetFor(scenario),
+      // Said in the header, so the golden's fix command is its scenario name alone.
+      record: { ...options.record, notes: { ...options.record?.notes, reference: true } },
     });
   } finally {
     await targets.close();

@@ -92,7 +92,148 @@ function staticClosure(file: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
+/** Every relative specifier `file` names: `import`, `import type`, `export ... from`, side-effect and dynamic `import()`. */
+function specifiersOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((match) =>
+    resolve(file, '..', (match[1] ?? '').replace(/\.js$/, '.ts')),
+  );
+}
+
+/** The import graph of src/ (test files left out), file -> the source files it names. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(src)) graph.set(file, specifiersOf(file));
+  return graph;
+}
+
+/** One shortest cycle through `start`, as `a.ts -> b.ts -> a.ts`, or undefined. */
+function cycleThrough(graph: Map<string, string[]>, start: string): string | undefined {
+  const cameFrom = new Map<string, string>();
+  const queue = [start];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    for (const to of graph.get(next) ?? []) {
+      if (to === start) {
+        const path = [next];
+        for (let at = next; at !== start; ) {
+          at = cameFrom.get(at) as string;
+          path.unshift(at);
+        }
+        return [...path, start].map((file) => relative(src, file)).join(' -> ');
+      }
+      if (!cameFrom.has(to) && graph.has(to)) {
+        cameFrom.set(to, next);
+        queue.push(to);
+      }
+    }
+  }
+  return undefined;
+}
+
+test('no import circle anywhere in src/, type-only imports and re-exports included', () => {
+  const graph = importGraph();
+  const cycles = new Set<string>();
+  const inCycle = new Set<string>();
+  for (const file of graph.keys()) {
+    if (inCycle.has(file)) continue;
+    const cycle = cycleThrough(graph, file);
+    if (!cycle) continue;
+    cycles.add(cycle);
+    for (const name of cycle.split(' -> ')) inCycle.add(join(src, name));
+  }
+  expect([...cycles]).toEqual([]);
+});
+
+/** The CLI's command names, from its one table of commands (src/cli/run-cli.ts). */
+function cliCommands(): string[] {
+  const table = readFileSync(join(src, 'cli/run-cli.ts'), 'utf8');
+  return [...table.matchAll(/^\s*\['([a-z-]+)', async \(\) =>/gm)].map((match) => match[1] as string);
+}
+
+test('the transcript core spells no CLI flag and no `mcp-golden <command>`: its callers name the fix', () => {
+  const commands = cliCommands();
+  expect(commands).toEqual(expect.arrayContaining(['serve', 'record', 'verify', 'lint']));
+  // A flag is `--` then a letter, not inside a word or an arrow; a command is `mcp-golden` and a command name.
+  const spelling = new RegExp(`(?<![\\w-])--[a-z]|\\bmcp-golden (?:${commands.join('|')})\\b`);
+  const shipped = readdirSync(join(src, 'transcript'), { recursive: true, encoding: 'utf8' })
+    .filter((name) => (name.endsWith('.ts') && !name.endsWith('.test.ts')) || name.endsWith('.json'))
+    .map((name) => join(src, 'transcript', name));
+  expect(shipped.length).toBeGreaterThan(20);
+  const found = shipped.flatMap((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .flatMap((line, i) => (spelling.test(line) ? [`${relative(root, file)}:${i + 1}: ${line.trim()}`] : [])),
+  );
+  expect(found).toEqual([]);
+});
+
 test("the CLI's shared command code loads nothing from check/ (each command loads its own rooms)", () => {
   const shared = [...staticClosure(join(src, 'cli/run-cli.ts'))].map((file) => relative(src, file));
   expect(shared.filter((file) => file.startsWith('check/'))).toEqual([]);
+});
+
+test('check/: only the runner imports the battery list, only the entry points import the runner, rows import no other family', () => {
+  const graph = importGraph();
+  const check = (name: string): string => join(src, 'check', name);
+  const importersOf = (file: string): string[] =>
+    [...graph]
+      .filter(([, targets]) => targets.includes(file))
+      .map(([importer]) => relative(src, importer))
+      .sort();
+  expect(importersOf(check('battery.ts'))).toEqual(['check/run-check.ts']);
+  expect(importersOf(check('run-check.ts')).filter((f) => f !== 'check/index.ts' && !f.startsWith('cli/'))).toEqual([]);
+  const inCheck = (file: string): boolean => file.startsWith(join(src, 'check/'));
+  expect((graph.get(check('vocabulary.ts')) ?? []).filter(inCheck).map((f) => relative(src, f))).toEqual([]);
+  const rowToRow = [...graph]
+    .filter(([file]) => file.startsWith(check('rows/')))
+    .flatMap(([file, targets]) =>
+      targets.filter((t) => t.startsWith(check('rows/'))).map((t) => `${relative(src, file)} -> ${relative(src, t)}`),
+    );
+  expect(rowToRow).toEqual([]);
+});
+
+/** The files of check/ as docs/architecture.md's table names them (`rows/<family>.ts` stands for every row file). */
+function checkKeyOf(file: string): string {
+  const name = relative(join(src, 'check'), file).replace(/\.ts$/, '');
+  return name.startsWith('rows/') ? 'rows' : name;
+}
+
+test("imports inside check/ point only where docs/architecture.md's table of check/ allows, and every file is in it", () => {
+  const doc = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
+  const table = doc.slice(doc.indexOf('<!-- check-files:start -->'), doc.indexOf('<!-- check-files:end -->'));
+  const files: string[] = [];
+  const allowed = new Set<string>();
+  for (const line of table.split('\n').slice(3)) {
+    const [file, , imports] = line
+      .split('|')
+      .slice(1)
+      .map((cell) => cell.trim());
+    if (!file) continue;
+    const key = file
+      .replace(/`/g, '')
+      .replace(/\.ts$/, '')
+      .replace(/\/<family>$/, '');
+    files.push(key);
+    for (const to of (imports ?? '').split(',').map((s) => s.trim())) if (to) allowed.add(`${key} -> ${to}`);
+  }
+  const inCheck = (file: string): boolean => file.startsWith(join(src, 'check/'));
+  const drawn = new Map<string, string>();
+  for (const [file, targets] of importGraph()) {
+    if (!inCheck(file)) continue;
+    for (const to of targets.filter(inCheck)) {
+      if (checkKeyOf(to) !== checkKeyOf(file))
+        drawn.set(`${checkKeyOf(file)} -> ${checkKeyOf(to)}`, relative(src, file));
+    }
+  }
+  const checkFiles = sourceFiles(join(src, 'check')).map(checkKeyOf);
+  expect([...new Set(checkFiles)].filter((key) => !files.includes(key))).toEqual([]);
+  // Each file imports only files listed above it: the table reads from the words to the runner.
+  expect(
+    [...allowed].filter((arrow) => {
+      const [from = '', to = ''] = arrow.split(' -> ');
+      return !(files.indexOf(to) >= 0 && files.indexOf(to) < files.indexOf(from));
+    }),
+  ).toEqual([]);
+  expect([...drawn].filter(([arrow]) => !allowed.has(arrow)).map(([arrow, file]) => `${arrow} (${file})`)).toEqual([]);
+  expect([...allowed].filter((arrow) => !drawn.has(arrow))).toEqual([]);
 });

@@ -10,10 +10,10 @@ import type { CallStream, WireSession } from '../record/wire-session.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import type { Era, Frame } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
-import { memberOf } from '../transcript/json-object.js';
-import { isResponse, parseJsonRpc, resultOf } from '../transcript/json-rpc.js';
+import { isResponse, parseJsonRpc } from '../transcript/json-rpc.js';
 import { SseParser } from '../transcript/sse.js';
 import { DEFAULT_PROTOCOL_VERSION, VERSION } from '../version.js';
+import { auditEntriesOf } from './audit.js';
 
 /** One call made on a {@link CheckSession}. */
 export interface CallPlan {
@@ -68,13 +68,6 @@ export interface CheckSession {
 
 /** How long to keep reading after a cancel, to catch what must not come. */
 const AFTER_CANCEL_MS = 400;
-
-/** The rows an `audit_log` tool result carries (`structuredContent.entries`); `[]` when it carries none. */
-export function auditEntriesOf(response: JsonRpcMessage | undefined): AuditEntry[] {
-  const entries = memberOf(memberOf(resultOf(response), 'structuredContent'), 'entries');
-  // The rows come from the reference server's own audit_log tool, which writes AuditEntry objects.
-  return Array.isArray(entries) ? (entries as AuditEntry[]) : [];
-}
 
 /**
  * Opens one session on `target` (an HTTP endpoint, or a stdio command: one gateway process) and

@@ -14,7 +14,7 @@ export {
 export type { Arrival, Call } from '../transcript/read-calls.js';
 export { readToolCall } from '../transcript/read-calls.js';
 export type { TimingTolerance } from '../transcript/timing-tolerance.js';
-export type { PropertyResult, TimelineCall, Verdict } from './battery.js';
 export { formatReport, timelineSvg } from './report.js';
-export type { CheckOptions, CheckReport } from './run-check.js';
+export type { CheckOptions } from './run-check.js';
 export { runGatewayCheck } from './run-check.js';
+export type { CheckReport, PropertyResult, TimelineCall, Verdict } from './vocabulary.js';

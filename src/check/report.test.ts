@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { timelineSvg } from './report.js';
-import type { CheckReport } from './run-check.js';
+import type { CheckReport } from './vocabulary.js';
 
 const LONG = 'progress is forwarded live through the gateway, not buffered until the result';
 const report: CheckReport = {

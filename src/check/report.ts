@@ -1,10 +1,6 @@
 import { tickStep } from '../report/html-report.js';
 import { wrap } from '../wrap.js';
-import type { TimelineCall } from './battery.js';
-import type { CheckReport } from './run-check.js';
-
-/** The number a spacing row carries when it passed only with `X-Accel-Buffering: no` from the upstream. */
-export const NEEDS_ACCEL_HEADER = 'onlyWithAccelHeader';
+import { type CheckReport, NEEDS_ACCEL_HEADER, type TimelineCall } from './vocabulary.js';
 
 const MARK = { pass: 'pass', fail: 'FAIL', 'n/a': 'n/a ' } as const;
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
-import type { BatteryLoad, BatteryProperty, PropertyResult } from './battery.js';
 import { runBattery } from './run-battery.js';
+import type { BatteryLoad, BatteryProperty, PropertyResult } from './vocabulary.js';
 
 const fake = (name: string, load: BatteryLoad, ms: number, waits = false): BatteryProperty => ({
   name,

@@ -1,4 +1,4 @@
-import type { BatteryLoad, BatteryProperty, PropertyResult } from './battery.js';
+import type { BatteryLoad, BatteryProperty, PropertyResult } from './vocabulary.js';
 
 /**
  * The stages the battery runs in, one after the other, and how many properties of a stage run at

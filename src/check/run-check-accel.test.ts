@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { checkThrough } from '../../test/support/check-through-fault.js';
-import { formatReport, NEEDS_ACCEL_HEADER } from './report.js';
+import { formatReport } from './report.js';
+import { NEEDS_ACCEL_HEADER } from './vocabulary.js';
 
 const SPACING = ['progress streams live (50 ms steps)', 'progress streams live (500 ms steps)'];
 

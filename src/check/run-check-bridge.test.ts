@@ -2,7 +2,8 @@ import { describe, expect, test } from 'vitest';
 import { failing } from '../../test/support/check-through-fault.js';
 import { type BridgeFault, type BridgeWay, startEraBridge } from '../../test/support/era-bridge.js';
 import { freePort } from './gateway-process.js';
-import { type CheckReport, runGatewayCheck } from './run-check.js';
+import { runGatewayCheck } from './run-check.js';
+import type { CheckReport } from './vocabulary.js';
 
 /** The check through an in-repo era bridge in front of the reference upstream. */
 async function checkBridge(way: BridgeWay, fault: BridgeFault, only: string[] = []): Promise<CheckReport> {

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { checkThroughDuty } from '../../test/support/duty-proxy.js';
-import { AFFINITY_ROW } from './affinity-rows.js';
-import { IDLE_ROW } from './idle-rows.js';
-import { ROUND_ROW } from './round-rows.js';
+import { AFFINITY_ROW } from './rows/affinity.js';
+import { IDLE_ROW } from './rows/idle.js';
+import { ROUND_ROW } from './rows/rounds.js';
 
 const MODERN = { clientEra: 'modern', upstreamEra: 'modern' } as const;
 

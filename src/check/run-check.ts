@@ -1,18 +1,15 @@
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GoldenError, isGoldenError } from '../errors.js';
-import { type RecordTarget, recordCall } from '../record/record-call.js';
+import type { RecordTarget } from '../record/record-call.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import { type ReferenceServer, startReferenceServer } from '../server/http-server.js';
 import { referenceStdioCommand } from '../server/reference-stdio-command.js';
 import type { Era } from '../transcript/frame.js';
-import { sessionAffinity } from './affinity-rows.js';
-import { BATTERY, type BatteryContext, type BatteryProperty, type PropertyResult, spawnsProcesses } from './battery.js';
-import { auditEntriesOf } from './check-session.js';
-import { ERA_ROWS, eraSkip } from './era-rows.js';
+import { stdioAudit } from './audit.js';
+import { BATTERY, longCall } from './battery.js';
 import {
   fillTemplate,
   freePort,
@@ -21,11 +18,10 @@ import {
   type LaunchedGateway,
   startGateway,
 } from './gateway-process.js';
-import { idleBudget } from './idle-rows.js';
-import { inputRounds } from './round-rows.js';
+import { spawnsProcesses } from './kit.js';
 import { runBattery } from './run-battery.js';
 import { answeredJsonRpc, CheckSetupError, causeText, probe, startFix, tail } from './setup-error.js';
-import { longCall } from './stream-rows.js';
+import type { BatteryContext, BatteryProperty, CheckReport, PropertyResult } from './vocabulary.js';
 
 /** Options of {@link runGatewayCheck}. */
 export interface CheckOptions {
@@ -53,6 +49,7 @@ export interface CheckOptions {
   readonly clientEra?: Era;
   /** The era of the reference upstream (`modern`: it refuses the 2025 handshake, HTTP only). @default 'legacy' */
   readonly upstreamEra?: Era;
+  /** Called before and after each property, in battery order, for a progress display (properties run several at once: both calls come when it is done). */
   /** How long the idle row's call stays silent before its result (modern upstream). @default 3000 */
   readonly idleBudgetMs?: number;
   /**
@@ -60,21 +57,7 @@ export interface CheckOptions {
    * `gateway`, name `{upstream2}` in the command instead. Either runs the session affinity row.
    */
   readonly upstream2Port?: number;
-  /** Called before and after each property, in battery order, for a progress display (properties run several at once: both calls come when it is done). */
   readonly onProgress?: (event: { index: number; total: number; property: string; result?: PropertyResult }) => void;
-}
-
-/** The check's verdict. */
-export interface CheckReport {
-  readonly gateway: string;
-  readonly upstreamTransport: 'http' | 'stdio';
-  readonly clientTransport: 'http' | 'stdio';
-  /** The eras the check ran in, where one was modern (absent: 2025-11-25 on both legs). */
-  readonly eras?: { readonly client: Era; readonly upstream: Era };
-  readonly startedAt: string;
-  readonly durationMs: number;
-  readonly pass: boolean;
-  readonly results: readonly PropertyResult[];
 }
 
 /**
@@ -82,51 +65,6 @@ export interface CheckReport {
  * 500 ms and its largest result is 3.2 MB, so a shorter wait fails faithful gateways on a busy machine.
  */
 export const MIN_CHECK_TIMEOUT_MS = 2000;
-
-/** Reads the upstream's audit log through the gateway, with the `audit_log` tool. */
-async function auditThrough(target: RecordTarget, timeoutMs: number): Promise<AuditEntry[]> {
-  const recording = await recordCall(target, { tool: 'audit_log', timeoutMs });
-  return auditEntriesOf(recording.outcome.response);
-}
-
-/**
- * The rows stdio upstreams appended to `path` as their calls ended (`serve --stdio --audit-file`),
- * from every process that shares it: each row is written once, when its call ends. A line cut short
- * by a process killed mid-write is skipped.
- */
-function auditFileEntries(path: string): AuditEntry[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return [];
-  }
-  const rows: AuditEntry[] = [];
-  for (const line of text.split('\n')) {
-    if (line === '') continue;
-    try {
-      rows.push((JSON.parse(line) as { entry: AuditEntry }).entry);
-    } catch {
-      // Cut short: the rest of the file still counts.
-    }
-  }
-  return rows;
-}
-
-/**
- * The audit of a stdio upstream: what the process behind the gateway says over the wire, and what
- * every process wrote to the audit file (a gateway may start one upstream per session, and a new
- * session then reaches a process that saw none of the calls). Rows both give count once, the live
- * one kept; oldest call first.
- */
-async function stdioAudit(target: RecordTarget, timeoutMs: number, file: string): Promise<AuditEntry[]> {
-  const live = await auditThrough(target, timeoutMs).catch(() => [] as AuditEntry[]);
-  const key = (e: AuditEntry): string => `${e.startedAtEpochMs}|${typeof e.requestId}:${e.requestId}`;
-  const seen = new Set(live.map(key));
-  return [...live, ...auditFileEntries(file).filter((e) => !seen.has(key(e)))].sort(
-    (a, b) => a.startedAtEpochMs - b.startedAtEpochMs,
-  );
-}
 
 /** The audit rows of the upstream and, when there is one, its second replica: oldest call first. */
 function bothReplicas(upstream: ReferenceServer, replica2: ReferenceServer | undefined): AuditEntry[] {
@@ -204,12 +142,9 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       '--upstream-era modern needs --upstream-transport http: the modern-only reference upstream is served over Streamable HTTP only. Drop --upstream-transport stdio, or use --upstream-era legacy.',
     );
   }
-  const eraRows = [...ERA_ROWS, inputRounds, idleBudget];
   const rows: BatteryProperty[] = [
-    ...BATTERY,
-    sessionAffinity,
     // In 2025 on both legs the era rows are n/a: listed only when --only asks for them (as --eras all may).
-    ...(modern ? eraRows : eraRows.filter((p) => options.only?.some((o) => p.name.includes(o)))),
+    ...BATTERY.filter((p) => p.era !== 'modern' || modern || options.only?.some((o) => p.name.includes(o))),
     ...(options.long ? [longCall(options.long.totalMs, options.long.everyMs)] : []),
   ];
   const chosen = rows.filter((p) => !options.only?.length || options.only.some((o) => p.name.includes(o)));
@@ -352,7 +287,7 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
         numbers: {},
         calls: [],
       });
-      const skip = eraSkip(property, context);
+      const skip = property.skip?.(context);
       if (skip) return { property: property.name, verdict: 'n/a', evidence: skip, numbers: {}, calls: [] };
       if (!gateway) return property.run(context);
       return gateway.run(

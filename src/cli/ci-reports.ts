@@ -1,5 +1,5 @@
 import { relative, sep } from 'node:path';
-import type { CheckReport } from '../check/run-check.js';
+import type { CheckReport } from '../check/vocabulary.js';
 import { LINT_RULES } from '../lint/lint-rules.js';
 import type { LintReport } from '../lint/lint-transcript.js';
 import { formatViolation } from '../lint/lint-violation.js';

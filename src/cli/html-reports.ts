@@ -1,4 +1,4 @@
-import type { CheckReport } from '../check/run-check.js';
+import type { CheckReport } from '../check/vocabulary.js';
 import type { LintViolation } from '../lint/lint-violation.js';
 import type { TimelineMark, TimelineRow, TimelineSection } from '../report/html-report.js';
 import type { Transcript } from '../transcript/frame.js';

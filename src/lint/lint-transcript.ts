@@ -1,5 +1,6 @@
 import { GoldenError } from '../errors.js';
 import { eraOf, type Transcript } from '../transcript/frame.js';
+import { goldenNotes } from '../transcript/golden-notes.js';
 import { isLintRuleId, LINT_RULES, type LintRuleId } from './lint-rules.js';
 import { lintView } from './lint-view.js';
 import type { LintViolation } from './lint-violation.js';
@@ -50,14 +51,8 @@ export interface LintReport {
 
 /** Rule switches a golden carries in `notes.lint`: rule id → reason it is off. Throws on unknown ids. */
 export function goldenRuleExceptions(transcript: Transcript): SkippedRule[] {
-  const lint = transcript.header.notes?.lint;
+  const lint = goldenNotes(transcript.header).lint;
   if (lint === undefined) return [];
-  if (lint === null || typeof lint !== 'object' || Array.isArray(lint)) {
-    throw new GoldenError(
-      'E_GOLDEN_PARSE',
-      `Invalid notes.lint in the golden header: expected an object of rule id → reason, got ${JSON.stringify(lint)}.`,
-    );
-  }
   return Object.entries(lint).map(([rule, why]) => {
     if (!isLintRuleId(rule)) {
       throw new GoldenError(
@@ -65,7 +60,7 @@ export function goldenRuleExceptions(transcript: Transcript): SkippedRule[] {
         `Unknown lint rule "${rule}" in the golden's notes.lint. Expected one of: ${LINT_RULES.map((r) => r.id).join(', ')}.`,
       );
     }
-    return { rule, why: `golden notes: ${String(why)}` };
+    return { rule, why: `golden notes: ${why}` };
   });
 }
 

@@ -1,6 +1,7 @@
 import { GoldenError } from '../errors.js';
 import type { Transcript, TranscriptHeader } from '../transcript/frame.js';
 import { GOLDEN_FORMAT } from '../transcript/frame.js';
+import { type GoldenNotes, notesProblem } from '../transcript/golden-notes.js';
 import { type RedactOptions, redactTranscript, SECRET_HEADERS } from '../transcript/redact.js';
 import { mergeVolatile } from '../transcript/volatile.js';
 import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
@@ -39,6 +40,11 @@ export interface RecordOptions {
   readonly redact?: RedactOptions;
   /** The fetch the recording tap wraps. @default globalThis.fetch */
   readonly fetch?: FetchLike;
+  /**
+   * More facts for the header's `notes` (the golden's extension point), under those the recorder
+   * writes from the scenario. @default {}
+   */
+  readonly notes?: Readonly<GoldenNotes>;
 }
 
 /** A recorded transcript together with what the client saw, counted on the wire. */
@@ -66,6 +72,13 @@ export async function recordCall(
   options: RecordOptions = {},
 ): Promise<Recording> {
   const checked = parseScenario(scenario, scenario.name ? `"${scenario.name}"` : `for tool "${String(scenario.tool)}"`);
+  const badNotes = options.notes === undefined ? undefined : notesProblem(options.notes);
+  if (badNotes) {
+    throw new GoldenError(
+      'E_USAGE',
+      `Invalid ${badNotes.key} in the record options: expected ${badNotes.expected}, got ${badNotes.got}. The header's notes take these keys typed (see golden.schema.json); any other key is free.`,
+    );
+  }
   const sink = new FrameSink();
   const protocolVersion = checked.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
   let session: WireSession;
@@ -124,7 +137,7 @@ export async function recordCall(
     await session.close().catch(() => undefined);
     throw error;
   }
-  const notes = scenarioNotes(checked);
+  const notes: GoldenNotes = { ...options.notes, ...scenarioNotes(checked) };
   if (probe !== undefined) notes.eraProbe = probe;
   if (outcome.inputRounds > 0) notes.inputRounds = outcome.inputRounds;
   const header: TranscriptHeader = {
@@ -151,22 +164,23 @@ export async function recordCall(
   return { ...transcript, outcome, originEpochMs: sink.originEpochMs };
 }
 
-function scenarioNotes(scenario: Scenario): Record<string, unknown> {
-  const notes: Record<string, unknown> = {};
+/** The scenario's facts for the header's notes (its server switches and steps as the scenario's schema checked them). */
+function scenarioNotes(scenario: Scenario): GoldenNotes {
+  const notes: GoldenNotes = {};
   if (scenario.progressToken !== undefined) notes.progressToken = scenario.progressToken;
   if (scenario.requestId !== undefined) notes.requestId = scenario.requestId;
   if (scenario.cancelAfter !== undefined) notes.cancelAfter = scenario.cancelAfter;
   if (scenario.dropAfter !== undefined) notes.dropAfter = scenario.dropAfter;
   if (scenario.era !== undefined) notes.era = scenario.era;
-  if (scenario.server !== undefined) notes.server = scenario.server;
+  if (scenario.server !== undefined) notes.server = { ...scenario.server };
   if (scenario.description !== undefined) notes.description = scenario.description;
   if (scenario.expectError !== undefined) notes.expectError = scenario.expectError;
   if (scenario.answers !== undefined) notes.answers = scenario.answers;
   // A session's steps, so `verify` re-runs every one of them.
-  if (scenario.steps !== undefined) notes.steps = scenario.steps;
+  if (scenario.steps !== undefined) notes.steps = [...scenario.steps];
   // What `verify` leaves out of the comparison of this golden, declared once in the scenario.
   const volatile = mergeVolatile({ ignore: scenario.ignore ?? [], mask: scenario.mask ?? [] });
-  if (Object.keys(volatile).length > 0) notes.volatile = volatile;
+  if (Object.keys(volatile).length > 0) notes.volatile = volatile as GoldenNotes['volatile'];
   if (scenario.lint !== undefined) notes.lint = scenario.lint;
   return notes;
 }

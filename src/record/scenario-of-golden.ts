@@ -1,6 +1,7 @@
 import { GoldenError } from '../errors.js';
 import { eraOf, type Transcript } from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
+import { goldenNotes } from '../transcript/golden-notes.js';
 import { isJsonObject } from '../transcript/json-object.js';
 import { isIdLike, paramsOf, requestProgressToken } from '../transcript/json-rpc.js';
 import { parseScenario, type Scenario } from './scenario.js';
@@ -38,14 +39,14 @@ export function scenarioOfGolden(golden: Transcript): Scenario {
       `Golden "${golden.header.scenario ?? '?'}" has no tools/call request, so it names no scenario to run.`,
     );
   }
-  const notes = golden.header.notes ?? {};
-  if (Array.isArray(notes.steps)) {
+  const notes = goldenNotes(golden.header);
+  if (notes.steps !== undefined) {
     // A session: its steps as recorded, checked as any scenario is.
     return parseScenario(
       {
         ...(golden.header.scenario !== undefined && { name: golden.header.scenario }),
         steps: notes.steps,
-        ...(isJsonObject(notes.answers) && { answers: notes.answers }),
+        ...(notes.answers !== undefined && { answers: notes.answers }),
         transport: golden.header.transport,
         protocolVersion: golden.header.protocolVersion,
       },
@@ -54,13 +55,8 @@ export function scenarioOfGolden(golden: Transcript): Scenario {
   }
   const params = paramsOf(call);
   const token = requestProgressToken(call).token;
-  const step = (key: 'cancelAfter' | 'dropAfter'): number | undefined => {
-    const value = notes[key];
-    return typeof value === 'number' ? value : undefined;
-  };
-  const cancelAfter = step('cancelAfter');
-  const dropAfter = step('dropAfter');
-  const answers = { ...(isJsonObject(notes.answers) ? notes.answers : {}), ...recordedAnswers(golden) };
+  const { cancelAfter, dropAfter } = notes;
+  const answers = { ...notes.answers, ...recordedAnswers(golden) };
   const isAnswers = Object.keys(answers).length > 0;
   return {
     ...(golden.header.scenario !== undefined && { name: golden.header.scenario }),
@@ -70,7 +66,7 @@ export function scenarioOfGolden(golden: Transcript): Scenario {
     ...(isIdLike(call.id) && { requestId: call.id }),
     ...(cancelAfter !== undefined && { cancelAfter }),
     ...(dropAfter !== undefined && { dropAfter }),
-    ...(typeof notes.expectError === 'boolean' && { expectError: notes.expectError }),
+    ...(notes.expectError !== undefined && { expectError: notes.expectError }),
     ...(isAnswers && { answers: answers as NonNullable<Scenario['answers']> }),
     transport: golden.header.transport,
     // A modern golden is re-run as a modern client; a legacy one asks for the version it recorded.

@@ -7,6 +7,7 @@ import type { Transcript } from '../transcript/frame.js';
 import { TranscriptReader } from '../transcript/parse.js';
 import { serializeTranscript } from '../transcript/serialize.js';
 import { temporaryNameOf } from './interrupted-writes.js';
+import { withRecordCommand } from './record-command.js';
 
 /** File extension of goldens. */
 export const GOLDEN_EXTENSION = '.jsonl';
@@ -61,7 +62,7 @@ export async function readGolden(path: string, options: ReadGoldenOptions = {}):
       `Failed to read golden "${path}": it is ${mib(size)}, above the limit of ${mib(maxBytes)}. Record a smaller scenario (fewer or shorter blocks), or raise the limit with readGolden(path, { maxBytes }).`,
     );
   }
-  const reader = new TranscriptReader({ source: path });
+  const reader = new TranscriptReader(withRecordCommand({ source: path }));
   let pending: Buffer[] = [];
   let firstLine: string | undefined;
   let lines = 0;

@@ -70,7 +70,28 @@ const header = fc.record(
     tool: fc.string(),
     arguments: fc.jsonValue(),
     recorder: fc.constant('mcp-golden 0.1.0'),
-    notes: fc.dictionary(fc.string(), fc.jsonValue(), { noNullPrototype: true }),
+    notes: fc.oneof(
+      fc.dictionary(fc.string(), fc.jsonValue(), { noNullPrototype: true }),
+      // The typed keys, each with a value of its type or not.
+      fc.record(
+        {
+          progressToken: fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean()),
+          cancelAfter: fc.oneof(fc.nat(), fc.integer({ min: -3, max: -1 }), fc.constant(1.5), fc.string()),
+          expectError: fc.oneof(fc.boolean(), fc.constant('yes')),
+          era: fc.constantFrom('legacy', 'modern', 'auto', 'middle'),
+          answers: fc.oneof(fc.dictionary(fc.string(), fc.object()), fc.dictionary(fc.string(), fc.nat())),
+          steps: fc.oneof(fc.array(fc.object(), { maxLength: 2 }), fc.constant([1]), fc.constant({})),
+          volatile: fc.record(
+            { ignore: fc.oneof(fc.array(fc.string()), fc.constant([1])), mask: fc.array(fc.string()) },
+            { requiredKeys: [] },
+          ),
+          lint: fc.dictionary(fc.constantFrom('rate', 'heartbeat'), fc.oneof(fc.string(), fc.nat())),
+          reference: fc.oneof(fc.boolean(), fc.constant('true')),
+          extension: fc.jsonValue(),
+        },
+        { requiredKeys: [] },
+      ),
+    ),
     frames: fc.nat(),
   },
   { requiredKeys: ['format', 'protocolVersion', 'transport', 'target', 'recorder', 'frames'] },
@@ -179,11 +200,29 @@ describe('one source for the golden format', () => {
     expect(readerAccepts(middle, true)).toBe(false);
   });
 
-  test('documents every field', () => {
-    const variants = (published.anyOf ?? []) as { properties: Record<string, { description?: string }> }[];
+  test("documents every field, and every typed key of the header's notes", () => {
+    type Properties = Record<string, { description?: string; properties?: Properties }>;
+    const variants = (published.anyOf ?? []) as { properties: Properties }[];
     expect(variants).toHaveLength(2);
     for (const variant of variants) {
       for (const [field, spec] of Object.entries(variant.properties)) expect(spec.description, field).toBeTruthy();
     }
+    const notes = Object.entries(variants[0]?.properties.notes?.properties ?? {});
+    expect(notes.map(([key]) => key)).toEqual(expect.arrayContaining(['cancelAfter', 'lint', 'volatile', 'reference']));
+    for (const [key, spec] of notes) expect(spec.description, `notes.${key}`).toBeTruthy();
+  });
+
+  test('a typed note of the wrong type is refused naming its key; any other key is kept as written', () => {
+    const reader = new TranscriptReader({ source: 'g.jsonl' });
+    const withNotes = (notes: unknown) => HEADER.replace('"frames":1', `"frames":0,"notes":${JSON.stringify(notes)}`);
+    expect(() => reader.line(withNotes({ lint: { rate: 5 } }))).toThrow(
+      'Failed to read golden "g.jsonl": line 1 has "notes.lint.rate" 5; expected a string.',
+    );
+    expect(() => new TranscriptReader().line(withNotes({ cancelAfter: 'three' }))).toThrow(
+      'line 1 has "notes.cancelAfter" "three"; expected a whole number >= 0.',
+    );
+    const kept = new TranscriptReader();
+    kept.line(withNotes({ cancelAfter: 3, reference: true, mine: { any: ['thing'] } }));
+    expect(kept.finish().header.notes).toEqual({ cancelAfter: 3, reference: true, mine: { any: ['thing'] } });
   });
 });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { GoldenNotesSchema } from './golden-notes.js';
 
 /**
  * The golden format, said once. The TypeScript types ({@link Frame}, {@link TranscriptHeader}),
@@ -6,7 +7,8 @@ import * as z from 'zod';
  * (`z.toJSONSchema`, see {@link goldenJsonSchema}) all come from these schemas.
  *
  * Unknown-field policy of mcp-golden/1: every object is closed. Extra facts about a recording go
- * in the header's `notes` (free-form, the one extension point); frames take no other fields.
+ * in the header's `notes` (typed keys in `golden-notes.ts`, any other key allowed: the one extension
+ * point); frames take no other fields.
  */
 
 /** Format identifier written on the first line of every golden. */
@@ -45,14 +47,14 @@ export const HeaderLineSchema = z
       .meta({ description: 'What was recorded: a URL (loopback port normalised) or a command line.' }),
     scenario: z.string({ error: 'a string' }).optional().meta({
       description:
-        'Scenario name when recorded from a scenario list: `mcp-golden record <scenario>` regenerates it (for your own server, with its --stdio or --target and your --scenarios).',
+        'Scenario name when recorded from a scenario list: recording that scenario again regenerates it (for your own server: the same server and scenario list).',
     }),
     tool: z.string({ error: 'a string' }).optional().meta({ description: 'Tool the scenario calls.' }),
     arguments: z.unknown().optional().meta({ description: 'Tool arguments the scenario sends.' }),
     recorder: z.string({ error: 'a string' }).meta({ description: '`mcp-golden <version>` that wrote the file.' }),
-    notes: z.record(z.string(), z.unknown(), { error: 'an object' }).optional().meta({
+    notes: GoldenNotesSchema.optional().meta({
       description:
-        'Facts about the recording: server switches, the token used, the cancel step. The extension point: any key is allowed here, and nowhere else.',
+        'Facts about the recording: the scenario’s token, cancel and resume steps, answers, volatile fields and lint exceptions, and how it was recorded. The extension point: any other key is allowed here, and nowhere else.',
     }),
     frames: count('the number of frame lines that follow, a whole number >= 0').meta({
       description: 'Number of frame lines that follow; a file with fewer was cut short.',
@@ -148,7 +150,7 @@ export function goldenJsonSchema(): Record<string, unknown> {
     $id: 'https://mcp-golden.dev/schema/mcp-golden-1.json',
     title: `mcp-golden transcript line (format ${GOLDEN_FORMAT})`,
     description:
-      "A golden is JSON Lines: UTF-8, LF line ends, object keys sorted. Line 1 is a header; every other line is one frame. Validate each line against this schema. Objects are closed: extra facts go in the header's notes.",
+      "A golden is JSON Lines: UTF-8, LF line ends, object keys sorted. Line 1 is a header; every other line is one frame. Validate each line against this schema. Objects are closed except the header's notes: extra facts go there.",
     ...rest,
   };
 }

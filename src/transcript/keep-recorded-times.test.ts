@@ -40,6 +40,51 @@ function session(
   return { header, frames };
 }
 
+/** One exchange's frames, at offsets (ms) from `at`: `[channel, dir, offset, raw?]`. */
+type Row = [Frame['channel'], 'c' | 's', number, string?];
+function exchanges(...parts: [number, Row[]][]): Transcript {
+  const frames = parts.flatMap(([at, rows], e) =>
+    rows.map(([channel, dir, ms, raw]): Frame => {
+      const frame = {
+        channel,
+        dir: dir === 'c' ? 'client->server' : 'server->client',
+        exchange: e + 1,
+        t: Math.round((at + ms) * 1000),
+      } as const;
+      if (channel === 'http') return { ...frame, ...(dir === 'c' ? { method: 'POST', url: '/mcp' } : { status: 200 }) };
+      if (channel === 'end') return { ...frame, reason: 'complete' };
+      if (channel === 'read') return { ...frame, size: (raw ?? '').length };
+      return { ...frame, raw: raw ?? '' };
+    }),
+  );
+  return { header, frames };
+}
+
+/** Offsets (ms) of each frame from the start of its exchange. */
+const offsets = (t: Transcript): number[] => {
+  const starts = new Map<number, number>();
+  return t.frames.map((f) => {
+    if (!starts.has(f.exchange)) starts.set(f.exchange, f.t);
+    return (f.t - (starts.get(f.exchange) ?? 0)) / 1000;
+  });
+};
+
+/**
+ * Frames whose content is the golden's and whose line changed although the offset written is within
+ * the tolerance, up to the first frame written off time (the frames after it may move with it).
+ */
+const unexplained = (golden: Transcript, kept: Transcript): number[] => {
+  const [was, is] = [offsets(golden), offsets(kept)];
+  const out: number[] = [];
+  for (const [i, f] of kept.frames.entries()) {
+    const old = golden.frames[i];
+    if (!old || JSON.stringify({ ...old, t: 0 }) !== JSON.stringify({ ...f, t: 0 }) || old.t === f.t) continue;
+    if (Math.abs((is[i] as number) - (was[i] as number)) > Math.max(20, 0.5 * (was[i] as number))) break;
+    out.push(i);
+  }
+  return out;
+};
+
 const changedLines = (a: Transcript, b: Transcript): number[] => {
   const x = serializeTranscript(a).split('\n');
   const y = serializeTranscript(b).split('\n');
@@ -52,8 +97,8 @@ describe('keepRecordedTimes', () => {
     const live = session([0, 12, 19, 33, 44, 52], ['"one"', '"TWO"', '"three"'], 'Tue, 24 Nov 2026 09:00:00 GMT', 'b2');
     const kept = keepRecordedTimes(golden, live);
     expect(changedLines(golden, kept)).toEqual([4]);
-    // The changed frame keeps its distance (14 ms) from the kept frame before it (now at 20 ms).
-    expect(kept.frames[3]).toEqual({ ...live.frames[3], t: 34_000 });
+    // The changed frame arrived within the tolerance of the frame it replaced: it keeps that time.
+    expect(kept.frames[3]).toEqual({ ...live.frames[3], t: 30_000 });
   });
 
   test('a frame whose time moved beyond the tolerance takes the new time, and the frames after it move with it', () => {
@@ -97,5 +142,66 @@ describe('keepRecordedTimes', () => {
     const kept = keepRecordedTimes(withRequest(golden, 'a1', '/mcp'), withRequest(live, 'b2', '/mcp?x'));
     expect(kept.frames.map((f) => f.headers?.['mcp-session-id']).filter(Boolean)).toEqual(['b2', 'b2']);
     expect(kept.frames.map((f) => f.t)).toEqual([0, 10_000, 20_000, 30_000, 40_000]);
+  });
+
+  // The shapes below are from e2e runs (test/e2e/reviewable-updates) that rewrote lines within the tolerance.
+  test('a changed frame that arrived a few ms after the frame before it does not push the on-time frames after it', () => {
+    const call = (text: string, sse: number, end: number): Row[] => [
+      ['http', 'c', 0],
+      ['http', 's', sse === 7.97 ? 7.655 : 2.011],
+      ['read', 's', sse === 7.97 ? 7.907 : 2.209, 'x'.repeat(212)],
+      ['sse', 's', sse, `data: ${text}\n\n`],
+      ['end', 's', end],
+    ];
+    const close: Row[] = [
+      ['http', 'c', 0],
+      ['http', 's', 1.1],
+      ['end', 's', 1.3],
+    ];
+    const golden = exchanges([26.5, call('"report on"', 7.97, 8.101)], [34.719, close]);
+    const live = exchanges([23.2, call('"Report on"', 6.283, 6.481)], [29.8, close]);
+    const kept = keepRecordedTimes(golden, live);
+    expect(changedLines(golden, kept)).toEqual([4]);
+    expect(unexplained(golden, kept)).toEqual([]);
+  });
+
+  test('a frame that arrived earlier than the tolerance allows is not moved to a time within the tolerance', () => {
+    const notify = (head: number, end: number): Row[] => [
+      ['http', 'c', 0],
+      ['http', 's', head],
+      ['end', 's', end],
+    ];
+    const after: Row[] = [['http', 'c', 0]];
+    const golden = exchanges([34.525, notify(17.577, 29.804)], [65.096, after]);
+    const live = exchanges([40.939, notify(3.139, 3.619)], [44.943, after]);
+    const kept = keepRecordedTimes(golden, live);
+    // The end arrived 26 ms early; written after the head (kept within its tolerance) it is 12 ms early: unchanged.
+    expect(changedLines(golden, kept)).toEqual([]);
+  });
+
+  test('a frame judged late against its exchange start is placed by that start, and later exchanges keep their offsets', () => {
+    const init = (body: number, head: number, end: number, version: string): Row[] => [
+      ['http', 'c', 0],
+      ['json', 'c', body, '{"method":"initialize"}'],
+      ['http', 's', head],
+      ['read', 's', head + 0.5, version],
+      ['sse', 's', head + 0.6, `data: ${version}\n\n`],
+      ['end', 's', end],
+    ];
+    const notify = (head: number, end: number): Row[] => [
+      ['http', 'c', 0],
+      ['http', 's', head],
+      ['end', 's', end],
+    ];
+    const golden = exchanges([2, init(0.5, 39, 40.9, '"v1"')], [43.4, notify(17.065, 25.4)]);
+    // The client sent its body 2 ms slower; the head came 20.2 ms late from the start (1 ms late from the body).
+    const live = exchanges([0, init(2.5, 59.2, 59.9, '"text-changed"')], [60.3, notify(17.5, 25)]);
+    const kept = keepRecordedTimes(golden, live);
+    expect(changedLines(golden, kept)).toEqual([4, 5]);
+    expect(unexplained(golden, kept)).toEqual([]);
+    // Had the head been written 20.2 ms late, the exchange after it would start later and keep its offsets.
+    const later = keepRecordedTimes(golden, exchanges([0, init(2.5, 59.2, 80, '"v1"')], [80.4, notify(17.5, 25)]));
+    expect(offsets(later).slice(6)).toEqual([0, 17.065, 25.4]);
+    expect(unexplained(golden, later)).toEqual([]);
   });
 });

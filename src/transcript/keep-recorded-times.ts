@@ -60,38 +60,91 @@ function alignFrames(previous: readonly string[], next: readonly string[]): [num
   return pairs;
 }
 
-/** When each exchange began in a transcript: the time of its first frame. */
-function exchangeStarts(frames: readonly Frame[]): Map<number, number> {
+/**
+ * Each `next` frame's counterpart in `previous`, by index: the frame with equal content (from the
+ * alignment), or, where a run of frames between two aligned ones changed one for one, the frame in
+ * the same place with the same channel and direction (its content changed; its time still counts).
+ */
+function counterparts(previous: readonly Frame[], next: readonly Frame[], pairs: readonly [number, number][]) {
+  const match: (number | undefined)[] = new Array(next.length).fill(undefined);
+  let [p0, n0] = [0, 0];
+  for (const [p, n] of [...pairs, [previous.length, next.length] as [number, number]]) {
+    if (p - p0 === n - n0) {
+      for (let k = 0; k < n - n0; k++) {
+        const [was, is] = [previous[p0 + k] as Frame, next[n0 + k] as Frame];
+        if (was.channel === is.channel && was.dir === is.dir) match[n0 + k] = p0 + k;
+      }
+    }
+    if (n < next.length) match[n] = p;
+    [p0, n0] = [p + 1, n + 1];
+  }
+  return match;
+}
+
+/** Each frame's offset from the start of its exchange, in µs. */
+function exchangeOffsets(frames: readonly Frame[]): number[] {
   const starts = new Map<number, number>();
-  for (const frame of frames) if (!starts.has(frame.exchange)) starts.set(frame.exchange, frame.t);
-  return starts;
+  return frames.map((frame) => {
+    if (!starts.has(frame.exchange)) starts.set(frame.exchange, frame.t);
+    return frame.t - (starts.get(frame.exchange) ?? 0);
+  });
 }
 
 /**
- * Places `next`'s frames on the previous recording's clock: a frame whose time is kept (`onTime`)
- * gets its old time; any other frame keeps its distance from the last frame placed before it, so
- * it lands where it arrived relative to its neighbours. A kept time that would go back before the
- * frame placed before it is not kept: times never go back. `content` gives each frame's fields
- * (its own, or the previous recording's for a frame that did not change).
+ * The time to write for each frame of `next`, on the previous recording's clock. An exchange starts
+ * at its counterpart's time when the frames before it leave room, else at its live distance from
+ * the frame before it. Within an exchange, a frame is on time, as the compare judges timing, when
+ * its offset from the start of its exchange is within `limits` of its counterpart's; it keeps its
+ * counterpart's offset. Any other frame is written at its live offset, kept between the frame
+ * before it (times never go back) and the next on-time frame of its exchange (so a changed or early
+ * frame never pushes an on-time frame off its line); if the offset so written is within `limits` of
+ * its counterpart's, the counterpart's is written instead. So a time changes in the file only where
+ * it moved by more than the tolerance.
  */
-function placeFrames(
+function placeTimes(
+  previous: readonly Frame[],
   next: readonly Frame[],
-  onTime: ReadonlyMap<number, number>,
-  content: (n: number) => Frame,
-): Frame[] {
-  let shift = 0;
+  match: readonly (number | undefined)[],
+  limits: Required<TimingTolerance>,
+): number[] {
+  const [oldOffsets, liveOffsets] = [exchangeOffsets(previous), exchangeOffsets(next)];
+  const was = match.map((p) => (p === undefined ? undefined : (oldOffsets[p] as number)));
+  const within = (offset: number, old: number): boolean =>
+    Math.abs(offset - old) / 1000 <= allowedDrift(limits, old / 1000);
+  const onTime = was.map((old, n) => old !== undefined && within(liveOffsets[n] as number, old));
+  // The next on-time frame of the same exchange after each frame (other than its first frame).
+  const anchor: (number | undefined)[] = [];
+  const later = new Map<number, number>();
+  for (let n = next.length - 1; n >= 0; n--) {
+    const exchange = (next[n] as Frame).exchange;
+    anchor[n] = later.get(exchange);
+    if (onTime[n] && liveOffsets[n] !== 0) later.set(exchange, n);
+  }
+  const starts = new Map<number, number>();
+  const times: number[] = [];
   let last = 0;
-  return next.map((frame, n) => {
-    const old = onTime.get(n);
-    if (old !== undefined && old >= last) {
-      shift = old - frame.t;
-      last = old;
-      return { ...content(n), t: old };
+  next.forEach((frame, n) => {
+    const start = starts.get(frame.exchange);
+    const old = was[n];
+    let t: number;
+    if (start === undefined) {
+      const p = match[n];
+      const counterpart = p === undefined ? undefined : (previous[p] as Frame).t;
+      const gap = n === 0 ? frame.t : (times[n - 1] as number) + frame.t - (next[n - 1] as Frame).t;
+      t = counterpart !== undefined && counterpart >= last ? counterpart : Math.max(last, gap);
+      starts.set(frame.exchange, t);
+    } else {
+      const a = anchor[n];
+      const upper = a === undefined ? Number.POSITIVE_INFINITY : start + (was[a] as number);
+      const live = Math.max(last, Math.min(start + (liveOffsets[n] as number), upper));
+      const kept = old === undefined ? undefined : start + old;
+      const keep = kept !== undefined && kept >= last && kept <= upper;
+      t = keep && (onTime[n] || within(live - start, old as number)) ? kept : live;
     }
-    const t = Math.max(last, frame.t + shift);
     last = t;
-    return { ...content(n), t };
+    times.push(t);
   });
+  return times;
 }
 
 const sameFrames = (a: Transcript, b: Transcript): boolean => {
@@ -101,40 +154,32 @@ const sameFrames = (a: Transcript, b: Transcript): boolean => {
 };
 
 /**
- * The transcript to write over a golden when it is re-recorded (`verify --update`, `record`,
- * `vitest -u`), made reviewable: every frame whose content did not change (after normalisation)
- * and whose time is within `tolerance` of the golden's keeps the golden's line exactly, time and
- * volatile values (dates, session ids) included, so a changed text shows in a diff as the lines
- * that changed. A frame's time counts as unchanged, as the compare judges it, when its offset from
- * the start of its exchange is within `tolerance` of the golden's; an unchanged frame that arrived
- * off time keeps its old bytes with the new time, and a changed frame is `next`'s, each placed at
- * its distance from the frame before it. When old bytes would make the volatile values disagree
- * within the file (a changed frame carries a new session id), only the times are kept. Times never go back from one frame to
- * the next: once a frame arrives later than the tolerance allows, the frames after it move with it.
+ * The transcript to write over a golden when it is re-recorded (by verify's update, by record,
+ * by the vitest matcher's update), made reviewable: a line changes only where its frame's content changed (after
+ * normalisation) or its time moved by more than `tolerance`, so a changed text shows in a diff as
+ * the lines that changed. Time is judged as the compare judges it: a frame's offset from the start
+ * of its exchange, against its counterpart's in the golden (the frame with the same content, or the
+ * one it replaced). A frame whose content did not change and whose time is within the tolerance
+ * keeps the golden's line exactly, time and volatile values (dates, session ids) included; a changed
+ * frame on time keeps its counterpart's time. A frame off time is written at the offset it arrived
+ * at now, kept in order between its neighbours (see {@link placeTimes}); when that brings it within
+ * the tolerance, the golden's time stays. Times never go back: when a frame is written later than
+ * the golden's next exchange began, the exchanges after it move with it, keeping their offsets.
+ * When old bytes would make the volatile values disagree within the file (a changed frame carries a
+ * new session id), only the times are kept.
  *
  * @example
  * await writeGolden(path, keepRecordedTimes(await readGolden(path), live))
  */
 export function keepRecordedTimes(previous: Transcript, next: Transcript, tolerance?: TimingTolerance): Transcript {
-  const limits = resolveTolerance(tolerance);
   const pairs = alignFrames(contentKeys(previous), contentKeys(next));
-  const oldStarts = exchangeStarts(previous.frames);
-  const newStarts = exchangeStarts(next.frames);
-  const same = new Map<number, Frame>();
-  const onTime = new Map<number, number>();
-  for (const [p, n] of pairs) {
-    const old = previous.frames[p] as Frame;
-    const now = next.frames[n] as Frame;
-    same.set(n, old);
-    // Judged as the compare judges timing: each frame's offset from the start of its exchange.
-    const was = (old.t - (oldStarts.get(old.exchange) ?? 0)) / 1000;
-    const is = (now.t - (newStarts.get(now.exchange) ?? 0)) / 1000;
-    if (Math.abs(is - was) <= allowedDrift(limits, was)) onTime.set(n, old.t);
-  }
-  const whole = {
+  const same = new Map(pairs.map(([p, n]) => [n, previous.frames[p] as Frame]));
+  const match = counterparts(previous.frames, next.frames, pairs);
+  const times = placeTimes(previous.frames, next.frames, match, resolveTolerance(tolerance));
+  const place = (content: (n: number) => Frame): Transcript => ({
     header: next.header,
-    frames: placeFrames(next.frames, onTime, (n) => same.get(n) ?? (next.frames[n] as Frame)),
-  };
-  if (sameFrames(whole, next)) return whole;
-  return { header: next.header, frames: placeFrames(next.frames, onTime, (n) => next.frames[n] as Frame) };
+    frames: next.frames.map((_, n) => ({ ...content(n), t: times[n] as number })),
+  });
+  const whole = place((n) => same.get(n) ?? (next.frames[n] as Frame));
+  return sameFrames(whole, next) ? whole : place((n) => next.frames[n] as Frame);
 }

@@ -1,9 +1,9 @@
 import type * as z from 'zod';
 import { GoldenError } from '../errors.js';
 import { type Frame, GOLDEN_FORMAT, type Transcript } from './frame.js';
+import { valueAt } from './golden-notes.js';
 import { FrameSchema, HeaderLineSchema } from './golden-schema.js';
 import { isJsonObject } from './json-object.js';
-import { recordCommandOf } from './record-command.js';
 
 /** Options of {@link parseTranscript}. */
 export interface ParseOptions {
@@ -12,6 +12,24 @@ export interface ParseOptions {
   /** The command that regenerates this golden, for error messages. @default derived from the header's scenario */
   readonly regenerate?: string;
 }
+
+/** Options of {@link TranscriptReader}: the caller (which knows the commands) names the fix. */
+export interface ReaderOptions extends ParseOptions {
+  /**
+   * The command that regenerates a golden with this first line (a JSON object, not yet validated)
+   * kept in `folder`; undefined when the header does not say, and then `regenerate` stands. Without
+   * a command, errors say to record the golden again.
+   */
+  readonly regenerateFor?: (
+    header: Readonly<Record<string, unknown>>,
+    folder: string | undefined,
+  ) => string | undefined;
+}
+
+/** How an error says to fix a golden: with the command when one is known. */
+const again = (command: string | undefined): string =>
+  command === undefined ? 'record it again' : `regenerate it with \`${command}\``;
+const capital = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
 type Fail = (line: number, what: string) => never;
 
@@ -26,8 +44,9 @@ function describeIssue(issue: z.core.$ZodIssue, value: Record<string, unknown>):
     const keys = issue.keys.map((k) => `"${k}"`).join(', ');
     return `has unknown field${issue.keys.length > 1 ? 's' : ''} ${keys}; ${GOLDEN_FORMAT} lines are closed (extra facts about a recording go in the header's "notes")`;
   }
-  const field = String(issue.path[0] ?? '');
-  const got = value[field];
+  // A key inside the header's notes is named by its path: "notes.lint.rate".
+  const field = issue.path.map(String).join('.');
+  const got = valueAt(value, issue.path);
   if (field === 'rawBase64' && typeof got === 'string' && 'raw' in value) {
     return 'has both "raw" and "rawBase64"; keep one';
   }
@@ -52,7 +71,7 @@ function checkHeader(
   value: unknown,
   fail: Fail,
   text: string,
-  regenerate: string,
+  regenerate: string | undefined,
 ): { frames: number; header: Transcript['header'] } {
   if (!isJsonObject(value) || typeof value.format !== 'string') {
     fail(1, `is not a transcript header: it needs "format": "${GOLDEN_FORMAT}"`);
@@ -61,7 +80,7 @@ function checkHeader(
   if (!version) {
     throw new GoldenError(
       'E_GOLDEN_VERSION',
-      `${text} is in an unknown format ${JSON.stringify(value.format)}; this mcp-golden reads ${GOLDEN_FORMAT}. It is not an mcp-golden golden, or it was damaged: regenerate it with \`${regenerate}\`.`,
+      `${text} is in an unknown format ${JSON.stringify(value.format)}; this mcp-golden reads ${GOLDEN_FORMAT}. It is not an mcp-golden golden, or it was damaged: ${again(regenerate)}.`,
     );
   }
   if (value.format !== GOLDEN_FORMAT) {
@@ -69,8 +88,8 @@ function checkHeader(
     throw new GoldenError(
       'E_GOLDEN_VERSION',
       older
-        ? `${text} is in format ${value.format}, older than this mcp-golden reads (${GOLDEN_FORMAT}). Regenerate it with \`${regenerate}\`.`
-        : `${text} is in format ${value.format}, newer than this mcp-golden reads (${GOLDEN_FORMAT}). Upgrade mcp-golden, or regenerate the golden with this version: \`${regenerate}\`.`,
+        ? `${text} is in format ${value.format}, older than this mcp-golden reads (${GOLDEN_FORMAT}). ${capital(again(regenerate))}.`
+        : `${text} is in format ${value.format}, newer than this mcp-golden reads (${GOLDEN_FORMAT}). Upgrade mcp-golden, or ${regenerate === undefined ? 'record the golden again with this version' : `regenerate the golden with this version: \`${regenerate}\``}.`,
     );
   }
   const result = HeaderLineSchema.safeParse(value);
@@ -89,23 +108,23 @@ export class TranscriptReader {
   private expected = 0;
   private readonly frames: Frame[] = [];
   private lineNo = 0;
-  private regenerate: string;
+  private regenerate: string | undefined;
   private readonly what: string;
   private readonly source: string | undefined;
-  private readonly fixed: boolean;
+  private readonly regenerateFor: ReaderOptions['regenerateFor'];
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });
 
-  constructor(options: ParseOptions = {}) {
+  constructor(options: ReaderOptions = {}) {
     this.what = `Failed to read golden "${options.source ?? '<golden>'}"`;
     this.source = options.source;
-    this.regenerate = options.regenerate ?? 'npx mcp-golden record';
-    this.fixed = options.regenerate !== undefined;
+    this.regenerate = options.regenerate;
+    this.regenerateFor = options.regenerateFor;
   }
 
   private readonly fail: Fail = (line, problem) => {
     throw new GoldenError(
       'E_GOLDEN_PARSE',
-      `${this.what}: line ${line} ${problem}. Each line must be one frame. Fix line ${line} or regenerate it with \`${this.regenerate}\`.`,
+      `${this.what}: line ${line} ${problem}. Each line must be one frame. Fix line ${line} or ${again(this.regenerate)}.`,
     );
   };
 
@@ -132,17 +151,17 @@ export class TranscriptReader {
     this.learnScenario(firstLine);
     throw new GoldenError(
       'E_GOLDEN_PARSE',
-      `${this.what}: the file is truncated (line ${line} does not end with a newline). Regenerate it with \`${this.regenerate}\`.`,
+      `${this.what}: the file is truncated (line ${line} does not end with a newline). ${capital(again(this.regenerate))}.`,
     );
   }
 
   private learnScenario(firstLine: string): void {
-    if (this.fixed) return;
+    if (this.regenerateFor === undefined) return;
     try {
       const value: unknown = JSON.parse(firstLine);
       const slash = this.source?.lastIndexOf('/') ?? -1;
       const folder = this.source === undefined ? undefined : slash < 0 ? '.' : this.source.slice(0, slash) || '/';
-      const command = isJsonObject(value) ? recordCommandOf(value, folder) : undefined;
+      const command = isJsonObject(value) ? this.regenerateFor(value, folder) : undefined;
       if (command !== undefined) this.regenerate = command;
     } catch {
       // The header's own error says what is wrong with it.
@@ -174,7 +193,7 @@ export class TranscriptReader {
     if (this.frames.length !== this.expected) {
       throw new GoldenError(
         'E_GOLDEN_PARSE',
-        `${this.what}: the file is truncated or edited: the header announces ${this.expected} frames, the file has ${this.frames.length}. Regenerate it with \`${this.regenerate}\`.`,
+        `${this.what}: the file is truncated or edited: the header announces ${this.expected} frames, the file has ${this.frames.length}. ${capital(again(this.regenerate))}.`,
       );
     }
     return { header: this.header as Transcript['header'], frames: this.frames };
@@ -183,13 +202,14 @@ export class TranscriptReader {
 
 /**
  * Parses a golden (JSON Lines). Every problem is a {@link GoldenError} naming the source, the line
- * and the fix: `E_GOLDEN_PARSE` for bad or truncated content, `E_GOLDEN_VERSION` for an older,
- * newer or unknown format.
+ * and the fix (the command `options` name, else "record it again"): `E_GOLDEN_PARSE` for bad or
+ * truncated content, `E_GOLDEN_VERSION` for an older, newer or unknown format. The package's
+ * `parseTranscript` (store/parse-golden.ts) names the record command read from the header.
  *
  * @example
  * const transcript = parseTranscript(await readFile(path, 'utf8'), { source: path })
  */
-export function parseTranscript(text: string, options: ParseOptions = {}): Transcript {
+export function parseTranscript(text: string, options: ReaderOptions = {}): Transcript {
   const reader = new TranscriptReader(options);
   if (text.length === 0) return reader.finish();
   const lines = text.split('\n');

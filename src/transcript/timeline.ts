@@ -1,6 +1,7 @@
 import { eraOf, type Frame, type Transcript } from './frame.js';
 import { describeMessage, frameMessage, sseBlock } from './frame-content.js';
-import { isJsonObject, memberOf } from './json-object.js';
+import { goldenNotes } from './golden-notes.js';
+import { memberOf } from './json-object.js';
 import {
   contentOf,
   isErrorResult,
@@ -105,13 +106,14 @@ export function timelineStats(transcript: Transcript): TimelineStats {
  */
 export function formatTimeline(transcript: Transcript): string[] {
   const { header } = transcript;
+  const notes = goldenNotes(header);
   const lines = [
     `${header.scenario ?? '(ad hoc)'} · ${header.format} · ${header.transport} · ${header.target} · protocol ${header.protocolVersion} (${eraOf(header)} era) · ${header.recorder}`,
-    `call: ${header.tool ?? '?'} ${JSON.stringify(header.arguments ?? {})}${header.notes && Object.keys(header.notes).length > 0 ? ` · ${JSON.stringify(header.notes)}` : ''}`,
+    `call: ${header.tool ?? '?'} ${JSON.stringify(header.arguments ?? {})}${Object.keys(notes).length > 0 ? ` · ${JSON.stringify(notes)}` : ''}`,
   ];
   // The ignores and masks `verify` used for this golden, so a reader sees what is not compared.
-  const volatile = header.notes?.volatile;
-  if (isJsonObject(volatile)) {
+  const volatile = notes.volatile;
+  if (volatile !== undefined) {
     lines.push(
       `verified with: ignore ${JSON.stringify(volatile.ignore ?? [])} · mask ${JSON.stringify(volatile.mask ?? [])}`,
     );

@@ -109,8 +109,8 @@ function removeAt(root: unknown, location: readonly (string | number)[]): void {
 }
 
 /**
- * Checks and compiles volatile options; `from` says where they came from in errors (`in --ignore`,
- * `in mcp-golden.config.json`). Invalid paths or patterns are `E_USAGE` errors naming the value.
+ * Checks and compiles volatile options; `from` says where they came from in errors (`on the command
+ * line`, `in mcp-golden.config.json`). Invalid paths or patterns are `E_USAGE` errors naming the value.
  *
  * @example
  * const volatile = compileVolatile({ mask: ['iso-time'] })

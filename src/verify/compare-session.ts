@@ -17,6 +17,13 @@ export interface CompareSessionOptions {
   readonly streaming?: TimingTolerance;
   /** `breaking`: compatible schema changes are reported but do not fail. @default 'any' */
   readonly failOn?: 'any' | 'breaking';
+  /**
+   * The scenario's `cancelAfter`: when the golden's call and the live call were both cancelled, only
+   * their first N progress notifications (the ones the client waited for) are compared. What else
+   * arrives is a race between the server's next notification and its handling of the cancel (in the
+   * same read as the N-th, or before the closed stream reached it), not a difference.
+   */
+  readonly cancelAfter?: number;
 }
 
 /** The verdict on one golden: its differences and the schema changes of its listings. */
@@ -69,9 +76,16 @@ const isLate = (v: SessionView, p: Arrival): boolean =>
  * notifications differ), each notification's total, message and token, and which of them arrived
  * after the result.
  */
-function compareProgress(golden: SessionView, live: SessionView, volatile: CompiledVolatile): Difference[] {
-  const want = golden.call.progress;
-  const got = live.call.progress;
+function compareProgress(
+  golden: SessionView,
+  live: SessionView,
+  volatile: CompiledVolatile,
+  cancelAfter: number | undefined,
+): Difference[] {
+  const bothCancelled = golden.call.cancelAtMs !== undefined && live.call.cancelAtMs !== undefined;
+  const upTo = bothCancelled && cancelAfter !== undefined ? cancelAfter : Number.POSITIVE_INFINITY;
+  const want = golden.call.progress.slice(0, upTo);
+  const got = live.call.progress.slice(0, upTo);
   const [w, g] = [want.map(progressValue), got.map(progressValue)];
   const list = (values: readonly unknown[]): string => values.map((v) => JSON.stringify(v)).join(', ') || 'none';
   const pairs = pairProgress(want, got);
@@ -199,7 +213,7 @@ export function compareSessions(
       message: wantResponse ? 'the live server sent no response to the call' : 'the golden has no response to the call',
     });
   }
-  differences.push(...compareProgress(want, got, volatile));
+  differences.push(...compareProgress(want, got, volatile, options.cancelAfter));
   const shape = progressShapeChange(want.call, got.call, options.streaming);
   if (shape) differences.push({ where: 'progress', path: '', kind: 'streaming', message: shape });
   differences.push(...compareServerRequests(want, got, volatile));

@@ -6,6 +6,7 @@ import type { Scenario } from '../record/scenario.js';
 import { scenarioOfGolden } from '../record/scenario-of-golden.js';
 import { readGolden, writeGolden } from '../store/golden-file.js';
 import type { Transcript } from '../transcript/frame.js';
+import { type GoldenNotes, goldenNotes } from '../transcript/golden-notes.js';
 import { keepRecordedTimes } from '../transcript/keep-recorded-times.js';
 import { readToolCall } from '../transcript/read-calls.js';
 import { compileVolatile, mergeVolatile, parseVolatile, type VolatileOptions } from '../transcript/volatile.js';
@@ -69,7 +70,7 @@ interface Prepared {
 
 /** Ignores and masks recorded in a golden's header (`notes.volatile`), by `record` or `verify --update`. */
 export function recordedVolatile(golden: Transcript, file: string): VolatileOptions {
-  return parseVolatile(golden.header.notes?.volatile, `in the header of golden "${file}"`);
+  return parseVolatile(goldenNotes(golden.header).volatile, `in the header of golden "${file}"`);
 }
 
 /**
@@ -143,13 +144,17 @@ async function verifyOne(item: Prepared, options: VerifyOptions): Promise<Golden
   const verdict = compareSessions(item.golden, live, {
     volatile: compileVolatile(volatile, `for golden "${item.file}"`),
     ...(options.failOn !== undefined && { failOn: options.failOn }),
+    ...(item.scenario.cancelAfter !== undefined && { cancelAfter: item.scenario.cancelAfter }),
   });
   const differs = verdict.differences.length > 0;
   let rewritten = false;
   // A call the server now refuses is not rewritten: the golden would record an error nobody asked for.
   if (differs && options.update && refused === undefined) {
     const hasVolatile = (volatile.ignore?.length ?? 0) + (volatile.mask?.length ?? 0) > 0;
-    const notes = { ...live.header.notes, ...(hasVolatile && { volatile }) };
+    const notes: GoldenNotes = {
+      ...goldenNotes(live.header),
+      ...(hasVolatile && { volatile: volatile as GoldenNotes['volatile'] }),
+    };
     const target = options.redactText ? options.redactText(live.header.target) : live.header.target;
     const next = { header: { ...live.header, target, notes }, frames: live.frames };
     await writeGolden(item.file, keepRecordedTimes(item.golden, next));

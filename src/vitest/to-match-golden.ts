@@ -1,13 +1,13 @@
 import { dirname, relative } from 'node:path';
 import { isGoldenError } from '../errors.js';
+import { parseTranscript } from '../store/parse-golden.js';
 import { PreparedGoldens } from '../store/prepared-goldens.js';
+import { recordCommandOf } from '../store/record-command.js';
 import { type CompareOptions, comparePrepared } from '../transcript/compare.js';
 import { eraOf, GOLDEN_FORMAT, type Transcript, type TranscriptHeader } from '../transcript/frame.js';
 import { memberOf } from '../transcript/json-object.js';
 import { keepRecordedTimes } from '../transcript/keep-recorded-times.js';
-import { parseTranscript } from '../transcript/parse.js';
 import { type PreparedTranscript, prepareTranscript } from '../transcript/prepared-transcript.js';
-import { recordCommandOf } from '../transcript/record-command.js';
 import { serializeTranscript } from '../transcript/serialize.js';
 import type { VolatileOptions } from '../transcript/volatile.js';
 import { getGoldenStore } from './active-golden-store.js';

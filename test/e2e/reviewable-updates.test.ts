@@ -62,10 +62,7 @@ function unexplainedChanges(before: string, after: string): string[] {
   return out;
 }
 
-// Known defect (issue 36, left open): in about one run in four the rewrite also changes a few lines
-// whose frames arrived within the tolerance; the cause is not found yet. Retried so that defect does
-// not fail unrelated work; a rewrite that changes such lines every time still fails.
-describe('re-recording a golden after one changed text', { retry: 2 }, () => {
+describe('re-recording a golden after one changed text', () => {
   test('verify --update rewrites only the lines that changed (and the header); the other golden is untouched', async () => {
     const goldens = join(dir, 'verify');
     await writeGolden(join(goldens, 'report.jsonl'), await recordCall({ url: v1.url, label: 'release' }, REPORT));

@@ -1,5 +1,6 @@
 import { freePort } from '../../src/check/gateway-process.js';
-import { type CheckOptions, type CheckReport, runGatewayCheck } from '../../src/check/run-check.js';
+import { type CheckOptions, runGatewayCheck } from '../../src/check/run-check.js';
+import type { CheckReport } from '../../src/check/vocabulary.js';
 import { type Fault, startFaultProxy } from './fault-proxy.js';
 
 /** Every property of the default battery, in order. */

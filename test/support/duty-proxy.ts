@@ -1,7 +1,8 @@
 import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { freePort } from '../../src/check/gateway-process.js';
-import { type CheckOptions, type CheckReport, runGatewayCheck } from '../../src/check/run-check.js';
+import { type CheckOptions, runGatewayCheck } from '../../src/check/run-check.js';
+import type { CheckReport } from '../../src/check/vocabulary.js';
 import type { FaultProxy } from './fault-proxy.js';
 
 /**

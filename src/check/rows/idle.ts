@@ -1,11 +1,10 @@
-import { type Recording, recordCall } from '../record/record-call.js';
-import type { AuditEntry } from '../server/audit-log.js';
-import { frameMessage } from '../transcript/frame-content.js';
-import { errorOf, resultOf } from '../transcript/json-rpc.js';
-import { firstLineOf, rowsTagged } from './audit-wait.js';
-import type { BatteryContext, BatteryProperty, PropertyResult } from './battery.js';
-import { clientEraOf, erasLabel, upstreamEraOf } from './era-rows.js';
-import { LEG, newTag, quote, result } from './row-kit.js';
+import { type Recording, recordCall } from '../../record/record-call.js';
+import type { AuditEntry } from '../../server/audit-log.js';
+import { frameMessage } from '../../transcript/frame-content.js';
+import { errorOf, resultOf } from '../../transcript/json-rpc.js';
+import { rowsTagged } from '../audit.js';
+import { clientEraOf, erasLabel, firstLine, LEG, newTag, quote, result, upstreamEraOf } from '../kit.js';
+import type { BatteryContext, BatteryProperty, PropertyResult } from '../vocabulary.js';
 
 /** The row's name. */
 export const IDLE_ROW = 'idle budget: a silent call gets its result (2026-07-28)';
@@ -44,6 +43,7 @@ const describeUpstream = (row: AuditEntry | undefined, tag: string): string =>
 export const idleBudget: BatteryProperty = {
   name: IDLE_ROW,
   load: 'light',
+  era: 'modern',
   waits: true,
   async run(context: BatteryContext): Promise<PropertyResult> {
     if (upstreamEraOf(context) === 'legacy') {
@@ -66,10 +66,10 @@ export const idleBudget: BatteryProperty = {
         timeoutMs: budgetMs + context.timeoutMs,
       });
     } catch (error) {
-      failure = firstLineOf(error);
+      failure = firstLine(error);
     }
     const endedMs = Date.now() - started;
-    const row = (await rowsTagged(context.audit, tag, 1000)).at(-1);
+    const row = (await rowsTagged(context, tag, 1000)).at(-1);
     const upstreamSide = describeUpstream(row, tag);
     const silence = `the upstream stayed silent for ${budgetMs} ms (--idle-budget-ms), no response headers before its result`;
     if (!recording) {

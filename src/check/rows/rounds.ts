@@ -1,12 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
-import { type Recording, recordCall } from '../record/record-call.js';
-import type { AuditEntry } from '../server/audit-log.js';
-import { frameMessage, type JsonRpcMessage } from '../transcript/frame-content.js';
-import { isResponse, resultOf } from '../transcript/json-rpc.js';
-import { firstLineOf, rowsTagged } from './audit-wait.js';
-import type { BatteryContext, BatteryProperty, PropertyResult } from './battery.js';
-import { clientEraOf, erasLabel, upstreamEraOf } from './era-rows.js';
-import { LEG, newTag, quote, result } from './row-kit.js';
+import { type Recording, recordCall } from '../../record/record-call.js';
+import type { AuditEntry } from '../../server/audit-log.js';
+import { frameMessage, type JsonRpcMessage } from '../../transcript/frame-content.js';
+import { isResponse, resultOf } from '../../transcript/json-rpc.js';
+import { rowsTagged } from '../audit.js';
+import { clientEraOf, erasLabel, firstLine, LEG, newTag, quote, result, upstreamEraOf } from '../kit.js';
+import type { BatteryContext, BatteryProperty, PropertyResult } from '../vocabulary.js';
 
 /** The row's name. */
 export const ROUND_ROW = 'input_required rounds pass through (2026-07-28)';
@@ -48,6 +47,7 @@ function clientLeg(recording: Recording): {
 export const inputRounds: BatteryProperty = {
   name: ROUND_ROW,
   load: 'light',
+  era: 'modern',
   async run(context: BatteryContext): Promise<PropertyResult> {
     if (clientEraOf(context) === 'legacy') {
       return result(
@@ -75,9 +75,9 @@ export const inputRounds: BatteryProperty = {
         timeoutMs: context.timeoutMs,
       });
     } catch (error) {
-      failure = firstLineOf(error);
+      failure = firstLine(error);
     }
-    const rows = await rowsTagged(context.audit, tag, 1000, 2);
+    const rows = await rowsTagged(context, tag, 1000, 2);
     return judge(context, recording, failure, rows);
   },
 };

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import type { AuditEntry } from '../server/audit-log.js';
-import type { Arrival, CallSeen } from './check-session.js';
-import { unsentAfterCancel } from './stream-rows.js';
+import type { AuditEntry } from '../../server/audit-log.js';
+import type { Arrival, CallSeen } from '../check-session.js';
+import { unsentAfterCancel } from './cancellation.js';
 
 const progress = (value: number, atMs: number): Arrival => ({
   message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: value } },

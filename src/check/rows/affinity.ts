@@ -1,10 +1,8 @@
-import type { AuditEntry } from '../server/audit-log.js';
-import { memberOf } from '../transcript/json-object.js';
-import { errorOf } from '../transcript/json-rpc.js';
-import { firstLineOf } from './audit-wait.js';
-import type { BatteryContext, BatteryProperty, PropertyResult } from './battery.js';
-import { clientEraOf, upstreamEraOf } from './era-rows.js';
-import { LEG, newTag, quote, result, withSession } from './row-kit.js';
+import type { AuditEntry } from '../../server/audit-log.js';
+import { memberOf } from '../../transcript/json-object.js';
+import { errorOf } from '../../transcript/json-rpc.js';
+import { clientEraOf, firstLine, LEG, newTag, quote, result, upstreamEraOf, withSession } from '../kit.js';
+import type { BatteryContext, BatteryProperty, PropertyResult } from '../vocabulary.js';
 
 /** The row's name. */
 export const AFFINITY_ROW = 'session affinity across two upstream replicas';
@@ -46,7 +44,7 @@ async function runSession(context: BatteryContext, base: string, index: number):
     });
     return { calls };
   } catch (error) {
-    return { calls, failure: firstLineOf(error) };
+    return { calls, failure: firstLine(error) };
   }
 }
 

@@ -1,0 +1,203 @@
+/**
+ * The one kit for writing a row of the battery: declare it ({@link row}), record or call through
+ * the gateway ({@link pair}, {@link withSession}), draw its calls on the timeline ({@link lane},
+ * {@link recordingLane}), and return its verdict ({@link result}, {@link fromInvariant}). A row that
+ * throws fails with the reason ({@link thrown}, {@link failedRecording}).
+ */
+import { describeError, isGoldenError } from '../errors.js';
+import type { InvariantResult } from '../invariants/invariants.js';
+import { type Recording, recordCall } from '../record/record-call.js';
+import type { Scenario } from '../record/scenario.js';
+import type { AuditEntry } from '../server/audit-log.js';
+import type { Era, Frame } from '../transcript/frame.js';
+import { frameMessage } from '../transcript/frame-content.js';
+import { progressOf } from '../transcript/json-rpc.js';
+import { readToolCall } from '../transcript/read-calls.js';
+import { upstreamSentMs } from './audit.js';
+import { type CallSeen, type CheckSession, openCheckSession } from './check-session.js';
+import type { BatteryContext, BatteryLoad, BatteryProperty, PropertyResult, TimelineCall } from './vocabulary.js';
+
+/** The two legs evidence is quoted from. */
+export const LEG = { client: 'client→gateway', upstream: 'gateway→upstream' } as const;
+
+/** How a row is declared beside its name, load and body (see {@link row}). */
+export interface RowOptions {
+  /** See {@link BatteryProperty.waits}. */
+  readonly waits?: boolean;
+  /** See {@link BatteryProperty.era}. */
+  readonly era?: 'modern';
+  /** See {@link BatteryProperty.skip}. */
+  readonly skip?: (context: BatteryContext) => string | undefined;
+  /** The result of a row that threw. @default thrown */
+  readonly onError?: (property: string, error: unknown) => PropertyResult;
+}
+
+/** Declares a row: `run` gets the context and the row's name; whatever it throws becomes a failing result. */
+export function row(
+  name: string,
+  load: BatteryLoad,
+  run: (context: BatteryContext, name: string) => Promise<PropertyResult>,
+  { waits, era, skip, onError = thrown }: RowOptions = {},
+): BatteryProperty {
+  return {
+    name,
+    load,
+    ...(waits !== undefined && { waits }),
+    ...(era !== undefined && { era }),
+    ...(skip !== undefined && { skip }),
+    run: (context) => run(context, name).catch((error: unknown) => onError(name, error)),
+  };
+}
+
+/** A row result. */
+export function result(
+  property: string,
+  verdict: PropertyResult['verdict'],
+  evidence: string,
+  numbers: PropertyResult['numbers'] = {},
+  calls: TimelineCall[] = [],
+): PropertyResult {
+  return { property, verdict, evidence, numbers, calls };
+}
+
+/** A row result judged by one of the invariants. */
+export function fromInvariant(property: string, judged: InvariantResult, calls: TimelineCall[]): PropertyResult {
+  return result(property, judged.pass ? 'pass' : 'fail', judged.evidence, judged.numbers, calls);
+}
+
+const timedOut = (error: unknown, text: string): string =>
+  isGoldenError(error, 'E_TIMEOUT') ? `the gateway did not answer in time: ${text}` : text;
+
+/** A row that threw on the client→gateway leg: a timeout or a refused call is a failure with its reason. */
+export function thrown(property: string, error: unknown): PropertyResult {
+  const why = timedOut(error, error instanceof Error ? error.message : String(error));
+  return result(property, 'fail', `${LEG.client}: ${why.split('\n')[0] ?? why}`);
+}
+
+/**
+ * A row that recorded a reference call too, and threw: either leg may have failed, so no leg is
+ * named, and the cause is kept (ECONNRESET, EPIPE, the timeout): "fetch failed" alone says nothing.
+ */
+export function failedRecording(property: string, error: unknown): PropertyResult {
+  const why = timedOut(error, describeError(error));
+  return result(property, 'fail', why.split('\n')[0] ?? why);
+}
+
+/** The first line of an error's text, causes included. */
+export function firstLine(error: unknown): string {
+  return describeError(error).split('\n')[0] ?? '';
+}
+
+let serial = 0;
+/** A tag unique in this process, put into a call's arguments so the upstream's audit row can be found. */
+export function newTag(row: string): string {
+  serial += 1;
+  return `check-${row}-${process.pid}-${serial}`;
+}
+
+/** Shortens raw wire text for evidence: the first `max` characters, JSON-quoted. */
+export function quote(text: string, max = 140): string {
+  return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
+}
+
+/** The era the check's client speaks to the gateway. */
+export const clientEraOf = (context: BatteryContext): Era => context.clientEra ?? 'legacy';
+/** The era of the reference upstream behind the gateway. */
+export const upstreamEraOf = (context: BatteryContext): Era => context.upstreamEra ?? 'legacy';
+
+/** `client modern, upstream legacy`: how the evidence names a combination. */
+export function erasLabel(context: BatteryContext): string {
+  return `client ${clientEraOf(context)}, upstream ${upstreamEraOf(context)}`;
+}
+
+/** True when every recording starts a process (a stdio client or a stdio upstream). */
+export function spawnsProcesses(context: Pick<BatteryContext, 'clientTransport' | 'upstreamTransport'>): boolean {
+  return context.clientTransport === 'stdio' || context.upstreamTransport === 'stdio';
+}
+
+/**
+ * Records `scenario` directly (reference) and through the gateway, one after the other: the
+ * upstream's audit row of the gateway's call is then the last one with the call's token.
+ */
+export async function pair(
+  context: BatteryContext,
+  scenario: Scenario,
+): Promise<{ received: Recording; reference: Recording }> {
+  const timed = { ...scenario, timeoutMs: context.timeoutMs };
+  const reference = await recordCall(context.direct, { ...timed, era: upstreamEraOf(context) });
+  const received = await recordCall(context.gateway, { ...timed, era: clientEraOf(context) });
+  return { received, reference };
+}
+
+/**
+ * Records the reference and the gateway's call at the same time, for a property that mostly waits
+ * on the upstream's steps (halving its wall time). The reference carries `referenceToken`, so the
+ * upstream's audit row of the gateway's call stays unambiguous.
+ */
+export async function pairAtOnce(
+  context: BatteryContext,
+  scenario: Scenario,
+  referenceToken: string,
+): Promise<{ received: Recording; reference: Recording }> {
+  const timed = { ...scenario, timeoutMs: context.timeoutMs };
+  const [reference, received] = await Promise.all([
+    recordCall(context.direct, { ...timed, progressToken: referenceToken, era: upstreamEraOf(context) }),
+    recordCall(context.gateway, { ...timed, era: clientEraOf(context) }),
+  ]);
+  return { received, reference };
+}
+
+/** A timeline lane for a recorded call, with the upstream's send times from its audit row. */
+export function recordingLane(label: string, recording: Recording, audit?: AuditEntry): TimelineCall {
+  const view = readToolCall(recording);
+  const call = recording.frames.find((f) => f.dir === 'client->server' && frameMessage(f)?.method === 'tools/call');
+  // readToolCall measures from the first frame of the call's exchange: anchor it on the wall clock.
+  const head = call ? (recording.frames.find((f) => f.exchange === call.exchange)?.t ?? call.t) : 0;
+  const offset = recording.originEpochMs + head / 1000;
+  return {
+    label,
+    upstreamSentMs: upstreamSentMs(audit),
+    clientReceivedMs: view.progress.map((p) => offset + p.atMs),
+    ...(view.response && { clientResultMs: offset + view.response.atMs }),
+  };
+}
+
+/** One session on the gateway for the length of `body`, closed afterwards whatever happens. */
+export async function withSession<T>(context: BatteryContext, body: (s: CheckSession) => Promise<T>): Promise<T> {
+  const session = await openCheckSession(context.gateway, context.timeoutMs, context.clientEra);
+  try {
+    return await body(session);
+  } finally {
+    await session.close();
+  }
+}
+
+/** A timeline lane for a call made on a session. */
+export function lane(label: string, seen: CallSeen, row?: AuditEntry | string): TimelineCall {
+  return {
+    label,
+    upstreamSentMs: upstreamSentMs(typeof row === 'object' ? row : undefined),
+    clientReceivedMs: seen.progress.map((p) => seen.startedEpochMs + p.atMs),
+    ...(seen.response && { clientResultMs: seen.startedEpochMs + seen.response.atMs }),
+  };
+}
+
+/** The numbers every row carries about what the client saw. */
+export function seenNumbers(seen: CallSeen): Record<string, number | boolean> {
+  return { progressReceived: seen.progress.length, result: seen.response !== undefined };
+}
+
+/** The `progress` value of each notification a session call received, in arrival order. */
+export const progressValues = (seen: CallSeen): unknown[] => seen.progress.map((p) => progressOf(p.message)?.progress);
+
+/** The raw text of the last frame of the client→gateway leg that contains `needle`. */
+export function frameWith(session: CheckSession, needle: string): string | undefined {
+  return session
+    .frames()
+    .filter((f) => f.channel !== 'read' && typeof f.raw === 'string' && f.raw.includes(needle))
+    .at(-1)?.raw as string | undefined;
+}
+
+/** The SSE frames of a session that carry a JSON-RPC message. */
+export const messageEvents = (frames: readonly Frame[]): Frame[] =>
+  frames.filter((f) => f.channel === 'sse' && frameMessage(f) !== undefined);

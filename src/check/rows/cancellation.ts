@@ -1,0 +1,239 @@
+/**
+ * The cancellation family: a cancel reaches the upstream under the id it knows, and nothing the
+ * upstream did not send reaches the client after it (2025: notifications/cancelled; 2026-07-28: the
+ * client closes the call's stream).
+ */
+import { type Recording, recordCall } from '../../record/record-call.js';
+import type { AuditEntry } from '../../server/audit-log.js';
+import { frameMessage } from '../../transcript/frame-content.js';
+import { paramsOf } from '../../transcript/json-rpc.js';
+import { auditRow, describeAuditRow, rowsTagged, upstreamSaid } from '../audit.js';
+import type { CallSeen } from '../check-session.js';
+import {
+  clientEraOf,
+  erasLabel,
+  firstLine,
+  frameWith,
+  LEG,
+  lane,
+  newTag,
+  progressValues,
+  quote,
+  result,
+  row,
+  seenNumbers,
+  upstreamEraOf,
+  withSession,
+} from '../kit.js';
+import type { BatteryProperty } from '../vocabulary.js';
+
+/**
+ * The progress values that reached the client after its cancel although the upstream never sent
+ * them, or that the client had received already: what a gateway invented or repeated. Anything
+ * else that arrives late was in flight, however late a loaded machine delivers it.
+ */
+export function unsentAfterCancel(seen: CallSeen, audit: AuditEntry): unknown[] {
+  const had = new Set(progressValues(seen));
+  const upstreamSent = new Set<unknown>(audit.notifications.map((n) => n.progress));
+  return seen.afterCancel
+    .filter((a) => a.message.method === 'notifications/progress')
+    .map((a) => paramsOf(a.message).progress)
+    .filter((p) => {
+      const known = upstreamSent.has(p) && !had.has(p);
+      had.add(p);
+      return !known;
+    });
+}
+
+/** Cancellation judged by the upstream's own record, found by tag whatever the gateway did to ids. */
+export const cancellation = (
+  label: string,
+  id: string | number,
+  by: { progress?: number; ms?: number },
+): BatteryProperty =>
+  row(`cancellation (${label})`, 'light', (context, name) =>
+    withSession(context, async (session) => {
+      const tag = newTag('cancel');
+      const seen = await session.call({
+        tool: 'progress_tight',
+        arguments: { steps: 40, step_ms: 50, tag },
+        id,
+        token: tag,
+        ...(by.progress !== undefined && { cancelAfterProgress: by.progress }),
+        ...(by.ms !== undefined && { cancelAfterMs: by.ms }),
+      });
+      const audit = await auditRow(context, session, tag);
+      const calls = [lane(label, seen, audit)];
+      const numbers = {
+        ...seenNumbers(seen),
+        afterCancel: seen.afterCancel.length,
+        ...(typeof audit === 'object' && { upstreamCancelled: audit.cancelled, stepsCompleted: audit.stepsCompleted }),
+      };
+      const got = progressValues(seen).length;
+      if (seen.cancelledAtMs === undefined && by.progress !== undefined && got < by.progress) {
+        // The cancel waits for progress the gateway never delivered: that loss is the progress rows'
+        // verdict, and failing here too would blame the gateway for a cancel it was never sent.
+        return result(
+          name,
+          'n/a',
+          `not judged: the cancel after progress ${by.progress} could not be sent, because only ${got} progress notification${got === 1 ? '' : 's'} reached the client (${seen.response ? 'then the result' : `no result: ${seen.error ?? 'stream closed'}`}); the progress rows report that loss, and the timed cancel row judges cancellation without progress. ${LEG.upstream}: ${upstreamSaid(audit)}`,
+          numbers,
+          calls,
+        );
+      }
+      if (seen.cancelledAtMs === undefined) {
+        return result(
+          name,
+          'fail',
+          `${LEG.client}: the call ended before the cancel could be sent: ${progressValues(seen).length} progress, ${seen.response ? 'a result' : `no result (${seen.error ?? 'stream closed'})`}. ${LEG.upstream}: ${upstreamSaid(audit)}`,
+          numbers,
+          calls,
+        );
+      }
+      // The modern era's cancel is the client closing the call's stream: no message to quote.
+      const sent =
+        session.era === 'modern'
+          ? 'the close of its stream (2026-07-28)'
+          : quote(frameWith(session, 'notifications/cancelled') ?? '(not recorded)');
+      if (typeof audit === 'string')
+        return result(
+          name,
+          'fail',
+          `cannot tell whether the cancel ${sent} reached the upstream: ${audit}`,
+          numbers,
+          calls,
+        );
+      const cancelEpoch = seen.startedEpochMs + seen.cancelledAtMs;
+      const upstreamEnd = audit.durationMs === null ? undefined : audit.startedAtEpochMs + audit.durationMs;
+      if (!audit.cancelled && upstreamEnd !== undefined && upstreamEnd < cancelEpoch) {
+        return result(
+          name,
+          'fail',
+          `${LEG.client}: progress ${by.progress ?? ''} reached the client ${(cancelEpoch - upstreamEnd).toFixed(0)} ms after the upstream had finished (${LEG.upstream}: ${upstreamSaid(audit)}): the gateway held progress back, so the client's cancel ${sent} came too late to stop anything`,
+          numbers,
+          calls,
+        );
+      }
+      if (!audit.cancelled) {
+        return result(
+          name,
+          'fail',
+          `${LEG.client}: sent ${sent} ${seen.cancelledAtMs.toFixed(0)} ms into the call. ${LEG.upstream}: ${upstreamSaid(audit)}: the cancel never reached it under the id it knows (${JSON.stringify(audit.requestId)}), it ran ${audit.stepsCompleted} of 40 steps`,
+          numbers,
+          calls,
+        );
+      }
+      // Notifications the upstream sent before the cancel reached it were in flight and may still
+      // arrive, however late a loaded machine delivers them; a result after the cancel, or a
+      // notification the upstream never sent (or the client already had), means the gateway kept
+      // forwarding or invented messages.
+      const late = seen.afterCancel.filter((a) => a.message.method === 'notifications/progress');
+      const lateResult = seen.afterCancel.find((a) => !('method' in a.message));
+      const foreign = unsentAfterCancel(seen, audit);
+      const latency =
+        audit.cancelledAtMs === null ? undefined : audit.startedAtEpochMs + audit.cancelledAtMs - cancelEpoch;
+      if (lateResult || foreign.length > 0) {
+        return result(
+          name,
+          'fail',
+          `${LEG.client}: after the cancel the client still received ${late.length} notifications${foreign.length > 0 ? ` (progress ${foreign.map((p) => JSON.stringify(p)).join(', ')} never sent by the upstream or already received)` : ''}${lateResult ? ` and the result ${quote(JSON.stringify(lateResult.message))}` : ''}; ${LEG.upstream}: the upstream sent ${audit.notifications.length} in all and stopped after ${audit.stepsCompleted} steps`,
+          numbers,
+          calls,
+        );
+      }
+      return result(
+        name,
+        'pass',
+        `${LEG.upstream}: the upstream saw the cancel for its request id ${JSON.stringify(audit.requestId)} (client id ${JSON.stringify(id)}) after ${audit.stepsCompleted} steps, ${latency === undefined ? '' : `${latency.toFixed(0)} ms after the client sent it`}; ${LEG.client}: ${late.length} notifications after it, all sent by the upstream before the cancel reached it`,
+        numbers,
+        calls,
+      );
+    }),
+  );
+
+/** Messages of the call's exchange that the client received after it closed the stream (none can, if it really closed). */
+function afterClose(recording: Recording): number {
+  const close = recording.frames.find((f) => f.channel === 'close');
+  if (!close) return 0;
+  return recording.frames.filter(
+    (f) => f.exchange === close.exchange && f.dir === 'server->client' && f.t > close.t && frameMessage(f),
+  ).length;
+}
+
+const CLOSE_ROW = 'cancel by closing the stream (2026-07-28)';
+const CLOSE_STEPS = 20;
+const CLOSE_STEP_MS = 100;
+
+/**
+ * A client that hangs up cancels the upstream call: a modern client closes its stream; a modern
+ * upstream must then see its stream closed, a 2025 upstream `notifications/cancelled` with its own
+ * id; a 2025 client's `notifications/cancelled` must become a closed stream towards a modern
+ * upstream. Nothing reaches the client after the cancel.
+ */
+export const cancelByClosing = row(
+  CLOSE_ROW,
+  'light',
+  async (context) => {
+    const clientEra = clientEraOf(context);
+    const upstreamEra = upstreamEraOf(context);
+    if (clientEra === 'legacy' && upstreamEra === 'legacy') {
+      return result(
+        CLOSE_ROW,
+        'n/a',
+        'both legs speak 2025-11-25: a cancel is notifications/cancelled there, judged by the cancellation rows',
+      );
+    }
+    const tag = newTag('close');
+    let recording: Recording;
+    try {
+      recording = await recordCall(context.gateway, {
+        tool: 'progress_tight',
+        arguments: { steps: CLOSE_STEPS, step_ms: CLOSE_STEP_MS, tag },
+        progressToken: tag,
+        cancelAfter: 2,
+        era: clientEra,
+        timeoutMs: context.timeoutMs,
+      });
+    } catch (error) {
+      return result(CLOSE_ROW, 'fail', `${LEG.client}: the call failed before the cancel: ${firstLine(error)}`);
+    }
+    const how = clientEra === 'modern' ? 'closed its stream' : 'sent notifications/cancelled';
+    const late = clientEra === 'modern' ? afterClose(recording) : recording.outcome.afterCancel.length;
+    const rows = await rowsTagged(context, tag, CLOSE_STEPS * CLOSE_STEP_MS + 1000);
+    const row = rows.at(-1);
+    const numbers = {
+      progressReceived: recording.outcome.progress.length,
+      afterCancel: late,
+      upstreamSteps: row?.stepsCompleted ?? -1,
+      upstreamCancelled: row?.cancelled ?? false,
+    };
+    const clientSide = `${LEG.client}: the client ${how} after progress ${recording.outcome.progress.length}; ${late} message(s) for the call reached it afterwards`;
+    if (!row) {
+      return result(
+        CLOSE_ROW,
+        'fail',
+        `${clientSide}; ${LEG.upstream}: no call tagged ${tag} in the upstream's audit log`,
+        numbers,
+      );
+    }
+    const expected = upstreamEra === 'modern' ? 'its stream closed' : 'notifications/cancelled with its own request id';
+    const byClose = row.cancelReason === 'the client closed the stream';
+    const reached = row.cancelled && row.stepsCompleted < CLOSE_STEPS && (upstreamEra === 'modern') === byClose;
+    const upstreamSide = `${LEG.upstream}: ${describeAuditRow(row)}`;
+    const why = !row.cancelled
+      ? `the cancel never reached the upstream (expected ${expected})`
+      : `the upstream was cancelled the wrong way (expected ${expected})`;
+    if (late > 0) {
+      const upstreamToo = reached ? upstreamSide : `${upstreamSide}: ${why}`;
+      return result(CLOSE_ROW, 'fail', `${clientSide} (expected none); ${upstreamToo}`, numbers);
+    }
+    if (!reached) return result(CLOSE_ROW, 'fail', `${upstreamSide}: ${why}; ${clientSide}`, numbers);
+    return result(
+      CLOSE_ROW,
+      'pass',
+      `${clientSide}; ${upstreamSide}: the upstream saw ${expected} and stopped (${erasLabel(context)})`,
+      numbers,
+    );
+  },
+  { era: 'modern', waits: true },
+);

@@ -1,0 +1,101 @@
+/**
+ * The words of the gateway check, as types: a row of the battery, what it runs with, what it
+ * returns, and the report the rows add up to. Rows, the kit, the runner and the report import these;
+ * this file imports no other file of check/.
+ */
+import type { RecordTarget } from '../record/record-call.js';
+import type { AuditEntry } from '../server/audit-log.js';
+import type { Era } from '../transcript/frame.js';
+
+/** pass, fail, or not applicable to this gateway or transport. */
+export type Verdict = 'pass' | 'fail' | 'n/a';
+
+/** One call drawn on the timeline: when the upstream sent, when the client received. */
+export interface TimelineCall {
+  readonly label: string;
+  /** Epoch ms of each progress notification the upstream sent. */
+  readonly upstreamSentMs: readonly number[];
+  /** Epoch ms of each progress notification the client received. */
+  readonly clientReceivedMs: readonly number[];
+  /** Epoch ms the client received the result, if it did. */
+  readonly clientResultMs?: number;
+}
+
+/** One row of the verdict table. */
+export interface PropertyResult {
+  readonly property: string;
+  readonly verdict: Verdict;
+  /** Why, in numbers. */
+  readonly evidence: string;
+  readonly numbers: Readonly<Record<string, number | string | boolean>>;
+  readonly calls: readonly TimelineCall[];
+}
+
+/** The number a spacing row carries when it passed only with `X-Accel-Buffering: no` from the upstream. */
+export const NEEDS_ACCEL_HEADER = 'onlyWithAccelHeader';
+
+/** What the battery needs: where to send calls, and how to reach the upstream directly. */
+export interface BatteryContext {
+  /** The gateway, as the client sees it. */
+  readonly gateway: RecordTarget;
+  /** The upstream itself, for reference recordings. */
+  readonly direct: RecordTarget;
+  readonly clientTransport: 'http' | 'stdio';
+  readonly upstreamTransport: 'http' | 'stdio';
+  /** The upstream's audit log: read in process, or over the wire through the gateway (`audit_log`). */
+  readonly audit: () => Promise<AuditEntry[]>;
+  /** Longest wait for any one message. */
+  readonly timeoutMs: number;
+  /**
+   * The upstream sends `X-Accel-Buffering: no` (HTTP upstream without `--no-accel-header`): the
+   * spacing rows then also run calls for which it omits the header, to say whether live streaming
+   * depends on it.
+   */
+  readonly upstreamAccelHeader?: boolean;
+  /** The era the check's client speaks to the gateway. @default 'legacy' */
+  readonly clientEra?: Era;
+  /** The era of the reference upstream (`modern`: it refuses the 2025 handshake). @default 'legacy' */
+  readonly upstreamEra?: Era;
+  /** How long the idle row's call stays silent before its result (`--idle-budget-ms`). @default 3000 */
+  readonly idleBudgetMs?: number;
+  /** The audit logs of two upstream replicas, when the gateway command names `{upstream2}` (the affinity row). */
+  readonly replicas?: readonly [() => Promise<AuditEntry[]>, () => Promise<AuditEntry[]>];
+}
+
+/**
+ * How a property shares the machine with the properties that run beside it (see the runner's
+ * `runBattery`): `tight` judges gaps of tens of ms and runs alone; `loose` judges gaps of hundreds
+ * of ms and runs beside `light` ones; `light` moves kilobytes and mostly waits; `heavy` moves
+ * megabytes and runs only beside other heavy ones, never beside a timing judgement.
+ */
+export type BatteryLoad = 'tight' | 'loose' | 'light' | 'heavy';
+
+/** One property of the battery: one row of the verdict table. */
+export interface BatteryProperty {
+  readonly name: string;
+  readonly load: BatteryLoad;
+  /** Spends most of its time waiting (a client pause, slow upstream steps): started first in its stage, so the wait overlaps the others' work. */
+  readonly waits?: boolean;
+  /**
+   * `modern`: a duty of the 2026-07-28 era, listed only when a leg speaks it (or `--only` names the
+   * row); in 2025 on both legs it would be n/a.
+   */
+  readonly era?: 'modern';
+  /** Why the row has no meaning in this context (the runner reports it n/a without running it), or `undefined`. */
+  skip?(context: BatteryContext): string | undefined;
+  /** Never throws: a row turns its errors into a failing result. */
+  run(context: BatteryContext): Promise<PropertyResult>;
+}
+
+/** The check's verdict. */
+export interface CheckReport {
+  readonly gateway: string;
+  readonly upstreamTransport: 'http' | 'stdio';
+  readonly clientTransport: 'http' | 'stdio';
+  /** The eras the check ran in, where one was modern (absent: 2025-11-25 on both legs). */
+  readonly eras?: { readonly client: Era; readonly upstream: Era };
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly pass: boolean;
+  readonly results: readonly PropertyResult[];
+}
