@@ -105,14 +105,19 @@ export async function auditRow(
   }
 }
 
-/** The upstream's audit rows of the calls tagged `tag` (two for a re-issued call), once all have ended or `waitMs` passed. */
-export async function rowsTagged(context: BatteryContext, tag: string, waitMs: number): Promise<AuditEntry[]> {
+/** The upstream's audit rows of the calls tagged `tag` (two for a re-issued call), once at least `atLeast` exist and all have ended, or `waitMs` passed. */
+export async function rowsTagged(
+  context: BatteryContext,
+  tag: string,
+  waitMs: number,
+  atLeast = 1,
+): Promise<AuditEntry[]> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const rows = (await context.audit().catch(() => [] as AuditEntry[])).filter(
       (e) => memberOf(e.arguments, 'tag') === tag,
     );
-    if ((rows.length > 0 && rows.every((r) => r.outcome !== 'running')) || Date.now() > deadline) return rows;
+    if ((rows.length >= atLeast && rows.every((r) => r.outcome !== 'running')) || Date.now() > deadline) return rows;
     await sleep(25);
   }
 }

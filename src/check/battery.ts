@@ -4,14 +4,17 @@
  * Only the runner (`run-check.ts`) imports this list.
  */
 import { preservesBlocks, preservesUnicode } from '../invariants/invariants.js';
+import { sessionAffinity } from './rows/affinity.js';
 import { backToBack } from './rows/back-to-back.js';
 import { blocks } from './rows/blocks.js';
 import { cancelByClosing, cancellation } from './rows/cancellation.js';
 import { concurrency, sharedToken } from './rows/concurrency.js';
 import { deliveredOnce, getStream } from './rows/get-stream.js';
+import { idleBudget } from './rows/idle.js';
 import { multibyte } from './rows/multibyte.js';
 import { inOrder } from './rows/order.js';
 import { reissue, resume, resumeIsolation } from './rows/resume.js';
+import { inputRounds } from './rows/rounds.js';
 import { spacing } from './rows/spacing.js';
 import { TASK_ROWS } from './rows/tasks.js';
 import { noToken, tokens } from './rows/tokens.js';
@@ -56,10 +59,14 @@ export const BATTERY: readonly BatteryProperty[] = [
   sharedToken,
   contentLength,
   resumeIsolation,
+  // n/a without a second upstream replica ({upstream2}).
+  sessionAffinity,
   // The 2026-07-28 duties.
   cancelByClosing,
   mcpHeaders,
   reissue,
   // The tasks extension (io.modelcontextprotocol/tasks), modern to modern only.
   ...TASK_ROWS,
+  inputRounds,
+  idleBudget,
 ];

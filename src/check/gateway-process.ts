@@ -4,14 +4,15 @@ import { GoldenError } from '../errors.js';
 import { spawnGroup } from '../process/child-group.js';
 
 /** Fills `{upstream}` and `{port}` in a gateway command template. */
-export function fillTemplate(template: string, values: { upstream: string; port: number }): string {
+export function fillTemplate(template: string, values: { upstream: string; port: number; upstream2?: string }): string {
   if (!template.includes('{upstream}') && !template.includes('{port}')) {
     throw new GoldenError(
       'E_USAGE',
       `The --gateway command "${template}" has neither {upstream} nor {port}. Put {upstream} where the gateway takes its upstream and {port} where it takes its listening port.`,
     );
   }
-  return template.replaceAll('{upstream}', values.upstream).replaceAll('{port}', String(values.port));
+  const filled = template.replaceAll('{upstream}', values.upstream).replaceAll('{port}', String(values.port));
+  return values.upstream2 === undefined ? filled : filled.replaceAll('{upstream2}', values.upstream2);
 }
 
 /** A free TCP port on 127.0.0.1 (the OS picks it; it is released before returning). */

@@ -44,8 +44,11 @@ describe('mcp-golden check across eras, through a bridge', () => {
       'Last-Event-ID resume',
       'progress on the call stream (GET stream open)',
       "Last-Event-ID never replays another session's events",
+      'session affinity across two upstream replicas',
       'Mcp-* headers reach the upstream (2026-07-28)',
       ...TASK_ROWS,
+      'input_required rounds pass through (2026-07-28)',
+      'idle budget: a silent call gets its result (2026-07-28)',
     ]);
     const close = report.results.find((r) => r.property === CLOSE);
     expect(close?.verdict).toBe('pass');
@@ -76,8 +79,10 @@ describe('mcp-golden check across eras, through a bridge', () => {
     expect(report.results.filter((r) => r.verdict === 'n/a').map((r) => r.property)).toEqual([
       'Last-Event-ID resume',
       "Last-Event-ID never replays another session's events",
+      'session affinity across two upstream replicas',
       're-issue after a drop (2026-07-28)',
       ...TASK_ROWS,
+      'input_required rounds pass through (2026-07-28)',
     ]);
     const close = report.results.find((r) => r.property === CLOSE);
     expect(close?.evidence).toMatch(

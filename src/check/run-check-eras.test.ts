@@ -11,6 +11,8 @@ const ERA_ROWS = [
   'tasks: tasks/get and tasks/cancel reach the task with Mcp-Name (2026-07-28)',
   'tasks: statuses pass through (2026-07-28)',
   'tasks: no fabricated progress (2026-07-28)',
+  'input_required rounds pass through (2026-07-28)',
+  'idle budget: a silent call gets its result (2026-07-28)',
 ];
 
 describe('mcp-golden check in the 2026-07-28 era', () => {
@@ -26,6 +28,7 @@ describe('mcp-golden check in the 2026-07-28 era', () => {
       'Last-Event-ID resume',
       'progress on the call stream (GET stream open)',
       "Last-Event-ID never replays another session's events",
+      'session affinity across two upstream replicas',
     ]);
     const resume = report.results.find((r) => r.property === 'Last-Event-ID resume');
     expect(resume).toMatchObject({ verdict: 'n/a', evidence: expect.stringMatching(/no Last-Event-ID resumption/) });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GoldenError, isGoldenError } from '../errors.js';
 import type { RecordTarget } from '../record/record-call.js';
+import type { AuditEntry } from '../server/audit-log.js';
 import { type ReferenceServer, startReferenceServer } from '../server/http-server.js';
 import { referenceStdioCommand } from '../server/reference-stdio-command.js';
 import type { Era } from '../transcript/frame.js';
@@ -49,6 +50,13 @@ export interface CheckOptions {
   /** The era of the reference upstream (`modern`: it refuses the 2025 handshake, HTTP only). @default 'legacy' */
   readonly upstreamEra?: Era;
   /** Called before and after each property, in battery order, for a progress display (properties run several at once: both calls come when it is done). */
+  /** How long the idle row's call stays silent before its result (modern upstream). @default 3000 */
+  readonly idleBudgetMs?: number;
+  /**
+   * Port of a second upstream replica for a gateway already running (`gatewayUrl`); with
+   * `gateway`, name `{upstream2}` in the command instead. Either runs the session affinity row.
+   */
+  readonly upstream2Port?: number;
   readonly onProgress?: (event: { index: number; total: number; property: string; result?: PropertyResult }) => void;
 }
 
@@ -57,6 +65,13 @@ export interface CheckOptions {
  * 500 ms and its largest result is 3.2 MB, so a shorter wait fails faithful gateways on a busy machine.
  */
 export const MIN_CHECK_TIMEOUT_MS = 2000;
+
+/** The audit rows of the upstream and, when there is one, its second replica: oldest call first. */
+function bothReplicas(upstream: ReferenceServer, replica2: ReferenceServer | undefined): AuditEntry[] {
+  const rows = upstream.audit.entries();
+  if (!replica2) return rows;
+  return [...rows, ...replica2.audit.entries()].sort((a, b) => a.startedAtEpochMs - b.startedAtEpochMs);
+}
 
 /** The row that names each crash of the gateway process: a failure of its own. */
 export const CRASH_ROW = 'gateway process stays up';
@@ -114,6 +129,13 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       '--client-era modern needs --client-transport http: the check judges the 2026-07-28 duties (cancel by closing, Mcp-* headers, re-issue) over Streamable HTTP only. Drop --client-transport stdio, or use --client-era legacy.',
     );
   }
+  const wantsReplica = options.upstream2Port !== undefined || options.gateway?.includes('{upstream2}') === true;
+  if (wantsReplica && upstreamTransport !== 'http') {
+    throw new GoldenError(
+      'E_USAGE',
+      '{upstream2} (or --upstream2-port) starts a second upstream replica over HTTP, for the session affinity row; with --upstream-transport stdio the gateway spawns its upstreams itself. Drop {upstream2}, or use --upstream-transport http.',
+    );
+  }
   if (upstreamEra === 'modern' && upstreamTransport !== 'http') {
     throw new GoldenError(
       'E_USAGE',
@@ -134,6 +156,7 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
   }
   const started = Date.now();
   let upstream: ReferenceServer | undefined;
+  let replica2: ReferenceServer | undefined;
   let gateway: GatewaySupervisor | undefined;
   let auditDir: string | undefined;
   try {
@@ -148,6 +171,16 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       });
       direct = upstream.url;
       upstreamSpec = upstream.url;
+      if (wantsReplica) {
+        replica2 = await startReferenceServer({
+          port: options.upstream2Port ?? 0,
+          ...options.upstream,
+          checkTools: true,
+          // Separate session state, and ids the first replica never hands out.
+          sessionIdPrefix: 'replica2-session-',
+          ...(upstreamEra === 'modern' && { legacy: 'reject' as const }),
+        });
+      }
     } else {
       const plain = referenceStdioCommand();
       const args = [...(plain.args ?? []), '--check-tools'];
@@ -165,7 +198,11 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
     } else {
       const launch = async (): Promise<LaunchedGateway> => {
         const port = await freePort();
-        const command = fillTemplate(options.gateway as string, { upstream: upstreamSpec, port });
+        const command = fillTemplate(options.gateway as string, {
+          upstream: upstreamSpec,
+          port,
+          ...(replica2 && { upstream2: replica2.url }),
+        });
         const process = await startGateway(command, port, timeoutMs);
         return { process, target: `http://127.0.0.1:${port}${options.gatewayPath ?? '/mcp'}` };
       };
@@ -181,7 +218,11 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
         gateway = new GatewaySupervisor(first, launch);
         target = first.target;
       } else {
-        label = fillTemplate(options.gateway as string, { upstream: upstreamSpec, port: await freePort() });
+        label = fillTemplate(options.gateway as string, {
+          upstream: upstreamSpec,
+          port: await freePort(),
+          ...(replica2 && { upstream2: replica2.url }),
+        });
         target = { command: '/bin/sh', args: ['-c', label], label };
       }
     }
@@ -194,8 +235,16 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       upstreamAccelHeader: upstream !== undefined && options.upstream?.accelHeader !== false,
       clientEra,
       upstreamEra,
+      ...(options.idleBudgetMs !== undefined && { idleBudgetMs: options.idleBudgetMs }),
+      ...(upstream &&
+        replica2 && {
+          replicas: [
+            async () => (upstream as ReferenceServer).audit.entries(),
+            async () => (replica2 as ReferenceServer).audit.entries(),
+          ] as const,
+        }),
       audit: upstream
-        ? async () => (upstream as ReferenceServer).audit.entries()
+        ? async () => bothReplicas(upstream as ReferenceServer, replica2)
         : () => stdioAudit(gatewayTarget, timeoutMs, join(auditDir as string, 'audit.jsonl')),
     });
     const context = contextFor(target);
@@ -273,6 +322,7 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
   } finally {
     await gateway?.stop();
     await upstream?.close();
+    await replica2?.close();
     if (auditDir !== undefined) await rm(auditDir, { recursive: true, force: true });
   }
 }

@@ -56,6 +56,10 @@ export interface BatteryContext {
   readonly clientEra?: Era;
   /** The era of the reference upstream (`modern`: it refuses the 2025 handshake). @default 'legacy' */
   readonly upstreamEra?: Era;
+  /** How long the idle row's call stays silent before its result (`--idle-budget-ms`). @default 3000 */
+  readonly idleBudgetMs?: number;
+  /** The audit logs of two upstream replicas, when the gateway command names `{upstream2}` (the affinity row). */
+  readonly replicas?: readonly [() => Promise<AuditEntry[]>, () => Promise<AuditEntry[]>];
 }
 
 /**

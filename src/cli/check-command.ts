@@ -43,7 +43,7 @@ gateway could not be set up (it did not start, exited, or did not take a first c
       type: 'string',
       value: 'CMD',
       description:
-        'gateway command, run by /bin/sh -c (quotes, pipes, && and $VARS work as in a terminal) in its own process group, stopped as a group at the end; {upstream} becomes the upstream URL (or stdio command, shell-quoted), {port} the port it must listen on',
+        'gateway command, run by /bin/sh -c (quotes, pipes, && and $VARS work as in a terminal) in its own process group, stopped as a group at the end; {upstream} becomes the upstream URL (or stdio command, shell-quoted), {port} the port it must listen on; {upstream2}, if present, the URL of a second upstream replica (the session affinity row)',
     },
     'gateway-url': {
       type: 'string',
@@ -55,6 +55,20 @@ gateway could not be set up (it did not start, exited, or did not take a first c
       value: 'N',
       integer: { min: 1, max: 65535 },
       description: 'port for the reference upstream (default: a free one)',
+    },
+    'upstream2-port': {
+      type: 'string',
+      value: 'N',
+      integer: { min: 1, max: 65535 },
+      description:
+        'with --gateway-url: port of a second upstream replica the running gateway also forwards to (runs the session affinity row)',
+    },
+    'idle-budget-ms': {
+      type: 'string',
+      value: 'MS',
+      integer: { min: 100, max: 600_000 },
+      description:
+        "how long the idle row's call stays silent before its result (modern upstream: no response headers until then) (default 3000)",
     },
     'upstream-transport': {
       type: 'string',
@@ -141,6 +155,14 @@ gateway could not be set up (it did not start, exited, or did not take a first c
       );
     }
     const upstreamPort = args.integer('upstream-port');
+    const upstream2Port = args.integer('upstream2-port');
+    const idleBudgetMs = args.integer('idle-budget-ms');
+    if (upstream2Port !== undefined && !args.string('gateway-url')) {
+      throw new GoldenError(
+        'E_USAGE',
+        '--upstream2-port goes with --gateway-url (a gateway already running); with --gateway, put {upstream2} in the command where the gateway takes its second upstream.',
+      );
+    }
     const timeoutMs = args.integer('timeout');
     const longMs = args.integer('long-ms') ?? 75_000;
     const longEvery = args.integer('long-every') ?? 5000;
@@ -183,6 +205,8 @@ gateway could not be set up (it did not start, exited, or did not take a first c
         ...(gateway !== undefined && { gateway }),
         ...(gatewayUrl !== undefined && { gatewayUrl }),
         ...(upstreamPort !== undefined && { upstreamPort }),
+        ...(upstream2Port !== undefined && { upstream2Port }),
+        ...(idleBudgetMs !== undefined && { idleBudgetMs }),
         ...(upstreamTransport && { upstreamTransport }),
         ...(clientTransport && { clientTransport }),
         ...(gatewayPath !== undefined && { gatewayPath }),

@@ -45,7 +45,8 @@ export const serveCommand = defineCommand({
     },
     'check-tools': {
       type: 'boolean',
-      description: "also serve progress_tight and multibyte_output (the gateway check's upstream)",
+      description:
+        "also serve progress_tight, multibyte_output, input_round and silent_result (the gateway check's upstream)",
     },
     'audit-file': {
       type: 'string',

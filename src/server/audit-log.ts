@@ -57,6 +57,15 @@ export interface AuditEntry {
   readonly taskId?: string;
   /** The `tasks/*` requests that reached the task, in order, with the `Mcp-Name` each carried. */
   taskRequests?: AuditTaskRequest[];
+  /**
+   * A 2026-07-28 multi-round-trip call: the `inputResponses` and `requestState` the request carried
+   * (verbatim; `received` is absent on a first round that carried neither), and the `input_required`
+   * result the tool answered (`sent`), if it did.
+   */
+  inputRound?: {
+    readonly received?: { readonly inputResponses?: unknown; readonly requestState?: unknown };
+    sent?: Readonly<Record<string, unknown>>;
+  };
 }
 
 /** One `tasks/get`, `tasks/update` or `tasks/cancel` a task received. */
@@ -73,7 +82,7 @@ export interface AuditTaskRequest {
 
 /** Fields the server supplies when a call starts. */
 export type AuditStart = Pick<AuditEntry, 'sessionId' | 'tool' | 'arguments' | 'requestId' | 'progressToken'> &
-  Pick<Partial<AuditEntry>, 'mcpHeaders' | 'taskId'>;
+  Pick<Partial<AuditEntry>, 'mcpHeaders' | 'taskId' | 'inputRound'>;
 
 function wireType(value: unknown): WireType {
   if (typeof value === 'string') return 'string';
@@ -128,6 +137,7 @@ export class AuditLog {
       durationMs: null,
       ...(start.mcpHeaders && { mcpHeaders: start.mcpHeaders }),
       ...(start.taskId !== undefined && { taskId: start.taskId, taskRequests: [] }),
+      ...(start.inputRound && { inputRound: start.inputRound }),
     };
     this.rows.push(entry);
     this.changed();

@@ -165,9 +165,92 @@ const taskSteps: CheckTool = {
   },
 };
 
+/**
+ * The opaque `requestState` `input_round` answers with: non-ASCII, JSON escapes, a line separator and
+ * base64 padding characters, so a gateway that re-encodes the string rather than passing it on shows.
+ */
+export const ROUND_STATE = 'round-1 é🚀 "quoted" \\ / + = \u2028 end';
+
+/** The embedded request of `input_round`'s `input_required` result, under key `confirm`. */
+export const ROUND_REQUEST = {
+  method: 'elicitation/create',
+  params: {
+    mode: 'form',
+    message: 'Go ahead? (mcp-golden check: é🚀)',
+    requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+  },
+} as const;
+
+/**
+ * `input_round` (2026-07-28): answers `input_required` with {@link ROUND_REQUEST} and
+ * {@link ROUND_STATE} until a retry carries `inputResponses.confirm`, then completes with what the
+ * retry carried. The audit row keeps what each round received and the `input_required` it sent.
+ */
+const inputRound: CheckTool = {
+  definition: {
+    name: 'input_round',
+    description:
+      '2026-07-28 only: answers input_required (an elicitation keyed "confirm" and an opaque requestState) until the retry carries inputResponses.confirm, then returns what the retry carried.',
+    inputSchema: schema([]),
+  },
+  parse: (raw) => parseTagged('input_round', [], raw),
+  async run(_args, ctx) {
+    if (!ctx.round) {
+      return {
+        content: [{ type: 'text', text: 'input_round needs the 2026-07-28 era: the 2025 era has no input_required' }],
+        isError: true,
+      };
+    }
+    const responses = ctx.round.inputResponses;
+    const answered = typeof responses === 'object' && responses !== null && 'confirm' in responses;
+    if (!answered) {
+      const asked = {
+        resultType: 'input_required',
+        inputRequests: { confirm: structuredClone(ROUND_REQUEST) },
+        requestState: ROUND_STATE,
+      };
+      return asked as unknown as CallToolResult;
+    }
+    const structured = { inputResponses: responses, requestState: ctx.round.requestState ?? null };
+    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  },
+};
+
+const SILENT_ARGS: readonly IntegerArgument[] = [
+  {
+    name: 'silent_ms',
+    minimum: 0,
+    maximum: 600_000,
+    default: 1000,
+    description: 'Milliseconds the call sends nothing at all before its result.',
+  },
+];
+
+/**
+ * `silent_result`: sends nothing for `silent_ms`, then its result. A 2026-07-28 upstream then sends
+ * no response headers until the result (a JSON body, as `auto` response mode does without a
+ * notification): what a gateway's idle timeout meets.
+ */
+const silentResult: CheckTool = {
+  definition: {
+    name: 'silent_result',
+    description: 'Sends nothing (no progress, no headers in the 2026-07-28 era) for silent_ms, then its result.',
+    inputSchema: schema(SILENT_ARGS),
+  },
+  parse: (raw) => parseTagged('silent_result', SILENT_ARGS, raw),
+  async run({ silent_ms = 1000 }, ctx) {
+    const done = await sleep(silent_ms, ctx.signal);
+    if (done) ctx.onStep(1);
+    const structured = { silent_ms, done };
+    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  },
+};
+
 /** The extra tools of the check's upstream, by name. */
 export const CHECK_TOOLS: ReadonlyMap<string, CheckTool> = new Map([
   ['progress_tight', progressTight],
   ['multibyte_output', multibyteOutput],
   [TASK_TOOL, taskSteps],
+  ['input_round', inputRound],
+  ['silent_result', silentResult],
 ]);

@@ -32,7 +32,7 @@ export interface ReferenceServerOptions {
   readonly audit?: AuditLog;
   /** Make `progress` fail at this step with `isError: true`, after a final notification. @default unset */
   readonly failAtStep?: number;
-  /** Also serve the gateway check's extra tools (`progress_tight`, `multibyte_output`). @default false */
+  /** Also serve the gateway check's extra tools (`progress_tight`, `multibyte_output`, `input_round`, `silent_result`). @default false */
   readonly checkTools?: boolean;
   /** A session with no open request for this long is closed (its id then gets 404). @default 300000 */
   readonly sessionTtlMs?: number;
@@ -48,6 +48,8 @@ export interface ReferenceServerOptions {
    * 405. @default 'serve'
    */
   readonly legacy?: 'serve' | 'reject';
+  /** What session ids start with, so two replicas never hand out the same id. @default 'session-' */
+  readonly sessionIdPrefix?: string;
 }
 
 /** A running reference upstream on loopback HTTP. */
@@ -194,7 +196,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 
   const createSession = async (): Promise<Session> => {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => `session-${++sessionCount}`,
+      sessionIdGenerator: () => `${options.sessionIdPrefix ?? 'session-'}${++sessionCount}`,
       enableJsonResponse: options.jsonResponse ?? false,
       eventStore: new CountingEventStore(),
       retryInterval: options.retryMs ?? 200,

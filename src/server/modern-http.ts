@@ -50,7 +50,8 @@ function complete(result: Record<string, unknown>, cacheable = false): Record<st
   const meta = typeof result._meta === 'object' && result._meta !== null ? result._meta : {};
   return {
     ...result,
-    resultType: 'complete',
+    // A tool may answer `input_required` (a multi-round-trip call); anything else is complete.
+    resultType: result.resultType === 'input_required' ? 'input_required' : 'complete',
     ...(cacheable && { ttlMs: 0, cacheScope: 'private' }),
     _meta: { ...meta, 'io.modelcontextprotocol/serverInfo': REFERENCE_SERVER_INFO },
   };
@@ -218,6 +219,7 @@ async function callTool(
         requestId: id,
         sessionId: null,
         mcpHeaders,
+        round: { inputResponses: params.inputResponses, requestState: params.requestState },
         signal: closed.signal,
         notify: async (progress) => {
           if (options.jsonResponse || closed.signal.aborted) return;

@@ -16,7 +16,7 @@ import { isGoldenError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
 import { CHECK_TOOLS } from './check-tools.js';
-import { findReferenceTool, parseToolArguments, referenceToolDefinitions } from './reference-tools.js';
+import { findReferenceTool, type InputRound, parseToolArguments, referenceToolDefinitions } from './reference-tools.js';
 import { type IntegerArgument, parseIntegerArguments, toJsonSchema } from './tool-arguments.js';
 
 /** Name and version the reference server reports in `initialize`. */
@@ -51,7 +51,7 @@ export interface ConnectReferenceOptions {
   readonly audit: AuditLog;
   /** Make `progress` fail at this step, after a final notification (progress == total) with `isError: true`. @default unset */
   readonly failAtStep?: number | undefined;
-  /** Also serve `progress_tight` and `multibyte_output`, the gateway check's extra tools. @default false */
+  /** Also serve `progress_tight`, `multibyte_output`, `input_round` and `silent_result`, the gateway check's extra tools. @default false */
   readonly checkTools?: boolean;
 }
 
@@ -162,6 +162,8 @@ export interface ReferenceToolCall {
   readonly sessionId: string | null;
   /** The `Mcp-*` request headers as received (modern era over HTTP), for the audit row. */
   readonly mcpHeaders?: Readonly<Record<string, string>>;
+  /** The multi-round-trip fields of a 2026-07-28 request; unset in the 2025 era. */
+  readonly round?: InputRound;
   /** Aborts when the call is cancelled: `notifications/cancelled`, or the client closing the stream. */
   readonly signal: AbortSignal;
   /** The task id when the call runs as a task (tasks extension), for its audit row. */
@@ -190,6 +192,7 @@ export async function callReferenceTool(
   const { audit } = options;
   const { name, arguments: rawArgs, progressToken: token } = call;
   if (name === AUDIT_LOG_TOOL) return readAuditLog(audit, rawArgs);
+  const received = receivedRound(call.round);
   const entry = audit.begin({
     sessionId: call.sessionId,
     tool: name,
@@ -198,6 +201,7 @@ export async function callReferenceTool(
     progressToken: token ?? null,
     ...(call.mcpHeaders && { mcpHeaders: call.mcpHeaders }),
     ...(call.taskId !== undefined && { taskId: call.taskId }),
+    ...(received && { inputRound: { received } }),
   });
   call.onAudit?.(entry);
   const checkTool = options.checkTools ? CHECK_TOOLS.get(name) : undefined;
@@ -224,6 +228,7 @@ export async function callReferenceTool(
       signal: call.signal,
       failAtStep: options.failAtStep,
       holdWrites: options.holdWrites,
+      round: call.round,
       onStep: (i) => {
         entry.stepsCompleted = i;
         call.onStep?.(i);
@@ -234,12 +239,26 @@ export async function callReferenceTool(
         audit.noteNotification(entry, { progress, total, message });
       },
     });
+    if ((result as { resultType?: unknown }).resultType === 'input_required') {
+      entry.inputRound = { ...entry.inputRound, sent: structuredClone(result) as Record<string, unknown> };
+    }
     if (call.signal.aborted) audit.finish(entry, entry.cancelled ? 'cancelled' : 'closed');
     else audit.finish(entry, 'result');
     return result;
   } finally {
     running.delete(idKey(call.requestId));
   }
+}
+
+/** The round fields a request carried, as the audit row keeps them; `undefined` when it carried neither. */
+function receivedRound(
+  round: InputRound | undefined,
+): { inputResponses?: unknown; requestState?: unknown } | undefined {
+  if (!round || (round.inputResponses === undefined && round.requestState === undefined)) return undefined;
+  return {
+    ...(round.inputResponses !== undefined && { inputResponses: round.inputResponses }),
+    ...(round.requestState !== undefined && { requestState: round.requestState }),
+  };
 }
 
 /** Notes a cancellation on the audit row of a running call. */

@@ -32,6 +32,17 @@ export interface ToolContext {
    * in it (the final notification and the result) leaves in one write. Unset: each message is its own write.
    */
   readonly holdWrites?: (() => void) | undefined;
+  /**
+   * The multi-round-trip fields of a 2026-07-28 `tools/call` (`inputResponses`, `requestState`), as
+   * received; unset in the 2025 era, which has no `input_required` results.
+   */
+  readonly round?: InputRound | undefined;
+}
+
+/** What a retried 2026-07-28 request carries after an `input_required` result (absent fields: `undefined`). */
+export interface InputRound {
+  readonly inputResponses: unknown;
+  readonly requestState: unknown;
 }
 
 interface ReferenceTool {

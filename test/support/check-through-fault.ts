@@ -28,6 +28,8 @@ export const ALL_PROPERTIES = [
   'two clients, one progress token: each gets its own',
   'Content-Length matches a rewritten body',
   "Last-Event-ID never replays another session's events",
+  // n/a without a second upstream replica ({upstream2}, --upstream2-port)
+  'session affinity across two upstream replicas',
 ];
 
 /** Runs the battery (or the `only` rows) through an in-repo fault proxy in front of the reference upstream. */

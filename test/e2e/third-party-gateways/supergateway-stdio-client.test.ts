@@ -35,6 +35,7 @@ describe('supergateway (npm) bridging a Streamable HTTP upstream to a stdio clie
       'two clients, one progress token: each gets its own': 'n/a',
       'Content-Length matches a rewritten body': 'pass',
       "Last-Event-ID never replays another session's events": 'n/a',
+      'session affinity across two upstream replicas': 'n/a',
     });
     expect(report.results[0]?.evidence).toBe(
       'received 0 of 5 progress notifications (the last 5 missing); the upstream received token "check-token-é-🚀" (string) and sent 5 notifications',
