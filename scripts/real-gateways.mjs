@@ -13,8 +13,10 @@ const npmVersion = (name) => JSON.parse(readFileSync(join(root, 'node_modules', 
 /**
  * A gateway pinned at a version other than the devDependency of its name (mcp-proxy 6.7 serves the
  * 2026-07-28 era; the matrix keeps 6.2.0 too): installed once from npm into the matrix's own prefix
- * under the system temp folder, outside this package's node_modules and lock. Returns the package's
- * folder; throws a clear error when npm cannot install it.
+ * under the system temp folder, outside this package's node_modules and lock (its own dependencies are
+ * resolved at install time). Engines are not enforced there, as this repository's .npmrc does: mcp-proxy
+ * 6.7.19 runs on Node 20, but its tunnel dependency pipenet 1.4.3 declares Node >= 22. Returns the
+ * package's folder; throws a clear error when npm cannot install it.
  */
 export function npmGatewayAt(name, version) {
   const prefix = join(tmpdir(), 'mcp-golden-matrix', `${name}@${version}`);
@@ -23,7 +25,7 @@ export function npmGatewayAt(name, version) {
     process.stderr.write(`[matrix] installing ${name}@${version} into ${prefix}\n`);
     const run = spawnSync(
       'npm',
-      ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--save-exact', `${name}@${version}`],
+      ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--engine-strict=false', `${name}@${version}`],
       { encoding: 'utf8' },
     );
     if (run.status !== 0) {
