@@ -14,7 +14,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
  * machine. They are light and mostly wait on timers, so they run beside each other.
  */
 const TIMING = [
-  'src/replay/replay-server-pacing.test.ts',
+  'test/integration/replay/replay-server-pacing.test.ts',
   'src/reference-goldens.test.ts',
   'test/e2e/matchers-timing.test.ts',
 ];

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
@@ -266,4 +266,12 @@ test('one Arrival: a single interface in src/ for a message a client received, l
   expect(filesMatching(/\binterface\s+Arrival\b|\btype\s+Arrival\s*(<[^>]*>)?\s*=/)).toEqual([
     'transcript/read-calls.ts',
   ]);
+});
+
+test('a test under src/ is a unit test beside its source file; suites live under test/', () => {
+  const orphans = readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.test.ts'))
+    .filter((name) => !existsSync(join(src, name.replace(/\.test\.ts$/, '.ts'))))
+    .sort();
+  expect(orphans).toEqual([]);
 });
