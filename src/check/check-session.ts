@@ -1,7 +1,7 @@
 import { FrameSink, sseBlocksOfRead } from '../record/frame-sink.js';
 import { openTarget, type RecordTarget } from '../record/open-target.js';
 import { recordingFetch } from '../record/recording-fetch.js';
-import { type LiveArrival, openSessionClient } from '../record/session-client.js';
+import { type ClientCall, type LiveArrival, openSessionClient } from '../record/session-client.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import type { Era, Frame } from '../transcript/frame.js';
 import { parseJsonRpc } from '../transcript/json-rpc.js';
@@ -9,19 +9,15 @@ import { SseParser } from '../transcript/sse.js';
 import { DEFAULT_PROTOCOL_VERSION } from '../version.js';
 import { auditEntriesOf } from './audit.js';
 
-/** One call made on a {@link CheckSession}. */
-export interface CallPlan {
-  readonly tool: string;
-  readonly arguments: Readonly<Record<string, unknown>>;
-  readonly id: string | number;
-  readonly token?: string | number;
-  /** Send `notifications/cancelled` once this many progress notifications arrived. */
-  readonly cancelAfterProgress?: number;
-  /** Send `notifications/cancelled` this many ms after the request, progress or not. */
-  readonly cancelAfterMs?: number;
-  /** Read nothing for this long after sending the request (a slow client: the gateway meets backpressure). */
-  readonly readDelayMs?: number;
-}
+/**
+ * One call made on a {@link CheckSession}: the session client's call (its tool, arguments, id and
+ * token; cancel after progress k or after ms, over the era's cancel; a slow reader), without what the
+ * check session sets itself (the time read after a cancel, the cancel's reason, no reconnect).
+ */
+export type CallPlan = Pick<
+  ClientCall,
+  'tool' | 'arguments' | 'id' | 'token' | 'cancelAfterProgress' | 'cancelAfterMs' | 'readDelayMs'
+>;
 
 /** What the client saw of one call. */
 export interface CallSeen {
