@@ -8,9 +8,11 @@ import { type FetchLike, recordingFetch } from '../record/recording-fetch.js';
 import { openStdioSession } from '../record/stdio-wire-session.js';
 import type { CallStream, WireSession } from '../record/wire-session.js';
 import type { AuditEntry } from '../server/audit-log.js';
+import { referenceToolList } from '../server/reference-server.js';
 import type { Era, Frame } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isResponse, parseJsonRpc } from '../transcript/json-rpc.js';
+import { modernHeaders, paramHeadersOf } from '../transcript/modern-envelope.js';
 import { SseParser } from '../transcript/sse.js';
 import { DEFAULT_PROTOCOL_VERSION, VERSION } from '../version.js';
 import { auditEntriesOf } from './audit.js';
@@ -64,6 +66,17 @@ export interface CheckSession {
   /** Every frame of the client→gateway leg so far. */
   frames(): readonly Frame[];
   close(): Promise<void>;
+}
+
+/**
+ * The `Mcp-Param-*` headers a conforming 2026-07-28 client sends with a call, learnt from the tools
+ * the check's upstream lists (its `tag` is marked `x-mcp-header: Tag`): the upstream refuses a call
+ * without them (400, -32020), as an SDK v2 server does.
+ */
+function paramHeadersFor(message: JsonRpcMessage, tool: string): Record<string, string> {
+  const declared = paramHeadersOf(referenceToolList({ checkTools: true }).find((t) => t.name === tool));
+  const all = modernHeaders(withEnvelope(message, { tool }), declared);
+  return Object.fromEntries(Object.entries(all).filter(([name]) => name.startsWith('mcp-param-')));
 }
 
 /** How long to keep reading after a cancel, to catch what must not come. */
@@ -162,7 +175,9 @@ export async function openCheckSession(
         ? setTimeout(() => void cancel().catch(() => {}), plan.cancelAfterMs)
         : undefined;
     const plain: JsonRpcMessage = { jsonrpc: '2.0', id: plan.id, method: 'tools/call', params };
-    const requested = session.request(modern ? withEnvelope(plain, { tool: plan.tool }) : plain);
+    const requested = modern
+      ? session.request(withEnvelope(plain, { tool: plan.tool }), paramHeadersFor(plain, plan.tool))
+      : session.request(plain);
     const failed = (why: string): CallSeen => ({
       plan,
       startedEpochMs,
