@@ -3,8 +3,10 @@ import { openTarget, type RecordTarget } from '../record/open-target.js';
 import { recordingFetch } from '../record/recording-fetch.js';
 import { type ClientCall, type LiveArrival, openSessionClient } from '../record/session-client.js';
 import type { AuditEntry } from '../server/audit-log.js';
+import { referenceToolList } from '../server/reference-server.js';
 import type { Era, Frame } from '../transcript/frame.js';
 import { parseJsonRpc } from '../transcript/json-rpc.js';
+import { paramHeadersOf } from '../transcript/modern-envelope.js';
 import { SseParser } from '../transcript/sse.js';
 import { DEFAULT_PROTOCOL_VERSION } from '../version.js';
 import { auditEntriesOf } from './audit.js';
@@ -50,6 +52,14 @@ export interface CheckSession {
   frames(): readonly Frame[];
   close(): Promise<void>;
 }
+
+/**
+ * The `Mcp-Param-*` headers a conforming 2026-07-28 client sends with a call of `tool`, as the
+ * check's upstream declares them in its tool list (its `tag` is marked `x-mcp-header: Tag`): the
+ * upstream refuses a call without them (400, -32020), as an SDK v2 server does.
+ */
+const declaredParamHeaders = (tool: string): Readonly<Record<string, string>> =>
+  paramHeadersOf(referenceToolList({ checkTools: true }).find((t) => t.name === tool));
 
 /** How long to keep reading after a cancel, to catch what must not come. */
 const AFTER_CANCEL_MS = 400;
@@ -106,6 +116,7 @@ export async function openCheckSession(
       cancelReason: 'mcp-golden check: cancel',
       reconnect: false,
       scenario: { tool: plan.tool },
+      paramHeaders: declaredParamHeaders(plan.tool),
     });
     const failed = seen.end === 'failed' || seen.end === 'broken';
     return {

@@ -5,6 +5,7 @@ import { httpTargetParts, secretPatterns } from '../record/target-secrets.js';
 import type { ResponseSink } from '../replay/http-exchange.js';
 import type { FallbackRequest, UnmatchedFallback } from '../replay/unmatched-fallback.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
+import { modernPassthrough } from './replay-modern-passthrough.js';
 import { SESSION_END_SETTLE_MS, SessionGoldens } from './session-goldens.js';
 
 const ACCEPT = 'application/json, text/event-stream';
@@ -92,6 +93,9 @@ export async function startHttpPassthrough(target: string, out: string): Promise
       ...(signal && { signal }),
     });
 
+  // 2026-07-28 requests: no session, each passed on as it came (see modernPassthrough).
+  const forwardModern = modernPassthrough({ label: parts.label, url: parts.url, headers: parts.headers, post });
+
   // The live session's handshake: the client's own initialize (or the recorder's), then initialized.
   const open = (initialize: string | undefined): Promise<LiveSession> =>
     passthroughHandshake((body, headers) => post(body, headers), initialize);
@@ -103,12 +107,13 @@ export async function startHttpPassthrough(target: string, out: string): Promise
     sink.end();
   };
 
-  const forward = async ({ session, sessionId, initialize, request, sink }: FallbackRequest): Promise<void> => {
+  const forward = async ({ session, sessionId, initialize, request, sink, era }: FallbackRequest): Promise<void> => {
     const entry: PassedThrough = { request: describeRequest(request.body), outcome: 'pending' };
     passed.push(entry);
     const setOutcome = (outcome: string): void => {
       passed[passed.indexOf(entry)] = { ...entry, outcome };
     };
+    if (era === 'modern') return forwardModern(request, sink, setOutcome);
     let live = lives.get(session);
     if (!live) {
       live = open(initialize);

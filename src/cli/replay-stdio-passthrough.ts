@@ -4,12 +4,17 @@ import { type StdioRecordingProxy, startStdioRecordingProxy } from '../record/st
 import type { StdioCommand } from '../record/stdio-wire-session.js';
 import { secretPatterns, stdioTargetSecrets } from '../record/target-secrets.js';
 import type { StdioFallback } from '../replay/unmatched-fallback.js';
+import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
+import { ENVELOPE_KEYS, envelopeVersion } from '../transcript/modern-envelope.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
+import { RECORDER } from '../version.js';
 import type { PassedThrough } from './replay-passthrough.js';
 import { SessionGoldens } from './session-goldens.js';
 
 /** The id of the live server's own initialize, kept apart from the client's ids. */
 const INITIALIZE_ID = 'mcp-golden-passthrough-initialize';
+/** The id of the live server's `server/discover` (2026-07-28 clients: no initialize), kept apart too. */
+const DISCOVER_ID = 'mcp-golden-passthrough-discover';
 /** Longest wait, once the client closed stdin, for the live answers still due. */
 const DRAIN_LIMIT_MS = 10_000;
 
@@ -52,6 +57,8 @@ export function startStdioPassthrough(server: StdioCommand, out: string): StdioP
   let ready = false;
   let buffered = '';
   let drained: (() => void) | undefined;
+  /** Why the live server cannot take 2026-07-28 requests, once its `server/discover` said so. */
+  let notModern: string | undefined;
 
   const settle = (key: string, outcome: string): void => {
     const index = due.get(key);
@@ -66,6 +73,15 @@ export function startStdioPassthrough(server: StdioCommand, out: string): StdioP
       message = JSON.parse(line) as typeof message;
     } catch {
       message = undefined;
+    }
+    if (message?.id === DISCOVER_ID && message.method === undefined) {
+      notModern = modernRefusal(message);
+      ready = notModern === undefined;
+      for (const pending of queued.splice(0)) {
+        if (ready) input?.write(pending);
+        else refuse(pending);
+      }
+      return;
     }
     if (message?.id === INITIALIZE_ID && message.method === undefined) {
       stdioPassthroughHandshake.finish((line) => input?.write(line));
@@ -89,7 +105,16 @@ export function startStdioPassthrough(server: StdioCommand, out: string): StdioP
     },
   });
 
-  const start = (initialize: string | undefined): void => {
+  /** Answers a 2026-07-28 request the live server cannot take with the reason. */
+  const refuse = (line: string): void => {
+    const id = (JSON.parse(line) as { id?: unknown }).id;
+    if (id === undefined) return;
+    const message = `[mcp-golden] --unmatched passthrough cannot pass this ${MODERN_PROTOCOL_VERSION} request to \`${label}\`: the live server does not speak ${MODERN_PROTOCOL_VERSION} (${notModern}). Give --target-stdio a server that speaks ${MODERN_PROTOCOL_VERSION}, or make the calls to record with a 2025-11-25 client.`;
+    write(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message } }), true);
+    settle(keyOf(id), `refused: the target does not speak ${MODERN_PROTOCOL_VERSION}`);
+  };
+
+  const start = (initialize: string | undefined, modern: boolean): void => {
     input = new PassThrough();
     proxy = startStdioRecordingProxy({
       server: { ...server, label },
@@ -108,6 +133,18 @@ export function startStdioPassthrough(server: StdioCommand, out: string): StdioP
         settle(key, 'failed: the live server exited');
       }
     });
+    if (modern) {
+      // A 2026-07-28 client sent no initialize: ask the live server whether it speaks that revision.
+      const meta = {
+        [ENVELOPE_KEYS.protocolVersion]: MODERN_PROTOCOL_VERSION,
+        [ENVELOPE_KEYS.clientInfo]: { name: RECORDER, version: '1' },
+        [ENVELOPE_KEYS.clientCapabilities]: {},
+      };
+      input.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: DISCOVER_ID, method: 'server/discover', params: { _meta: meta } })}\n`,
+      );
+      return;
+    }
     const upstream = input;
     stdioPassthroughHandshake.start((line) => upstream.write(line), initialize, INITIALIZE_ID);
   };
@@ -115,11 +152,12 @@ export function startStdioPassthrough(server: StdioCommand, out: string): StdioP
   const fallback: StdioFallback & { end(wait?: boolean): Promise<void> } = {
     forward(line, initialize, writeLine) {
       write = writeLine;
-      const message = JSON.parse(line) as { id?: unknown; method?: unknown };
+      const message = JSON.parse(line) as { jsonrpc: '2.0'; id?: string | number; method?: string };
       passed.push({ request: describe(message), outcome: 'pending' });
       if ('id' in message) due.set(keyOf(message.id), passed.length - 1);
-      if (!proxy) start(initialize);
-      if (ready) input?.write(`${line}\n`);
+      if (!proxy) start(initialize, initialize === undefined && envelopeVersion(message) !== undefined);
+      if (notModern !== undefined) refuse(line);
+      else if (ready) input?.write(`${line}\n`);
       else queued.push(`${line}\n`);
     },
     async end(wait = true) {
@@ -132,8 +170,18 @@ export function startStdioPassthrough(server: StdioCommand, out: string): StdioP
       }
       for (const key of [...due.keys()]) settle(key, 'failed: no answer before stdin closed');
       input?.end();
-      await goldens.writeRest(await proxy.ended);
+      const recorded = await proxy.ended;
+      // A server that does not speak the client's revision answered nothing worth a golden.
+      if (notModern === undefined) await goldens.writeRest(recorded);
     },
   };
   return { fallback, passed, files: goldens.files, stop: () => fallback.end(false) };
+}
+
+/** `undefined` when a `server/discover` answer offers 2026-07-28, else what the live server said instead. */
+function modernRefusal(answer: { error?: unknown; result?: unknown }): string | undefined {
+  const versions = (answer.result as { supportedVersions?: unknown } | undefined)?.supportedVersions;
+  if (Array.isArray(versions) && versions.includes(MODERN_PROTOCOL_VERSION)) return undefined;
+  const said = JSON.stringify(answer.error ?? answer.result ?? null).slice(0, 200);
+  return `its server/discover answered ${said}`;
 }

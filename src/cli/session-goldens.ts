@@ -2,9 +2,24 @@ import { join } from 'node:path';
 import { splitSessionsById } from '../record/split-sessions.js';
 import { writeGolden } from '../store/golden-file.js';
 import type { Frame, Transcript } from '../transcript/frame.js';
+import { frameMessage } from '../transcript/frame-content.js';
+import { envelopeVersion } from '../transcript/modern-envelope.js';
 
 /** How long after a session's DELETE its golden is written: the server ends that session's GET stream meanwhile. */
 export const SESSION_END_SETTLE_MS = 200;
+
+/**
+ * A session's golden names its own era: the proxy's header is the whole recording's, and a
+ * pass-through that served 2025 sessions beside 2026-07-28 requests holds both. A session without
+ * `initialize` whose requests carry the per-request envelope is a 2026-07-28 one.
+ */
+function withItsEra(session: Transcript): Transcript {
+  const messages = session.frames.filter((f) => f.dir === 'client->server').map(frameMessage);
+  if (messages.some((m) => m?.method === 'initialize')) return session;
+  const version = messages.map((m) => m && envelopeVersion(m)).find((v) => v !== undefined);
+  if (version === undefined) return session;
+  return { ...session, header: { ...session.header, era: 'modern', protocolVersion: version } };
+}
 
 const isServerMessage = (frame: Frame): boolean =>
   frame.dir === 'server->client' && (frame.channel === 'json' || frame.channel === 'sse' || frame.channel === 'stdio');
@@ -41,7 +56,8 @@ export class SessionGoldens {
   private enqueue(transcript: Transcript, wanted: (key: string) => boolean): Promise<void> {
     const next = this.queue.then(async () => {
       const sessions = splitSessionsById({ ...transcript, header: { ...transcript.header, target: this.target } });
-      for (const [key, session] of sessions) {
+      for (const [key, split] of sessions) {
+        const session = withItsEra(split);
         if (!wanted(key) || this.written.has(key)) continue;
         this.written.add(key);
         // A session the server never answered (it could not be reached, or not started) is no golden.

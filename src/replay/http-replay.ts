@@ -46,8 +46,7 @@ export class HttpReplay {
   private streamCount = 0;
   /** The body of each session's `initialize`, for the fallback's own handshake. */
   private readonly initializeBodies = new WeakMap<HttpSession, string>();
-  /** Answers the requests no golden matches instead of the engine's refusal, when set. */
-  fallback: UnmatchedFallback | undefined;
+  private fallbackValue: UnmatchedFallback | undefined;
   /** `MCP-Protocol-Version` values served: the 2025-era versions and those the goldens hold. */
   private readonly versions: readonly string[];
 
@@ -59,6 +58,16 @@ export class HttpReplay {
   ) {
     const recorded = engine.plan.exchanges.map((e) => e.protocolVersion).filter((v) => v !== '');
     this.versions = [...new Set([...MCP_PROTOCOL_VERSIONS, ...recorded])];
+  }
+
+  /** Answers the requests no golden matches instead of the engine's refusal, when set: both eras' requests. */
+  get fallback(): UnmatchedFallback | undefined {
+    return this.fallbackValue;
+  }
+
+  set fallback(fallback: UnmatchedFallback | undefined) {
+    this.fallbackValue = fallback;
+    if (this.modern) this.modern.fallback = fallback;
   }
 
   /** Everything received by either era's side. */

@@ -19,6 +19,7 @@ import { frameEvent } from './reframe.js';
 import { type ReplayCall, ReplayEngine, type ReplayOptions } from './replay-engine.js';
 import type { GoldenInput, ReplayExchange } from './replay-plan.js';
 import { taskRefusal } from './task-polls.js';
+import type { UnmatchedFallback } from './unmatched-fallback.js';
 
 /** The goldens of each era: the legacy ones are served with sessions, the modern ones per request. */
 export function splitGoldensByEra(goldens: readonly GoldenInput[]): {
@@ -43,6 +44,9 @@ export function splitGoldensByEra(goldens: readonly GoldenInput[]): {
  * cancels that call at once: nothing more is written, and no other call is touched.
  */
 export class ModernHttpReplay {
+  /** Answers the requests no golden matches instead of the engine's refusal, when set (the CLI's pass-through). */
+  fallback: UnmatchedFallback | undefined;
+
   /** Calls still streaming, with the response each writes to. */
   private readonly live = new Map<ReplayCall, ResponseSink>();
 
@@ -198,7 +202,10 @@ export class ModernHttpReplay {
       return;
     }
     if (answer.kind === 'unmatched') {
-      this.answer(sink, 200, answer.text);
+      // Each modern request stands alone: the fallback gets a session object of its own.
+      if (this.fallback)
+        this.fallback.forward({ session: {}, sessionId: null, initialize: undefined, request, sink, era: 'modern' });
+      else this.answer(sink, 200, answer.text);
       this.engine.endSession(session);
       return;
     }

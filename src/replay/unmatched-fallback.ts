@@ -10,6 +10,8 @@ export interface FallbackRequest {
   readonly initialize: string | undefined;
   readonly request: IncomingRequest;
   readonly sink: ResponseSink;
+  /** `modern`: a 2026-07-28 request (no session, `sessionId` null): pass it on as it came. @default 'legacy' */
+  readonly era?: 'legacy' | 'modern';
 }
 
 /**

@@ -1,7 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
-import { ENVELOPE_KEYS, envelopeVersion, headerMismatch } from '../transcript/modern-envelope.js';
+import {
+  ENVELOPE_KEYS,
+  envelopeVersion,
+  headerMismatch,
+  paramHeaderMismatch,
+  paramHeadersOf,
+} from '../transcript/modern-envelope.js';
 import {
   type ConnectReferenceOptions,
   callReferenceTool,
@@ -107,7 +113,7 @@ export async function serveModern(
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(req.headers))
     headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  const mismatch = headerMismatch(headers, message);
+  const mismatch = headerMismatch(headers, message) ?? toolParamMismatch(headers, message, options);
   if (mismatch !== undefined) {
     send(res, 400, error(message.id, -32020, `Header mismatch: ${mismatch}.`));
     return;
@@ -167,6 +173,26 @@ export async function serveModern(
     if (!(thrown instanceof McpError)) throw thrown;
     send(res, 200, error(message.id, thrown.code, thrown.message, thrown.data));
   }
+}
+
+/**
+ * Why a `tools/call`'s `Mcp-Param-*` headers disagree with its arguments, for the tools this server
+ * lists with `x-mcp-header` arguments (the check tools' `tag`), as a 2026-07-28 server must refuse
+ * (SEP-2243; the SDK v2 server does so before dispatch, so a bad argument meets this refusal first).
+ * A tool the server does not list has no declarations: the call's own error answers it.
+ */
+function toolParamMismatch(
+  headers: Readonly<Record<string, string | undefined>>,
+  message: Message,
+  options: ModernServeOptions,
+): string | undefined {
+  if (message.method !== 'tools/call') return undefined;
+  const name = message.params?.name;
+  const tool = referenceToolList(options).find((t) => t.name === name);
+  const declared = paramHeadersOf(tool);
+  if (Object.keys(declared).length === 0) return undefined;
+  const reason = paramHeaderMismatch(headers, message, declared);
+  return reason && `${reason}; the tool ${JSON.stringify(name)} marks that argument with x-mcp-header`;
 }
 
 /** The `Mcp-*` headers of a request (`MCP-Protocol-Version` included), names lower-cased. */

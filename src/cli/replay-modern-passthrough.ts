@@ -1,0 +1,139 @@
+import type { IncomingRequest, ResponseSink } from '../replay/http-exchange.js';
+import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
+import { ENVELOPE_KEYS } from '../transcript/modern-envelope.js';
+import { RECORDER } from '../version.js';
+
+const ACCEPT = 'application/json, text/event-stream';
+
+/** What the 2026-07-28 side of `replay --unmatched passthrough --target URL` needs of the HTTP pass-through. */
+export interface ModernPassthroughParts {
+  /** The target as shown to people (credentials hidden). */
+  readonly label: string;
+  /** The target itself, asked once whether it speaks 2026-07-28 (a probe no golden should hold). */
+  readonly url: string;
+  /** The target's own headers (credentials), sent with the probe. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** POSTs to the target through the recording proxy. */
+  post(body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<Response>;
+}
+
+/** Passes one 2026-07-28 request on; `setOutcome` notes what the target did with it. */
+export type ModernForward = (
+  request: IncomingRequest,
+  sink: ResponseSink,
+  setOutcome: (outcome: string) => void,
+) => Promise<void>;
+
+/** Whether the target speaks 2026-07-28: `undefined` when it does, else why not. */
+type Probe = Promise<string | undefined>;
+
+const idOf = (body: string): unknown => {
+  try {
+    return (JSON.parse(body) as { id?: unknown }).id ?? null;
+  } catch {
+    return null;
+  }
+};
+
+function refuse(sink: ResponseSink, body: string, message: string): void {
+  sink.head(200, { 'content-type': 'application/json' });
+  sink.write(JSON.stringify({ jsonrpc: '2.0', id: idOf(body), error: { code: -32603, message } }));
+  sink.end();
+}
+
+/**
+ * The modern era's pass-through: a 2026-07-28 request no golden matches goes to the target as it
+ * came (its envelope, its `Mcp-*` headers, no session, nothing to open first), through the
+ * recording proxy, and the answer streams back (progress included); the client closing its stream
+ * closes the target's, which the recording shows as the cancel. The target is asked once with
+ * `server/discover` (directly, not recorded) whether it speaks 2026-07-28; a 2025-only target gets
+ * the client a clear error instead of the target's own refusal of a request without a session.
+ */
+export function modernPassthrough(parts: ModernPassthroughParts): ModernForward {
+  let probe: Probe | undefined;
+  const discover = async (): Promise<string | undefined> => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 'mcp-golden-passthrough-discover',
+      method: 'server/discover',
+      params: {
+        _meta: {
+          [ENVELOPE_KEYS.protocolVersion]: MODERN_PROTOCOL_VERSION,
+          [ENVELOPE_KEYS.clientInfo]: { name: RECORDER, version: '1' },
+          [ENVELOPE_KEYS.clientCapabilities]: {},
+        },
+      },
+    });
+    const response = await fetch(parts.url, {
+      method: 'POST',
+      headers: {
+        ...parts.headers,
+        'content-type': 'application/json',
+        accept: ACCEPT,
+        'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
+        'mcp-method': 'server/discover',
+      },
+      body,
+    });
+    const text = await response.text();
+    const versions = /"supportedVersions"\s*:\s*\[([^\]]*)\]/.exec(text)?.[1];
+    if (response.ok && versions?.includes(`"${MODERN_PROTOCOL_VERSION}"`)) return undefined;
+    const said = text.replace(/\s+/g, ' ').trim().slice(0, 200);
+    return `its server/discover answered HTTP ${response.status}${said === '' ? '' : `: ${said}`}`;
+  };
+
+  return async (request, sink, setOutcome) => {
+    const aborted = new AbortController();
+    sink.onClose(() => aborted.abort());
+    let headSent = false;
+    try {
+      if (!probe) {
+        probe = discover();
+        // A target that could not be reached may be up by the next request: ask again then.
+        probe.catch(() => {
+          probe = undefined;
+        });
+      }
+      const notModern = await probe;
+      if (notModern !== undefined) {
+        setOutcome(`refused: the target does not speak ${MODERN_PROTOCOL_VERSION}`);
+        refuse(
+          sink,
+          request.body,
+          `[mcp-golden] --unmatched passthrough cannot pass this ${MODERN_PROTOCOL_VERSION} request to ${parts.label}: the live server does not speak ${MODERN_PROTOCOL_VERSION} (${notModern}). Point --target at a server that speaks ${MODERN_PROTOCOL_VERSION}, or make the calls to record with a 2025-11-25 client.`,
+        );
+        return;
+      }
+      const headers: Record<string, string> = { accept: request.headers.accept ?? ACCEPT };
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (name.startsWith('mcp-') && name !== 'mcp-session-id' && value !== undefined) headers[name] = value;
+      }
+      const response = await parts.post(request.body, headers, aborted.signal);
+      const answer: Record<string, string> = {};
+      for (const name of ['content-type', 'cache-control', 'x-accel-buffering']) {
+        const value = response.headers.get(name);
+        if (value !== null) answer[name] = value;
+      }
+      sink.head(response.status, answer);
+      headSent = true;
+      setOutcome(`HTTP ${response.status}`);
+      const reader = response.body?.getReader();
+      for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
+        sink.write(read.value);
+        sink.flush?.();
+      }
+      sink.end();
+    } catch (error) {
+      if (aborted.signal.aborted) return;
+      const why = (error as Error).message;
+      setOutcome(`failed: ${why}`);
+      if (headSent) sink.end();
+      else
+        refuse(
+          sink,
+          request.body,
+          `[mcp-golden] --unmatched passthrough could not reach ${parts.label}: ${why}. Check that the live server runs, or replay with --unmatched error.`,
+        );
+    }
+  };
+}
