@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { timelineSvg } from './report.js';
+import { formatReport, timelineSvg } from './report.js';
 import type { CheckReport } from './vocabulary.js';
 
 const LONG = 'progress is forwarded live through the gateway, not buffered until the result';
@@ -50,5 +50,27 @@ describe('timelineSvg', () => {
     expect(title).toBe(LONG);
     expect(svg).toContain('fill="#d62728" font-weight="bold">✗ FAIL</text>');
     expect(svg).toContain('fill="#2ca02c" font-weight="bold">✓ pass</text>');
+  });
+});
+
+describe('formatReport summary', () => {
+  const passing: CheckReport = {
+    ...report,
+    pass: true,
+    results: [report.results[1] as CheckReport['results'][number]],
+  };
+  test('a whole battery that passes is faithful', () => {
+    expect(formatReport(passing).trimEnd().split('\n').at(-1)).toMatch(
+      /: the gateway forwards MCP streaming faithfully$/,
+    );
+  });
+  test('a run narrowed with --only says what it covered, not that the gateway is faithful', () => {
+    const last = formatReport({ ...passing, only: ['unicode'] })
+      .trimEnd()
+      .split('\n')
+      .at(-1);
+    expect(last).toMatch(
+      /the gateway forwards the rows run \(--only "unicode"\) faithfully; the rest of the battery was not run$/,
+    );
   });
 });

@@ -6,6 +6,10 @@ const MARK = { pass: 'pass', fail: 'FAIL', 'n/a': 'n/a ' } as const;
 
 /** The last line's verdict: faithful, faithful only with the header, or broken. */
 function summary(report: CheckReport): string {
+  if (report.pass && report.only) {
+    const asked = report.only.map((text) => JSON.stringify(text)).join(', ');
+    return `the gateway forwards the rows run (--only ${asked}) faithfully; the rest of the battery was not run`;
+  }
   if (report.pass) return 'the gateway forwards MCP streaming faithfully';
   const failed = report.results.filter((r) => r.verdict === 'fail');
   if (failed.every((r) => r.numbers[NEEDS_ACCEL_HEADER] === true)) {

@@ -318,6 +318,7 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       durationMs: Date.now() - started,
       pass: results.every((r) => r.verdict !== 'fail'),
       results,
+      ...(options.only && options.only.length > 0 && { only: options.only }),
     };
   } finally {
     await gateway?.stop();

@@ -98,4 +98,6 @@ export interface CheckReport {
   readonly durationMs: number;
   readonly pass: boolean;
   readonly results: readonly PropertyResult[];
+  /** The `only` filter the check ran with: the verdict covers these rows, not the whole battery. */
+  readonly only?: readonly string[];
 }
