@@ -83,7 +83,7 @@ export const sessionAffinity: BatteryProperty = {
       return result(
         AFFINITY_ROW,
         'n/a',
-        'the 2026-07-28 era has no sessions; affinity by task id (Mcp-Name: <taskId>) belongs with the tasks rows',
+        `the 2026-07-28 era has no sessions: its affinity (every tasks/* request pinned by Mcp-Name: <taskId> to the replica that created the task) is judged by the task rows, "tasks: tasks/get and tasks/cancel reach the task" above all, with {upstream2} in the gateway command`,
       );
     }
     if (context.upstreamTransport === 'stdio') {

@@ -30,6 +30,16 @@ interface TaskRun {
   readonly recording: Recording | string;
   /** The upstream's audit row of the call, once its task ended (or the wait ran out). */
   readonly row: AuditEntry | undefined;
+  /** With two upstream replicas (`{upstream2}`): the one that ran the call, 1 or 2 (else `undefined`). */
+  readonly replica?: number;
+}
+
+/** Which of two replicas ran the call tagged `tag`: 1 or 2, or `undefined` (one upstream, or neither). */
+async function replicaOf(context: BatteryContext, tag: string): Promise<number | undefined> {
+  if (!context.replicas) return undefined;
+  const audits = await Promise.all(context.replicas.map((audit) => audit().catch(() => [] as AuditEntry[])));
+  const index = audits.findIndex((rows) => rows.some((e) => memberOf(e.arguments, 'tag') === tag));
+  return index < 0 ? undefined : index + 1;
 }
 
 async function runTask(context: BatteryContext, row: string, cancelAfter?: number): Promise<TaskRun> {
@@ -55,7 +65,8 @@ async function runTask(context: BatteryContext, row: string, cancelAfter?: numbe
     if ((found && found.outcome !== 'running') || Date.now() > deadline) break;
     await sleep(25);
   }
-  return { tag, recording, row: found };
+  const replica = await replicaOf(context, tag);
+  return { tag, recording, row: found, ...(replica !== undefined && { replica }) };
 }
 
 /** The client's requests and the answers to them, in order, with the HTTP head each request went with. */
@@ -82,14 +93,16 @@ const taskRequests = (frames: readonly Frame[]) =>
 const statusOf = (m: JsonRpcMessage | undefined): string =>
   m && 'error' in m ? `error ${JSON.stringify(memberOf(m.error, 'code'))}` : String(resultOf(m)?.status);
 
-const describeUpstream = (row: AuditEntry | undefined, tag: string): string =>
+const onReplica = (replica: number | undefined): string => (replica ? ` on replica ${replica} of 2` : '');
+
+const describeUpstream = (row: AuditEntry | undefined, tag: string, replica?: number): string =>
   row
-    ? `task ${row.taskId ?? '(none: the call did not run as a task)'}: ${row.outcome} after ${row.stepsCompleted} steps, ${row.notifications.length} progress sent, ${(row.taskRequests ?? []).length} tasks/* request(s) reached it (${(row.taskRequests ?? []).map((r) => `${r.method} Mcp-Name ${JSON.stringify(r.mcpName)} -> ${r.status}`).join(', ') || 'none'})`
+    ? `task ${row.taskId ?? '(none: the call did not run as a task)'}${onReplica(replica)}: ${row.outcome} after ${row.stepsCompleted} steps, ${row.notifications.length} progress sent, ${(row.taskRequests ?? []).length} tasks/* request(s) reached it (${(row.taskRequests ?? []).map((r) => `${r.method} Mcp-Name ${JSON.stringify(r.mcpName)} -> ${r.status}`).join(', ') || 'none'})`
     : `no call tagged ${tag} in the upstream's audit log`;
 
 /** The row's verdict: `problems` name what broke (client side first), the upstream's record follows. */
 function verdict(name: string, run: TaskRun, clientSide: string, problems: readonly string[], numbers = {}) {
-  const upstreamSide = `${LEG.upstream}: ${describeUpstream(run.row, run.tag)}`;
+  const upstreamSide = `${LEG.upstream}: ${describeUpstream(run.row, run.tag, run.replica)}`;
   if (problems.length > 0) return result(name, 'fail', `${problems.join('; ')}; ${upstreamSide}`, numbers);
   return result(name, 'pass', `${LEG.client}: ${clientSide}; ${upstreamSide}`, numbers);
 }
@@ -130,6 +143,18 @@ const passesThrough = taskRow(PASSES_ROW, async (context) => {
   );
 });
 
+/** With two replicas: where the `missed` tasks/* requests that did not reach the task's replica went. */
+function elsewhere(replica: number | undefined, missed: number, refused: ReturnType<typeof taskRequests>): string {
+  if (replica === undefined) return '';
+  const notFound =
+    refused.length >= missed &&
+    refused.every((e) => /task not found/i.test(String(memberOf(e.answer?.error, 'message'))));
+  const other = replica === 1 ? 2 : 1;
+  return notFound
+    ? ` on replica ${replica}; the other ${missed} went to replica ${other}, which does not hold it and answered "Task not found" (pin tasks/* by Mcp-Name: <taskId> to the replica that created the task)`
+    : ` on replica ${replica}; ${missed} did not reach it`;
+}
+
 const REACH_ROW = 'tasks: tasks/get and tasks/cancel reach the task with Mcp-Name (2026-07-28)';
 
 /** Every `tasks/*` request reaches the upstream holding the task, with `Mcp-Name: <taskId>`; the cancel stops it. */
@@ -148,7 +173,7 @@ const reachTheTask = taskRow(REACH_ROW, async (context) => {
     );
   if (reached.length !== sent.length)
     problems.push(
-      `${LEG.upstream}: ${reached.length} of the client's ${sent.length} tasks/* requests reached the task`,
+      `${LEG.upstream}: ${reached.length} of the client's ${sent.length} tasks/* requests reached the task${elsewhere(run.replica, sent.length - reached.length, refused)}`,
     );
   const renamed = reached.filter((r) => r.mcpName !== taskId);
   if (renamed.length > 0)
