@@ -76,7 +76,7 @@ const section = [
   `Node ${process.version}, mcp-golden ${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}, ${new Date().toISOString().slice(0, 10)}${runs > 1 ? `; every verdict the same in ${runs} consecutive runs of each gateway${unstable.length ? ` except ${unstable.length} rows, whose cells count each verdict (the evidence below is the first run's): ${unstable.join('; ')}` : ''}` : ''}.`,
   '',
   'Both legs speak 2025-11-25 unless a column names its eras (the check speaks 2026-07-28 over HTTP only, so a stdio leg is',
-  "always 2025-11-25); — marks a row that is not in that column's battery (the three 2026-07-28 rows run where an era is",
+  "always 2025-11-25); — marks a row that is not in that column's battery (the 2026-07-28 rows run where an era is",
   'modern).',
   '',
   header,
