@@ -34,6 +34,12 @@ describe('compareSessions on a call cancelled after N progress notifications', (
     expect(lines(live, 3)).toEqual([]);
   });
 
+  it('fails a server that streams on after the cancel: more than two past the N-th', () => {
+    let live = golden;
+    for (let i = 0; i < 3; i++) live = withFourthProgress(live);
+    expect(lines(live, 3)).toEqual(['progress: 0 notifications after progress 3 (the cancel) != 3']);
+  });
+
   it('still fails a call that saw fewer than N, or other values among the first N', () => {
     const fewer = { ...golden, frames: golden.frames.filter((f) => !f.raw?.includes('"progress":3,')) };
     expect(lines(fewer, 3)).toContain('progress: 3 notifications != 2 (missing: progress 3)');
