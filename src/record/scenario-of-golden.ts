@@ -28,7 +28,7 @@ function recordedAnswers(golden: Transcript): Record<string, Record<string, unkn
 
 /**
  * The scenario that recorded a golden, rebuilt from its `tools/call` frame (arguments in their
- * wire order, token and request id verbatim) and its header notes (cancel and resume steps, answers, an expected error), so
+ * wire order, token, request id and a 2025 `task` verbatim) and its header notes (cancel and resume steps, answers, an expected error), so
  * the same call can be replayed against another target and compared.
  */
 export function scenarioOfGolden(golden: Transcript): Scenario {
@@ -67,6 +67,8 @@ export function scenarioOfGolden(golden: Transcript): Scenario {
     ...(cancelAfter !== undefined && { cancelAfter }),
     ...(dropAfter !== undefined && { dropAfter }),
     ...(notes.expectError !== undefined && { expectError: notes.expectError }),
+    // A 2025-11-25 task-augmented call asked for a task with `params.task`: asked again the same way.
+    ...(isJsonObject(params.task) && { task: params.task }),
     ...(isAnswers && { answers: answers as NonNullable<Scenario['answers']> }),
     transport: golden.header.transport,
     // A modern golden is re-run as a modern client; a legacy one asks for the version it recorded.

@@ -1,9 +1,15 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { recordCall } from '../../../src/record/record-call.js';
 import { type ReferenceServer, startReferenceServer } from '../../../src/server/http-server.js';
+import { writeGolden } from '../../../src/store/golden-file.js';
 import type { Frame } from '../../../src/transcript/frame.js';
 import { frameMessage } from '../../../src/transcript/frame-content.js';
 import { readToolCall } from '../../../src/transcript/read-calls.js';
+import { formatDifference } from '../../../src/verify/json-difference.js';
+import { verifyGoldens } from '../../../src/verify/verify-goldens.js';
 import { startEverythingHttp } from '../../support/server-everything.js';
 
 let server: ReferenceServer;
@@ -135,6 +141,16 @@ describe('recording a 2025-11-25 task (experimental tasks) from server-everythin
       const read = readToolCall(recording);
       expect(read.taskId).toBe(taskId);
       expect(read.response?.message).toEqual(recording.outcome.response);
+      // verify re-runs it: a new task id (in the result's related-task _meta too) is no difference.
+      const dir = await mkdtemp(join(tmpdir(), 'mcp-golden-legacy-task-'));
+      try {
+        const golden = join(dir, 'research.jsonl');
+        await writeGolden(golden, recording);
+        const [verdict] = await verifyGoldens([golden], { target: everything.url });
+        expect((verdict?.differences ?? []).map((d) => formatDifference(d))).toEqual([]);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     } finally {
       await everything.stop();
     }
