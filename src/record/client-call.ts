@@ -283,7 +283,8 @@ export async function runCall(client: CallRun, plan: ClientCall): Promise<CallAr
           strategy.era === 'modern',
         );
         taskPolls = task.polls;
-        if (task.cancelled) cancelAtMs = at();
+        // The cancel's time is when tasks/cancel was sent, polls before the task ended.
+        if (task.cancelled) cancelAtMs = (task.cancelledAt ?? performance.now()) - t0;
         if (task.response) response = { message: task.response, atMs: at() };
         end = task.response ? 'response' : 'closed';
         break;

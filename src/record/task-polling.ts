@@ -22,6 +22,8 @@ export interface TaskOutcome {
   readonly response: JsonRpcMessage | undefined;
   /** `tasks/cancel` was sent (the scenario's `cancelAfter`). */
   readonly cancelled: boolean;
+  /** When it was sent, `performance.now()`. */
+  readonly cancelledAt?: number;
   /** `tasks/get` requests sent. */
   readonly polls: number;
 }
@@ -80,20 +82,22 @@ export async function followTask(
   const finish = async (answer: JsonRpcMessage, polls: number): Promise<TaskOutcome> => {
     const status = String(resultOf(answer)?.status);
     if (modern || !(status === 'completed' || status === 'input_required'))
-      return { response: answer, cancelled, polls };
+      return { response: answer, cancelled, ...(cancelledAt !== undefined && { cancelledAt }), polls };
     const result = await ask('tasks/result');
     if (!result) return fail(`the tasks/result stream for task ${taskId} ended without an answer`);
-    return { response: result, cancelled, polls };
+    return { response: result, cancelled, ...(cancelledAt !== undefined && { cancelledAt }), polls };
   };
   const deadline = Date.now() + timeoutMs;
   let latest: Record<string, unknown> | undefined = first;
   let running = 0;
   let polls = 0;
   let cancelled = false;
+  let cancelledAt: number | undefined;
   const ends = (status: unknown): boolean => TERMINAL.has(String(status)) || (!modern && status === 'input_required');
   while (!ends(latest?.status)) {
     if (scenario.cancelAfter !== undefined && !cancelled && running >= scenario.cancelAfter) {
       cancelled = true;
+      cancelledAt = performance.now();
       await ask('tasks/cancel');
     }
     if (Date.now() > deadline) fail(`task ${taskId} was still "${String(latest?.status)}" after ${timeoutMs} ms`);
@@ -103,7 +107,8 @@ export async function followTask(
     const answer = await ask('tasks/get');
     polls++;
     if (!answer) return fail(`the tasks/get stream for task ${taskId} ended without an answer`);
-    if ('error' in answer) return { response: answer, cancelled, polls };
+    if ('error' in answer)
+      return { response: answer, cancelled, ...(cancelledAt !== undefined && { cancelledAt }), polls };
     latest = resultOf(answer);
     if (ends(latest?.status)) return finish(answer, polls);
     running++;
