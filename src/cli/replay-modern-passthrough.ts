@@ -41,6 +41,9 @@ function refuse(sink: ResponseSink, body: string, message: string): void {
   sink.end();
 }
 
+/** How long the live server has to answer the pass-through's `server/discover` probe. */
+const DISCOVER_TIMEOUT_MS = 10_000;
+
 /**
  * The modern era's pass-through: a 2026-07-28 request no golden matches goes to the target as it
  * came (its envelope, its `Mcp-*` headers, no session, nothing to open first), through the
@@ -74,6 +77,12 @@ export function modernPassthrough(parts: ModernPassthroughParts): ModernForward 
         'mcp-method': 'server/discover',
       },
       body,
+      signal: AbortSignal.timeout(DISCOVER_TIMEOUT_MS),
+    }).catch((error: unknown) => {
+      const timedOut = (error as Error).name === 'TimeoutError';
+      throw new Error(
+        timedOut ? `its server/discover got no answer within ${DISCOVER_TIMEOUT_MS} ms` : (error as Error).message,
+      );
     });
     const text = await response.text();
     const versions = /"supportedVersions"\s*:\s*\[([^\]]*)\]/.exec(text)?.[1];
