@@ -79,11 +79,21 @@ export const sessionAffinity: BatteryProperty = {
   name: AFFINITY_ROW,
   load: 'light',
   async run(context: BatteryContext): Promise<PropertyResult> {
-    if (clientEraOf(context) === 'modern' || upstreamEraOf(context) === 'modern') {
+    const [clientModern, upstreamModern] = [clientEraOf(context) === 'modern', upstreamEraOf(context) === 'modern'];
+    if (clientModern && upstreamModern) {
       return result(
         AFFINITY_ROW,
         'n/a',
         `the 2026-07-28 era has no sessions: its affinity (every tasks/* request pinned by Mcp-Name: <taskId> to the replica that created the task) is judged by the task rows, "tasks: tasks/get and tasks/cancel reach the task" above all, with {upstream2} in the gateway command`,
+      );
+    }
+    if (clientModern || upstreamModern) {
+      return result(
+        AFFINITY_ROW,
+        'n/a',
+        upstreamModern
+          ? 'the 2026-07-28 upstream keeps no session state, so no replica can lose a 2025 session; run the row with --upstream-era legacy'
+          : "the 2026-07-28 client opens no session to pin; the gateway's own 2025 sessions upstream are not visible to it; run the row with --client-era legacy",
       );
     }
     if (context.upstreamTransport === 'stdio') {
