@@ -139,4 +139,22 @@ describe('mcp-golden check in the 2026-07-28 era', () => {
     },
     60_000,
   );
+
+  test('a proxy that drops the SSE event: field fails its row in the modern era too, naming the client leg', async () => {
+    const row = 'SSE events keep their event: field';
+    const report = await checkThrough('drop-event-field', { clientEra: 'modern', upstreamEra: 'modern', only: [row] });
+    expect(failing(report)).toEqual([row]);
+    expect(report.results[0]?.evidence).toMatch(
+      /^client→gateway: \d+ of \d+ SSE events arrived without an event: field/,
+    );
+  }, 60_000);
+
+  test('a proxy that compresses SSE with br for a modern client and holds it fails the spacing rows', async () => {
+    const report = await checkThrough('compress-hold', {
+      clientEra: 'modern',
+      upstreamEra: 'modern',
+      only: ['progress streams live'],
+    });
+    expect(failing(report)).toEqual(['progress streams live (50 ms steps)', 'progress streams live (500 ms steps)']);
+  }, 60_000);
 });
