@@ -99,7 +99,7 @@ export async function auditRow(
     if (!row && Date.now() > deadline) {
       return entries.length === 0
         ? `the upstream's audit log could not be read through the gateway (${context.upstreamTransport} upstream, read with the audit_log tool)`
-        : `the upstream's audit log (${entries.length} rows) has no call with arguments.tag ${JSON.stringify(tag)}: the gateway did not forward the call's arguments verbatim`;
+        : `the upstream's audit log (${entries.length} rows) has no call with arguments.tag ${JSON.stringify(tag)}: the call never reached the tool (not forwarded, its arguments not forwarded verbatim, or refused by the upstream before the tool ran)`;
     }
     await sleep(25);
   }

@@ -167,6 +167,8 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
         port: options.upstreamPort ?? 0,
         ...options.upstream,
         checkTools: true,
+        // The Mcp-* headers row judges Mcp-Param-* from the audit: a missing one fails that row only.
+        paramHeaders: 'record',
         ...(upstreamEra === 'modern' && { legacy: 'reject' as const }),
       });
       direct = upstream.url;
@@ -178,6 +180,7 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
           checkTools: true,
           // Separate session state, and ids the first replica never hands out.
           sessionIdPrefix: 'replica2-session-',
+          paramHeaders: 'record',
           ...(upstreamEra === 'modern' && { legacy: 'reject' as const }),
         });
       }

@@ -50,6 +50,14 @@ export interface ReferenceServerOptions {
   readonly legacy?: 'serve' | 'reject';
   /** What session ids start with, so two replicas never hand out the same id. @default 'session-' */
   readonly sessionIdPrefix?: string;
+  /**
+   * `enforce`: a 2026-07-28 `tools/call` whose `Mcp-Param-*` headers disagree with the arguments the
+   * tool marks `x-mcp-header` gets 400 with -32020, as an SDK v2 server answers. `record`: the call
+   * runs and its audit row keeps the headers it came with: the gateway check's upstream, whose
+   * `Mcp-*` headers row judges them, so one missing header fails that row rather than every row
+   * whose tool takes a `tag`. @default 'enforce'
+   */
+  readonly paramHeaders?: 'enforce' | 'record';
 }
 
 /** A running reference upstream on loopback HTTP. */
@@ -274,6 +282,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
           jsonResponse: options.jsonResponse ?? false,
           accelHeader: options.accelHeader ?? true,
           tasks,
+          enforceParamHeaders: options.paramHeaders !== 'record',
         });
         return;
       }

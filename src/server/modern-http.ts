@@ -27,6 +27,8 @@ export interface ModernServeOptions extends ConnectReferenceOptions {
   readonly accelHeader: boolean;
   /** The server's tasks (tasks extension), served with the check tools: `task_steps` runs as one. */
   readonly tasks?: TaskStore | undefined;
+  /** Refuse a `tools/call` whose `Mcp-Param-*` headers disagree with its marked arguments (-32020). @default true */
+  readonly enforceParamHeaders?: boolean;
 }
 
 export { hasModernHeaders } from '../transcript/modern-envelope.js';
@@ -186,7 +188,7 @@ function toolParamMismatch(
   message: Message,
   options: ModernServeOptions,
 ): string | undefined {
-  if (message.method !== 'tools/call') return undefined;
+  if (message.method !== 'tools/call' || options.enforceParamHeaders === false) return undefined;
   const name = message.params?.name;
   const tool = referenceToolList(options).find((t) => t.name === name);
   const declared = paramHeadersOf(tool);

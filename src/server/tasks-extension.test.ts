@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { JsonRpcMessage } from '../transcript/frame-content.js';
+import { modernHeaders } from '../transcript/modern-envelope.js';
 import { type ReferenceServer, startReferenceServer } from './http-server.js';
 
 let server: ReferenceServer;
@@ -43,6 +45,8 @@ async function post(
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': body.method,
       ...(typeof name === 'string' && { 'mcp-name': name }),
+      // The check tools mark `tag` x-mcp-header: a conforming client sends it as Mcp-Param-Tag.
+      ...modernHeaders(body as JsonRpcMessage, { tag: 'Tag' }),
       ...headers,
     },
     body: JSON.stringify(body),

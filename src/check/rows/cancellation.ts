@@ -6,7 +6,7 @@
 import { type Recording, recordCall } from '../../record/record-call.js';
 import type { AuditEntry } from '../../server/audit-log.js';
 import { frameMessage } from '../../transcript/frame-content.js';
-import { paramsOf } from '../../transcript/json-rpc.js';
+import { errorOf, isErrorResult, type JsonRpcMessage, paramsOf, resultTexts } from '../../transcript/json-rpc.js';
 import { auditRow, describeAuditRow, rowsTagged, upstreamSaid } from '../audit.js';
 import type { CallSeen } from '../check-session.js';
 import {
@@ -27,6 +27,13 @@ import {
 } from '../kit.js';
 import type { BatteryProperty } from '../vocabulary.js';
 
+/** What ended a call, as evidence quotes it: a result, or the error (or error result) it was refused with. */
+function answerOf(message: JsonRpcMessage): string {
+  const error = errorOf(message);
+  if (error) return `error ${error.code} ${JSON.stringify(String(error.message).slice(0, 160))}`;
+  if (isErrorResult(message)) return `an error result ${JSON.stringify((resultTexts(message)[0] ?? '').slice(0, 160))}`;
+  return 'a result';
+}
 /**
  * The progress values that reached the client after its cancel although the upstream never sent
  * them, or that the client had received already: what a gateway invented or repeated. Anything
@@ -85,7 +92,7 @@ export const cancellation = (
         return result(
           name,
           'fail',
-          `${LEG.client}: the call ended before the cancel could be sent: ${progressValues(seen).length} progress, ${seen.response ? 'a result' : `no result (${seen.error ?? 'stream closed'})`}. ${LEG.upstream}: ${upstreamSaid(audit)}`,
+          `${LEG.client}: the call ended before the cancel could be sent: ${progressValues(seen).length} progress, ${seen.response ? answerOf(seen.response.message) : `no result (${seen.error ?? 'stream closed'})`}. ${LEG.upstream}: ${upstreamSaid(audit)}`,
           numbers,
           calls,
         );
