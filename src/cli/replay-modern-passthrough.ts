@@ -2,6 +2,7 @@ import type { IncomingRequest, ResponseSink } from '../replay/http-exchange.js';
 import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
 import { ENVELOPE_KEYS } from '../transcript/modern-envelope.js';
 import { RECORDER } from '../version.js';
+import { relayAnswer } from './relay-answer.js';
 
 const ACCEPT = 'application/json, text/event-stream';
 
@@ -118,20 +119,10 @@ export function modernPassthrough(parts: ModernPassthroughParts): ModernForward 
         if (name.startsWith('mcp-') && name !== 'mcp-session-id' && value !== undefined) headers[name] = value;
       }
       const response = await parts.post(request.body, headers, aborted.signal);
-      const answer: Record<string, string> = {};
-      for (const name of ['content-type', 'cache-control', 'x-accel-buffering']) {
-        const value = response.headers.get(name);
-        if (value !== null) answer[name] = value;
-      }
-      sink.head(response.status, answer);
-      headSent = true;
-      setOutcome(`HTTP ${response.status}`);
-      const reader = response.body?.getReader();
-      for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
-        sink.write(read.value);
-        sink.flush?.();
-      }
-      sink.end();
+      await relayAnswer(response, sink, ['content-type', 'cache-control', 'x-accel-buffering'], () => {
+        headSent = true;
+        setOutcome(`HTTP ${response.status}`);
+      });
     } catch (error) {
       if (aborted.signal.aborted) return;
       const why = (error as Error).message;

@@ -5,6 +5,7 @@ import { httpTargetParts, secretPatterns } from '../record/target-secrets.js';
 import type { ResponseSink } from '../replay/http-exchange.js';
 import type { FallbackRequest, UnmatchedFallback } from '../replay/unmatched-fallback.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
+import { relayAnswer } from './relay-answer.js';
 import { modernPassthrough } from './replay-modern-passthrough.js';
 import { SESSION_END_SETTLE_MS, SessionGoldens } from './session-goldens.js';
 
@@ -133,21 +134,17 @@ export async function startHttpPassthrough(target: string, out: string): Promise
         },
         aborted.signal,
       );
-      const headers: Record<string, string> = {};
-      for (const name of ['content-type', 'cache-control']) {
-        const value = response.headers.get(name);
-        if (value !== null) headers[name] = value;
-      }
-      if (sessionId !== null) headers['mcp-session-id'] = sessionId;
-      sink.head(response.status, headers);
-      headSent = true;
-      setOutcome(`HTTP ${response.status}`);
-      const reader = response.body?.getReader();
-      for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
-        sink.write(read.value);
-        sink.flush?.();
-      }
-      sink.end();
+      const sessionHeader = sessionId !== null ? { 'mcp-session-id': sessionId } : {};
+      await relayAnswer(
+        response,
+        sink,
+        ['content-type', 'cache-control'],
+        () => {
+          headSent = true;
+          setOutcome(`HTTP ${response.status}`);
+        },
+        sessionHeader,
+      );
     } catch (error) {
       if (aborted.signal.aborted) return;
       const why = (error as Error).message;
