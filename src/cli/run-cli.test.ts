@@ -34,7 +34,9 @@ afterEach(() => {
  * hook in the child prints each one).
  */
 async function modulesLoadedBy(args: string[]): Promise<string[]> {
-  const hooks = `export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.includes('/dist/')) process.stderr.write('loaded ' + r.url.slice(r.url.indexOf('/dist/') + 6) + '\\n'); return r; }`;
+  // writeSync: the hooks run on a thread of their own, whose buffered stderr writes can be lost when
+  // a `--help` process exits at once (a fresh-clone CI run missed cli/serve-command.js that way).
+  const hooks = `import { writeSync } from 'node:fs'; export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.includes('/dist/')) writeSync(2, 'loaded ' + r.url.slice(r.url.indexOf('/dist/') + 6) + '\\n'); return r; }`;
   const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
   const { stderr } = await promisify(execFile)(
     process.execPath,
