@@ -1,7 +1,7 @@
+import { passthroughDiscover } from '../record/client-handshake.js';
 import type { IncomingRequest, ResponseSink } from '../replay/http-exchange.js';
 import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
-import { ENVELOPE_KEYS } from '../transcript/modern-envelope.js';
-import { RECORDER } from '../version.js';
+import { parseJsonRpc } from '../transcript/json-rpc.js';
 import { relayAnswer } from './relay-answer.js';
 
 const ACCEPT = 'application/json, text/event-stream';
@@ -56,18 +56,7 @@ const DISCOVER_TIMEOUT_MS = 10_000;
 export function modernPassthrough(parts: ModernPassthroughParts): ModernForward {
   let probe: Probe | undefined;
   const discover = async (): Promise<string | undefined> => {
-    const body = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 'mcp-golden-passthrough-discover',
-      method: 'server/discover',
-      params: {
-        _meta: {
-          [ENVELOPE_KEYS.protocolVersion]: MODERN_PROTOCOL_VERSION,
-          [ENVELOPE_KEYS.clientInfo]: { name: RECORDER, version: '1' },
-          [ENVELOPE_KEYS.clientCapabilities]: {},
-        },
-      },
-    });
+    const body = JSON.stringify(passthroughDiscover.request('mcp-golden-passthrough-discover'));
     const response = await fetch(parts.url, {
       method: 'POST',
       headers: {
@@ -86,10 +75,13 @@ export function modernPassthrough(parts: ModernPassthroughParts): ModernForward 
       );
     });
     const text = await response.text();
-    const versions = /"supportedVersions"\s*:\s*\[([^\]]*)\]/.exec(text)?.[1];
-    if (response.ok && versions?.includes(`"${MODERN_PROTOCOL_VERSION}"`)) return undefined;
+    // A JSON body, or an SSE stream whose first data line is the answer.
+    const answer = parseJsonRpc(text) ?? parseJsonRpc(/^data: (.+)$/m.exec(text)?.[1] ?? '');
     const said = text.replace(/\s+/g, ' ').trim().slice(0, 200);
-    return `its server/discover answered HTTP ${response.status}${said === '' ? '' : `: ${said}`}`;
+    return passthroughDiscover.refusal(
+      response.ok ? answer : undefined,
+      `HTTP ${response.status}${said === '' ? '' : `: ${said}`}`,
+    );
   };
 
   return async (request, sink, setOutcome) => {

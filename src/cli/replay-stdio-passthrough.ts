@@ -1,13 +1,13 @@
 import { PassThrough, Writable } from 'node:stream';
-import { stdioPassthroughHandshake } from '../record/client-handshake.js';
+import { passthroughDiscover, stdioPassthroughHandshake } from '../record/client-handshake.js';
 import { type StdioRecordingProxy, startStdioRecordingProxy } from '../record/stdio-recording-proxy.js';
 import type { StdioCommand } from '../record/stdio-wire-session.js';
 import { secretPatterns, stdioTargetSecrets } from '../record/target-secrets.js';
 import type { StdioFallback } from '../replay/unmatched-fallback.js';
 import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
-import { ENVELOPE_KEYS, envelopeVersion } from '../transcript/modern-envelope.js';
+import type { JsonRpcMessage } from '../transcript/frame-content.js';
+import { envelopeVersion } from '../transcript/modern-envelope.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
-import { RECORDER } from '../version.js';
 import type { PassedThrough } from './replay-passthrough.js';
 import { SessionGoldens } from './session-goldens.js';
 
@@ -75,7 +75,10 @@ export function startStdioPassthrough(server: StdioCommand, out: string): StdioP
       message = undefined;
     }
     if (message?.id === DISCOVER_ID && message.method === undefined) {
-      notModern = modernRefusal(message);
+      notModern = passthroughDiscover.refusal(
+        message as JsonRpcMessage,
+        JSON.stringify(message.error ?? (message as { result?: unknown }).result ?? null).slice(0, 200),
+      );
       ready = notModern === undefined;
       for (const pending of queued.splice(0)) {
         if (ready) input?.write(pending);
@@ -135,14 +138,7 @@ export function startStdioPassthrough(server: StdioCommand, out: string): StdioP
     });
     if (modern) {
       // A 2026-07-28 client sent no initialize: ask the live server whether it speaks that revision.
-      const meta = {
-        [ENVELOPE_KEYS.protocolVersion]: MODERN_PROTOCOL_VERSION,
-        [ENVELOPE_KEYS.clientInfo]: { name: RECORDER, version: '1' },
-        [ENVELOPE_KEYS.clientCapabilities]: {},
-      };
-      input.write(
-        `${JSON.stringify({ jsonrpc: '2.0', id: DISCOVER_ID, method: 'server/discover', params: { _meta: meta } })}\n`,
-      );
+      input.write(`${JSON.stringify(passthroughDiscover.request(DISCOVER_ID))}\n`);
       return;
     }
     const upstream = input;
@@ -176,12 +172,4 @@ export function startStdioPassthrough(server: StdioCommand, out: string): StdioP
     },
   };
   return { fallback, passed, files: goldens.files, stop: () => fallback.end(false) };
-}
-
-/** `undefined` when a `server/discover` answer offers 2026-07-28, else what the live server said instead. */
-function modernRefusal(answer: { error?: unknown; result?: unknown }): string | undefined {
-  const versions = (answer.result as { supportedVersions?: unknown } | undefined)?.supportedVersions;
-  if (Array.isArray(versions) && versions.includes(MODERN_PROTOCOL_VERSION)) return undefined;
-  const said = JSON.stringify(answer.error ?? answer.result ?? null).slice(0, 200);
-  return `its server/discover answered ${said}`;
 }

@@ -1,7 +1,9 @@
 import { GoldenError } from '../errors.js';
+import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isJsonObject } from '../transcript/json-object.js';
 import { INITIALIZED, isResponse, legacyInitialize, resultOf } from '../transcript/json-rpc.js';
+import { ENVELOPE_KEYS } from '../transcript/modern-envelope.js';
 import { DEFAULT_PROTOCOL_VERSION, RECORDER, VERSION } from '../version.js';
 import { clientCapabilities, offersModern, paramHeadersOf, withEnvelope } from './modern-era.js';
 import type { Scenario } from './scenario.js';
@@ -254,4 +256,26 @@ export const stdioPassthroughHandshake = {
   finish(write: (line: string) => void): void {
     write(`${JSON.stringify(INITIALIZED)}\n`);
   },
+};
+
+/**
+ * The pass-through's probe of a live target for 2026-07-28 clients: one `server/discover` with the
+ * per-request envelope (no capabilities: it only asks which revisions the target speaks), and the
+ * judgement of its answer, `undefined` when it offers 2026-07-28, else what the target said instead.
+ */
+export const passthroughDiscover = {
+  request: (id: string): JsonRpcMessage => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'server/discover',
+    params: {
+      _meta: {
+        [ENVELOPE_KEYS.protocolVersion]: MODERN_PROTOCOL_VERSION,
+        [ENVELOPE_KEYS.clientInfo]: { name: RECORDER, version: '1' },
+        [ENVELOPE_KEYS.clientCapabilities]: {},
+      },
+    },
+  }),
+  refusal: (answer: JsonRpcMessage | undefined, said: string): string | undefined =>
+    offersModern(answer) ? undefined : `its server/discover answered ${said}`,
 };
