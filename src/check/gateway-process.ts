@@ -1,3 +1,5 @@
+import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GoldenError } from '../errors.js';
@@ -15,16 +17,51 @@ export function fillTemplate(template: string, values: { upstream: string; port:
   return values.upstream2 === undefined ? filled : filled.replaceAll('{upstream2}', values.upstream2);
 }
 
-/** A free TCP port on 127.0.0.1 (the OS picks it; it is released before returning). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The ports the kernel gives outgoing connections (Linux's `ip_local_port_range`), or Linux's default. */
+function ephemeralPorts(): readonly [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (Number.isInteger(low) && Number.isInteger(high)) return [low as number, high as number];
+  } catch {
+    // Not Linux: assume its default range.
+  }
+  return [32768, 60999];
+}
+
+function listensAt(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : undefined));
     });
   });
+}
+
+const handedOut = new Set<number>();
+const LOWEST = 10_000;
+
+/**
+ * A free TCP port on 127.0.0.1, released before returning, for a process that will listen there.
+ * It is taken below the ephemeral range when there is room: a port the OS picks (port 0) comes
+ * from that range, which every outgoing connection also draws from, so between its release and
+ * the gateway's `listen` a connection could take it (EADDRINUSE). Below the range only listeners
+ * compete, and this process never hands the same port out twice.
+ */
+export async function freePort(): Promise<number> {
+  const [low] = ephemeralPorts();
+  for (let attempt = 0; low - LOWEST > 1000 && attempt < 50; attempt++) {
+    const port = LOWEST + randomInt(low - LOWEST);
+    if (handedOut.has(port)) continue;
+    if ((await listensAt(port)) === port) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  const port = await listensAt(0);
+  if (port === undefined) throw new GoldenError('E_TARGET', 'No free TCP port on 127.0.0.1: listening there on port 0 failed. Likely fix: stop the processes that hold its ports, then run the check again.');
+  return port;
 }
 
 function canConnect(port: number): Promise<boolean> {
