@@ -60,7 +60,11 @@ export async function freePort(): Promise<number> {
     }
   }
   const port = await listensAt(0);
-  if (port === undefined) throw new GoldenError('E_TARGET', 'No free TCP port on 127.0.0.1: listening there on port 0 failed. Likely fix: stop the processes that hold its ports, then run the check again.');
+  if (port === undefined)
+    throw new GoldenError(
+      'E_TARGET',
+      'No free TCP port on 127.0.0.1: listening there on port 0 failed. Likely fix: stop the processes that hold its ports, then run the check again.',
+    );
   return port;
 }
 
