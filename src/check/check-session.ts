@@ -1,13 +1,11 @@
-import { FrameSink, sseBlocksOfRead } from '../record/frame-sink.js';
+import { FrameSink } from '../record/frame-sink.js';
 import { openTarget, type RecordTarget } from '../record/open-target.js';
-import { recordingFetch } from '../record/recording-fetch.js';
 import { type ClientCall, type LiveArrival, openSessionClient } from '../record/session-client.js';
+import type { WatchedStream } from '../record/wire-session.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import { referenceToolList } from '../server/reference-server.js';
 import type { Era, Frame } from '../transcript/frame.js';
-import { parseJsonRpc } from '../transcript/json-rpc.js';
 import { paramHeadersOf } from '../transcript/modern-envelope.js';
-import { SseParser } from '../transcript/sse.js';
 import { DEFAULT_PROTOCOL_VERSION } from '../version.js';
 import { auditEntriesOf } from './audit.js';
 
@@ -45,7 +43,7 @@ export interface CheckSession {
    * Opens the standalone GET stream (HTTP) in the background; `status` stays 0 until headers arrive.
    * `lastEventId` sends `Last-Event-ID` with it (a resumption request).
    */
-  openGetStream(options?: { lastEventId?: string }): { status: number; messages: LiveArrival[] };
+  openGetStream(options?: { readonly lastEventId?: string }): WatchedStream;
   /** The upstream's audit log, read through the gateway on this session (`audit_log`). */
   auditThrough(): Promise<AuditEntry[]>;
   /** Every frame of the client→gateway leg so far. */
@@ -80,7 +78,6 @@ export async function openCheckSession(
   const modern = era === 'modern';
   const sink = new FrameSink();
   const opened = openTarget(target, { sink, protocolVersion: DEFAULT_PROTOCOL_VERSION, timeoutMs });
-  const getStreams: AbortController[] = [];
   // The check's client answers nothing: its tools ask the client nothing, and a gateway's request is left alone.
   const client = openSessionClient(opened.session, {
     era,
@@ -137,41 +134,9 @@ export async function openCheckSession(
     era,
     call,
     openGetStream(options = {}) {
-      const opens: { status: number; messages: LiveArrival[] } = { status: 0, messages: [] };
-      const url = opened.url;
-      if (!url || modern) return opens;
-      const controller = new AbortController();
-      getStreams.push(controller);
-      const t0 = performance.now();
-      const sessionId = opened.sessionId();
-      // Not awaited: a gateway may hold even the headers back; the row reads what arrived, when it judges.
-      void (async () => {
-        const response = await recordingFetch(sink)(url, {
-          method: 'GET',
-          headers: {
-            accept: 'text/event-stream',
-            'mcp-protocol-version': DEFAULT_PROTOCOL_VERSION,
-            ...(sessionId !== undefined && { 'mcp-session-id': sessionId }),
-            ...(options.lastEventId !== undefined && { 'last-event-id': options.lastEventId }),
-          },
-          signal: controller.signal,
-        });
-        opens.status = response.status;
-        if (response.status !== 200 || !response.body) return;
-        const parser = new SseParser();
-        const reader = response.body.getReader();
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) return;
-          // The tap cut this read into blocks already: take them rather than parse it again.
-          for (const block of sseBlocksOfRead(value) ?? parser.push(value)) {
-            if (!block.data) continue;
-            const message = parseJsonRpc(block.data);
-            if (message) opens.messages.push({ message, atMs: performance.now() - t0 });
-          }
-        }
-      })().catch(() => undefined);
-      return opens;
+      // The modern era has no GET stream; stdio has no GET at all.
+      if (modern || !opened.session.watch) return { status: 0, messages: [] };
+      return opened.session.watch(options);
     },
     async auditThrough() {
       const seen = await call({ tool: 'audit_log', arguments: {}, id: `check-audit-${Date.now()}` });
@@ -179,7 +144,6 @@ export async function openCheckSession(
     },
     frames: () => sink.snapshot(),
     async close() {
-      for (const controller of getStreams) controller.abort();
       await client.close().catch(() => undefined);
     },
   };

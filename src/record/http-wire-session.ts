@@ -44,6 +44,9 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
 
 const decoder = new TextDecoder();
 
+/** How long one wait on a quiet watched stream lasts before its loop waits again. */
+const WATCH_IDLE_MS = 60_000;
+
 /** Reads JSON-RPC messages from an SSE or JSON response body, one at a time. */
 class ResponseStream implements CallStream {
   lastEventId: string | undefined;
@@ -165,6 +168,8 @@ export function openHttpSession(endpoint: string, options: HttpSessionOptions): 
   /** Every stream opened, so `close()` leaves no response being read (a failed scenario may leave its call's). */
   const streams = new Set<ResponseStream>();
   let closed = false;
+  /** The GET streams being watched, aborted at `close()` even before their headers came. */
+  const watches = new Set<AbortController>();
   const opened = (stream: ResponseStream): ResponseStream => {
     // A request still in flight when the session closed (a scenario that failed meanwhile) is not read.
     if (closed) void stream.drop();
@@ -258,8 +263,52 @@ export function openHttpSession(endpoint: string, options: HttpSessionOptions): 
       }
       return opened(new ResponseStream(response, `Waiting on the standalone stream at ${url}`));
     },
+    watch(watchOptions = {}) {
+      const seen: { status: number; messages: { message: JsonRpcMessage; atMs: number }[] } = {
+        status: 0,
+        messages: [],
+      };
+      if (closed) return seen;
+      const controller = new AbortController();
+      watches.add(controller);
+      const t0 = performance.now();
+      const { lastEventId } = watchOptions;
+      const what = `Watching the GET stream${lastEventId === undefined ? '' : ` after event ${lastEventId}`} at ${url}`;
+      void (async () => {
+        const response = await options.fetch(endpoint, {
+          method: 'GET',
+          headers: headers({
+            accept: 'text/event-stream',
+            ...(lastEventId !== undefined && { 'last-event-id': lastEventId }),
+          }),
+          signal: controller.signal,
+        });
+        seen.status = response.status;
+        if (response.status !== 200) {
+          await response.body?.cancel();
+          return;
+        }
+        const stream = opened(new ResponseStream(response, what));
+        for (;;) {
+          let next: StreamedMessage | undefined;
+          try {
+            next = await stream.next(WATCH_IDLE_MS);
+          } catch (error) {
+            if (error instanceof GoldenError && error.code === 'E_TIMEOUT') continue;
+            return;
+          }
+          if (!next) return;
+          seen.messages.push({ message: next.message, atMs: performance.now() - t0 });
+        }
+      })()
+        .catch(() => undefined)
+        .finally(() => watches.delete(controller));
+      return seen;
+    },
     async close() {
       closed = true;
+      for (const controller of watches) controller.abort();
+      watches.clear();
       await Promise.all([...streams].map((stream) => stream.drop()));
       streams.clear();
       if (sessionId === undefined) return;

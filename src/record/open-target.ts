@@ -95,12 +95,6 @@ export interface OpenedTarget {
   readonly secrets: TargetSecrets;
   /** Header names whose values are redacted in frames (every header the user gave). */
   readonly secretHeaders: readonly string[];
-  /** The endpoint requests go to (HTTP; without userinfo). */
-  readonly url?: string;
-  /** The headers every request carries (HTTP: the given ones and Basic auth from userinfo). */
-  readonly headers: Readonly<Record<string, string>>;
-  /** The `Mcp-Session-Id` the server gave, once it gave one (HTTP). */
-  sessionId(): string | undefined;
 }
 
 /**
@@ -118,8 +112,6 @@ export function openTarget(target: RecordTarget, options: OpenTargetOptions): Op
       transport: 'stdio',
       secrets,
       secretHeaders: [],
-      headers: {},
-      sessionId: () => undefined,
     };
   }
   if (!/^https?:\/\//.test(kind.url) || !URL.canParse(kind.url)) {
@@ -129,15 +121,8 @@ export function openTarget(target: RecordTarget, options: OpenTargetOptions): Op
     );
   }
   const parts = httpTargetParts(kind.url, kind.headers);
-  const tap = recordingFetch(options.sink, options.fetch);
-  let sessionId: string | undefined;
-  const capture: FetchLike = async (input, init) => {
-    const response = await tap(input, init);
-    sessionId = response.headers.get('mcp-session-id') ?? sessionId;
-    return response;
-  };
   const session = openHttpSession(parts.url, {
-    fetch: capture,
+    fetch: recordingFetch(options.sink, options.fetch),
     protocolVersion: options.protocolVersion,
     headers: parts.headers,
     label: parts.label,
@@ -148,8 +133,5 @@ export function openTarget(target: RecordTarget, options: OpenTargetOptions): Op
     transport: 'http',
     secrets: { label: kind.label ?? parts.label, values: parts.values },
     secretHeaders: parts.secretHeaders,
-    url: parts.url,
-    headers: parts.headers,
-    sessionId: () => sessionId,
   };
 }

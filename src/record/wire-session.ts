@@ -7,6 +7,13 @@ export interface StreamedMessage {
   readonly eventId?: string;
 }
 
+/** A GET stream read in the background: its HTTP status (0 until its headers arrive) and what came on it. */
+export interface WatchedStream {
+  readonly status: number;
+  /** Each message, with the ms since the GET was sent. */
+  readonly messages: readonly { readonly message: JsonRpcMessage; readonly atMs: number }[];
+}
+
 /** The messages answering one request, as they arrive. */
 export interface CallStream {
   /** Next message, or `undefined` when the stream ended. Rejects after `timeoutMs` with `E_TIMEOUT`. */
@@ -45,6 +52,13 @@ export interface WireSession {
    * Absent where the transport has no such stream (stdio: every message shares stdout).
    */
   listen?(): Promise<CallStream | undefined>;
+  /**
+   * Opens a GET stream in the background and keeps what comes, without judging it: the standalone
+   * stream, or a resumption after `lastEventId`. Never throws and waits for nothing (a gateway may
+   * hold even the headers back); `close()` drops it. Absent where the transport has no GET (stdio).
+   * The check watches what a gateway does with these streams, rather than relying on them.
+   */
+  watch?(options?: { readonly lastEventId?: string }): WatchedStream;
   /** Ends the session (HTTP DELETE; stdio: close stdin and stop the child). */
   close(): Promise<void>;
 }
