@@ -262,6 +262,12 @@ test('one MCP client: a RecordTarget is told apart (URL, options, command) in on
   expect(filesMatching(/'url' in \w|instanceof URL\b/)).toEqual(['record/open-target.ts']);
 });
 
+test('one MCP client: the check speaks to a gateway only through the wire sessions (no fetch or SSE parser of its own)', () => {
+  expect(
+    filesMatching(/\bfetch\(|\brecordingFetch\b|\bSseParser\b/).filter((file) => file.startsWith('check/')),
+  ).toEqual([]);
+});
+
 test('one Arrival: a single interface in src/ for a message a client received, live or read from a golden', () => {
   expect(filesMatching(/\binterface\s+Arrival\b|\btype\s+Arrival\s*(<[^>]*>)?\s*=/)).toEqual([
     'transcript/read-calls.ts',
