@@ -28,13 +28,15 @@ function ephemeralPorts(): readonly [number, number] {
   return [32768, 60999];
 }
 
-function listensAt(port: number): Promise<number | undefined> {
+/** Listens on `port` (0: the OS picks) on 127.0.0.1 and closes again: the port it got, or why it could not. */
+function listensAt(port: number): Promise<{ readonly port: number } | { readonly error: Error }> {
   return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', () => resolve(undefined));
+    server.once('error', (error) => resolve({ error }));
     server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : undefined));
+      const got = typeof address === 'object' && address ? address.port : port;
+      server.close(() => resolve({ port: got }));
     });
   });
 }
@@ -47,25 +49,26 @@ const LOWEST = 10_000;
  * It is taken below the ephemeral range when there is room: a port the OS picks (port 0) comes
  * from that range, which every outgoing connection also draws from, so between its release and
  * the gateway's `listen` a connection could take it (EADDRINUSE). Below the range only listeners
- * compete, and this process never hands the same port out twice.
+ * compete, and this process never hands the same port out twice (a port is claimed before it is
+ * tried, so two calls at once never try the same one).
  */
 export async function freePort(): Promise<number> {
   const [low] = ephemeralPorts();
   for (let attempt = 0; low - LOWEST > 1000 && attempt < 50; attempt++) {
     const port = LOWEST + randomInt(low - LOWEST);
     if (handedOut.has(port)) continue;
-    if ((await listensAt(port)) === port) {
-      handedOut.add(port);
-      return port;
-    }
+    handedOut.add(port);
+    const tried = await listensAt(port);
+    if ('port' in tried) return port;
+    handedOut.delete(port);
   }
-  const port = await listensAt(0);
-  if (port === undefined)
+  const fallback = await listensAt(0);
+  if ('error' in fallback)
     throw new GoldenError(
       'E_TARGET',
-      'No free TCP port on 127.0.0.1: listening there on port 0 failed. Likely fix: stop the processes that hold its ports, then run the check again.',
+      `No free TCP port on 127.0.0.1: listening there on port 0 failed (${fallback.error.message}). Likely fix: stop the processes that hold its ports (or raise the open-file limit for EMFILE), then run the check again.`,
     );
-  return port;
+  return fallback.port;
 }
 
 function canConnect(port: number): Promise<boolean> {
