@@ -10,7 +10,7 @@ afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
 });
 
-/** A server whose GET answers depend on Last-Event-ID: `hold` never answers, `none` is 405, else an SSE stream. */
+/** A server whose GET answers depend on Last-Event-ID: `hold` never answers, `none` is 405, `json` one JSON document, else an SSE stream. */
 async function getServer() {
   const gets: IncomingHttpHeaders[] = [];
   const closed: string[] = [];
@@ -25,7 +25,13 @@ async function getServer() {
       res.writeHead(405).end();
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    if (mode === 'json') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"jsonrpc":"2.0","id":1,"result":{}}');
+      return;
+    }
+    // `unlabelled`: an SSE stream without its content-type, as a gateway that drops it sends.
+    res.writeHead(200, mode === 'unlabelled' ? {} : { 'content-type': 'text/event-stream' });
     res.flushHeaders();
     setTimeout(() => res.write('id: 8\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{}}\n\n'), 60);
   });
@@ -86,4 +92,18 @@ test('a refused GET is its status with no messages; close() drops a GET whose he
   expect(held).toEqual({ status: 0, messages: [] });
   expect(opened.session.watch?.()).toEqual({ status: 0, messages: [] });
   expect(server.gets).toHaveLength(2);
+});
+
+test('a live stream without its content-type is read as SSE, a JSON body as its one message', async () => {
+  const server = await getServer();
+  const opened = openTarget(`http://127.0.0.1:${server.port}/mcp`, {
+    sink: new FrameSink(),
+    protocolVersion: '2025-11-25',
+  });
+  const unlabelled = opened.session.watch?.({ lastEventId: 'unlabelled' });
+  const json = opened.session.watch?.({ lastEventId: 'json' });
+  await until(() => (unlabelled?.messages.length ?? 0) > 0 && (json?.messages.length ?? 0) > 0, 'both messages');
+  expect(unlabelled?.messages.map((m) => m.message.method)).toEqual(['notifications/message']);
+  expect(json?.messages.map((m) => m.message)).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
+  await opened.session.close();
 });

@@ -61,12 +61,14 @@ class ResponseStream implements CallStream {
   private done = false;
   private json: Uint8Array[] | undefined;
 
+  /** `readAs`: how to read the body; by default, SSE when its `content-type` says so, else one JSON document. */
   constructor(
     response: Response,
     private readonly what: string,
+    readAs: 'sse' | 'json' = bodyKindOf(response.headers.get('content-type')) === 'sse' ? 'sse' : 'json',
   ) {
     this.reader = response.body?.getReader();
-    if (bodyKindOf(response.headers.get('content-type')) !== 'sse') this.json = [];
+    if (readAs === 'json') this.json = [];
     if (!this.reader) this.done = true;
   }
 
@@ -288,7 +290,10 @@ export function openHttpSession(endpoint: string, options: HttpSessionOptions): 
           await response.body?.cancel();
           return;
         }
-        const stream = opened(new ResponseStream(response, what));
+        // A stream labelled other than JSON is read as SSE, whatever its content-type says: a gateway that
+        // drops or rewrites the label still sends what the rows judge, and a live stream never ends to be read whole.
+        const readAs = bodyKindOf(response.headers.get('content-type')) === 'json' ? 'json' : 'sse';
+        const stream = opened(new ResponseStream(response, what, readAs));
         for (;;) {
           let next: StreamedMessage | undefined;
           try {
