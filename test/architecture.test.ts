@@ -264,7 +264,9 @@ test('one MCP client: a RecordTarget is told apart (URL, options, command) in on
 
 test('one MCP client: the check speaks to a gateway only through the wire sessions (no fetch or SSE parser of its own)', () => {
   expect(
-    filesMatching(/\bfetch\(|\brecordingFetch\b|\bSseParser\b/).filter((file) => file.startsWith('check/')),
+    filesMatching(/\bfetch\(|\brecordingFetch\b|\bSseParser\b|\bsseBlocksOfRead\b|\bnode:https?\b/).filter((file) =>
+      file.startsWith('check/'),
+    ),
   ).toEqual([]);
 });
 
