@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +66,19 @@ export interface CheckOptions {
  * 500 ms and its largest result is 3.2 MB, so a shorter wait fails faithful gateways on a busy machine.
  */
 export const MIN_CHECK_TIMEOUT_MS = 2000;
+
+/** The audit folders of checks still running: removed if the process exits first (a signal's exit skips `finally`). */
+const liveAuditDirs = new Set<string>();
+let removesAtExit = false;
+
+function removeAtExit(dir: string): void {
+  liveAuditDirs.add(dir);
+  if (removesAtExit) return;
+  removesAtExit = true;
+  process.on('exit', () => {
+    for (const live of liveAuditDirs) rmSync(live, { recursive: true, force: true });
+  });
+}
 
 /** The audit rows of the upstream and, when there is one, its second replica: oldest call first. */
 function bothReplicas(upstream: ReferenceServer, replica2: ReferenceServer | undefined): AuditEntry[] {
@@ -191,6 +205,7 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       // Only the upstreams the gateway starts write the audit file: a row there is a call that came
       // through the gateway, never one of the check's own direct calls.
       auditDir = await mkdtemp(join(tmpdir(), 'mcp-golden-check-audit-'));
+      removeAtExit(auditDir);
       upstreamSpec = [plain.command, ...args, '--audit-file', join(auditDir, 'audit.jsonl')].map(quote).join(' ');
     }
     let target: RecordTarget;
@@ -327,6 +342,9 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
     await gateway?.stop();
     await upstream?.close();
     await replica2?.close();
-    if (auditDir !== undefined) await rm(auditDir, { recursive: true, force: true });
+    if (auditDir !== undefined) {
+      await rm(auditDir, { recursive: true, force: true });
+      liveAuditDirs.delete(auditDir);
+    }
   }
 }

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { CLI } from '../support/cli.js';
@@ -23,12 +26,16 @@ interface Run {
  * Runs `mcp-golden check ...args` with a mark in its environment; `interrupt` sends a signal to
  * the CLI once its stderr matches `when`. Hard-killed after 60 s so a hang fails, not stalls.
  */
-function check(args: string[], interrupt?: { signal: NodeJS.Signals; when: RegExp }): Promise<Run> {
+function check(
+  args: string[],
+  interrupt?: { signal: NodeJS.Signals; when: RegExp },
+  env: Readonly<Record<string, string>> = {},
+): Promise<Run> {
   const mark = newMark();
   marks.push(mark);
   const started = Date.now();
   const child = spawn(process.execPath, [CLI, 'check', ...args], {
-    env: { ...process.env, MCP_GOLDEN_RUN_MARK: mark },
+    env: { ...process.env, MCP_GOLDEN_RUN_MARK: mark, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -104,13 +111,21 @@ describe('check stops every process it started, on every path', () => {
     },
   );
 
-  test.concurrent('SIGTERM mid-run with stdio on both sides stops the spawned upstream too', async () => {
-    const run = await check(
-      ['--upstream-transport', 'stdio', '--client-transport', 'stdio', '--gateway', '{upstream} # {port}'],
-      { signal: 'SIGTERM', when: /\[2\/\d+\]/ },
-    );
-    expect(run.code).toBe(143);
-    expect(run.leftovers).toEqual([]);
+  test.concurrent('SIGTERM mid-run with stdio on both sides stops the spawned upstream too, and leaves no temporary folder', async () => {
+    // Its own TMPDIR: the audit folder the stdio upstream writes to is the only thing the check puts there.
+    const tmp = await mkdtemp(join(tmpdir(), 'mcp-golden-test-tmp-'));
+    try {
+      const run = await check(
+        ['--upstream-transport', 'stdio', '--client-transport', 'stdio', '--gateway', '{upstream} # {port}'],
+        { signal: 'SIGTERM', when: /\[2\/\d+\]/ },
+        { TMPDIR: tmp },
+      );
+      expect(run.code).toBe(143);
+      expect(run.leftovers).toEqual([]);
+      expect(await readdir(tmp)).toEqual([]);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
   });
 
   test('--timeout below the battery minimum is a usage error naming the minimum', async () => {
