@@ -1,9 +1,9 @@
-import { rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GoldenError, isGoldenError } from '../errors.js';
+import { removeAtExit, removeNow } from '../process/remove-at-exit.js';
 import type { RecordTarget } from '../record/record-call.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import { type ReferenceServer, startReferenceServer } from '../server/http-server.js';
@@ -66,19 +66,6 @@ export interface CheckOptions {
  * 500 ms and its largest result is 3.2 MB, so a shorter wait fails faithful gateways on a busy machine.
  */
 export const MIN_CHECK_TIMEOUT_MS = 2000;
-
-/** The audit folders of checks still running: removed if the process exits first (a signal's exit skips `finally`). */
-const liveAuditDirs = new Set<string>();
-let removesAtExit = false;
-
-function removeAtExit(dir: string): void {
-  liveAuditDirs.add(dir);
-  if (removesAtExit) return;
-  removesAtExit = true;
-  process.on('exit', () => {
-    for (const live of liveAuditDirs) rmSync(live, { recursive: true, force: true });
-  });
-}
 
 /** The audit rows of the upstream and, when there is one, its second replica: oldest call first. */
 function bothReplicas(upstream: ReferenceServer, replica2: ReferenceServer | undefined): AuditEntry[] {
@@ -342,9 +329,6 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
     await gateway?.stop();
     await upstream?.close();
     await replica2?.close();
-    if (auditDir !== undefined) {
-      await rm(auditDir, { recursive: true, force: true });
-      liveAuditDirs.delete(auditDir);
-    }
+    if (auditDir !== undefined) await removeNow(auditDir);
   }
 }

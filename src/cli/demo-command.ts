@@ -1,10 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { removeAtExit, removeNow } from '../process/remove-at-exit.js';
 import { recordReferenceGoldens } from '../reference-goldens.js';
 import { readGolden } from '../store/golden-file.js';
 import { formatTimeline } from '../transcript/timeline.js';
 import { defineCommand } from './command-spec.js';
+import { stopOnSignal } from './stop-on-signal.js';
 
 /** `mcp-golden demo`: the newcomer's first run. */
 export const demoCommand = defineCommand({
@@ -17,7 +19,10 @@ directory, prints its timeline, and cleans up.`,
   options: {},
   async run(args) {
     const name = args.operands[0] ?? 'progress-10x100';
+    // Ctrl-C exits 130 and still removes the temporary folder.
+    const release = stopOnSignal('demo');
     const dir = await mkdtemp(join(tmpdir(), 'mcp-golden-demo-'));
+    removeAtExit(dir);
     try {
       process.stderr.write(`[mcp-golden] recording scenario "${name}" from the live reference server...\n`);
       const { recorded } = await recordReferenceGoldens({ outDir: dir, names: [name] });
@@ -26,7 +31,8 @@ directory, prints its timeline, and cleans up.`,
       }
       process.stderr.write('[mcp-golden] regenerate every golden with `npx mcp-golden record`; see README.md\n');
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await removeNow(dir);
+      release();
     }
     return 0;
   },
