@@ -20,9 +20,11 @@ async function runInterrupted(args: string[], signal: NodeJS.Signals, when: RegE
   });
   let stderr = '';
   let inside: string[] = [];
+  let sent = false;
   child.stderr.setEncoding('utf8').on('data', (d: string) => {
     stderr += d;
-    if (when.test(stderr) && inside.length === 0) {
+    if (when.test(stderr) && !sent) {
+      sent = true;
       void readdir(tmp).then((names) => {
         inside = names;
         child.kill(signal);
