@@ -89,11 +89,7 @@ export async function openCheckSession(
   // The modern era has no handshake: every request carries the envelope instead.
   if (!modern) {
     try {
-      await client.initialize(
-        'check-init',
-        DEFAULT_PROTOCOL_VERSION,
-        (detail) => `initialize through the gateway failed: ${detail}.`,
-      );
+      await client.initialize('check-init', (detail) => `initialize through the gateway failed: ${detail}.`);
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;

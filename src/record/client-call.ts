@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GoldenError } from '../errors.js';
+import { GoldenError, isGoldenError } from '../errors.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isResponse, progressOf, resultOf } from '../transcript/json-rpc.js';
 import type { Arrival } from '../transcript/read-calls.js';
 import { answerServerRequest, isServerRequest } from './client-handshake.js';
 import type { EraStrategy } from './era-strategy.js';
 import { inputResponsesFor, resultTypeOf } from './modern-era.js';
-import type { Scenario } from './scenario.js';
+import { describeScenario, type Scenario } from './scenario.js';
 import type { StandaloneListener } from './standalone-listener.js';
 import { followTask } from './task-polling.js';
 import type { CallStream, StreamedMessage, WireSession } from './wire-session.js';
@@ -106,11 +106,9 @@ const MAX_INPUT_ROUNDS = 10;
 export function callFailure(scenario: Scenario, problem: string): GoldenError {
   return new GoldenError(
     'E_RECORD',
-    `Recording ${scenario.name ? `"${scenario.name}"` : `tool "${scenario.tool}"`} failed: ${problem}. Expected the tools/call result. Check the server's log; a scenario may cancel on purpose with "cancelAfter".`,
+    `Recording ${describeScenario(scenario)} failed: ${problem}. Expected the tools/call result. Check the server's log; a scenario may cancel on purpose with "cancelAfter".`,
   );
 }
-
-const isE_TIMEOUT = (error: unknown): boolean => error instanceof GoldenError && error.code === 'E_TIMEOUT';
 
 /**
  * Runs one call: sends it with its token and id, answers the server's requests or `input_required`
@@ -219,7 +217,7 @@ export async function runCall(client: CallRun, plan: ClientCall): Promise<CallAr
     try {
       return await raced(live.next(wait));
     } catch (error) {
-      if (isE_TIMEOUT(error) && cancelling()) return undefined;
+      if (isGoldenError(error, 'E_TIMEOUT') && cancelling()) return undefined;
       if (error instanceof GoldenError) throw error;
       return { broken: error };
     }
@@ -274,14 +272,7 @@ export async function runCall(client: CallRun, plan: ClientCall): Promise<CallAr
       }
       if (isResponse(message) && plan.followTasks && strategy.isTask(message)) {
         // A task: followed with tasks/get to its end, whose answer (the result inlined) ends the call.
-        const task = await followTask(
-          wire,
-          scenario,
-          message,
-          () => client.newId(),
-          timeoutMs,
-          strategy.era === 'modern',
-        );
+        const task = await followTask(wire, scenario, message, () => client.newId(), timeoutMs, strategy);
         taskPolls = task.polls;
         // The cancel's time is when tasks/cancel was sent, polls before the task ended.
         if (task.cancelled) cancelAtMs = (task.cancelledAt ?? performance.now()) - t0;

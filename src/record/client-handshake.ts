@@ -1,4 +1,4 @@
-import { GoldenError } from '../errors.js';
+import { GoldenError, isGoldenError } from '../errors.js';
 import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isJsonObject } from '../transcript/json-object.js';
@@ -6,7 +6,7 @@ import { INITIALIZED, isResponse, legacyInitialize, resultOf } from '../transcri
 import { ENVELOPE_KEYS } from '../transcript/modern-envelope.js';
 import { DEFAULT_PROTOCOL_VERSION, RECORDER, VERSION } from '../version.js';
 import { clientCapabilities, offersModern, paramHeadersOf, withEnvelope } from './modern-era.js';
-import type { Scenario } from './scenario.js';
+import { describeScenario, type Scenario } from './scenario.js';
 import type { CallStream, WireSession } from './wire-session.js';
 
 /** True for a request the server sends to the client (sampling, elicitation, roots, ping). */
@@ -25,7 +25,7 @@ export async function drain(stream: CallStream, ms: number): Promise<JsonRpcMess
       extra.push(next.message);
     }
   } catch (error) {
-    if (!(error instanceof GoldenError && error.code === 'E_TIMEOUT')) throw error;
+    if (!isGoldenError(error, 'E_TIMEOUT')) throw error;
   }
   await stream.drop();
   return extra;
@@ -69,12 +69,12 @@ export async function answerServerRequest(
   });
   throw new GoldenError(
     'E_RECORD',
-    `Recording ${scenario.name ? `"${scenario.name}"` : `tool "${scenario.tool}"`} failed: the server sent a ${method} request and the scenario has no answer for it. Expected an "answers" entry, got none. Add "answers": {"${method}": <result>} to the scenario.`,
+    `Recording ${describeScenario(scenario)} failed: the server sent a ${method} request and the scenario has no answer for it. Expected an "answers" entry, got none. Add "answers": {"${method}": <result>} to the scenario.`,
   );
 }
 
 /** How a handshake request is read: whether the server's requests are answered, how long the stream is read on. */
-export interface ReadOptions {
+interface ReadOptions {
   /** Answer the server's requests from the scenario's `answers` (else they are left unanswered). @default true */
   readonly answerServer?: boolean;
   /** How long an HTTP stream is read past its response, so its end is recorded; 0 drops it. @default 1000 */
@@ -104,7 +104,7 @@ export async function requestResponse(
 }
 
 /** The legacy era's `initialize` request the client sends (the recorder's client info unless given). */
-export const initializeRequest = (
+const initializeRequest = (
   id: string | number,
   protocolVersion: string,
   capabilities: Readonly<Record<string, object>> = {},
@@ -112,8 +112,7 @@ export const initializeRequest = (
 ): JsonRpcMessage => legacyInitialize(id, protocolVersion, capabilities, clientInfo);
 
 /** How the legacy handshake is sent and read. */
-export interface InitializeOptions extends ReadOptions {
-  readonly protocolVersion?: string;
+interface InitializeOptions extends ReadOptions {
   /** The error message for a failed initialize, from what the server answered. */
   readonly failure?: (detail: string) => string;
 }
@@ -129,11 +128,7 @@ export async function initialize(
   const response = await requestResponse(
     session,
     scenario,
-    initializeRequest(
-      id,
-      options.protocolVersion ?? scenario.protocolVersion ?? DEFAULT_PROTOCOL_VERSION,
-      clientCapabilities(scenario),
-    ),
+    initializeRequest(id, scenario.protocolVersion ?? DEFAULT_PROTOCOL_VERSION, clientCapabilities(scenario)),
     timeoutMs,
     options,
   );

@@ -1,9 +1,9 @@
 import type { Era } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
+import { resultOf } from '../transcript/json-rpc.js';
 import { modernHeaders } from '../transcript/modern-envelope.js';
 import { resultTypeOf, withEnvelope } from './modern-era.js';
 import type { Scenario } from './scenario.js';
-import { legacyTaskOf } from './task-polling.js';
 
 /**
  * What differs between the protocol eras in the one session client: how a request is framed and
@@ -27,6 +27,17 @@ export interface EraStrategy {
    * (2026-07-28), or 2025-11-25's experimental `CreateTaskResult` (`{ task: { taskId, ... } }`).
    */
   isTask(response: JsonRpcMessage): boolean;
+}
+
+/**
+ * The task a 2025-11-25 server answered a task-augmented call with (experimental tasks:
+ * `CreateTaskResult` is `{ task: { taskId, status, pollInterval, ... } }`), or `undefined`.
+ */
+export function legacyTaskOf(response: JsonRpcMessage): Record<string, unknown> | undefined {
+  const result = resultOf(response);
+  const task = result?.task;
+  if (result?.content !== undefined || typeof task !== 'object' || task === null) return undefined;
+  return typeof (task as { taskId?: unknown }).taskId === 'string' ? (task as Record<string, unknown>) : undefined;
 }
 
 /** 2025-11-25 and before: a session from `initialize`, `notifications/cancelled`, resumption. */

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GoldenError } from '../errors.js';
+import { GoldenError, isGoldenError } from '../errors.js';
 import { bodyKindOf } from '../transcript/body-kind.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { parseJsonRpc } from '../transcript/json-rpc.js';
@@ -299,7 +299,7 @@ export function openHttpSession(endpoint: string, options: HttpSessionOptions): 
           try {
             next = await stream.next(WATCH_IDLE_MS);
           } catch (error) {
-            if (error instanceof GoldenError && error.code === 'E_TIMEOUT') continue;
+            if (isGoldenError(error, 'E_TIMEOUT')) continue;
             return;
           }
           if (!next) return;

@@ -8,7 +8,7 @@ import { ENVELOPE_KEYS, TASKS_EXTENSION } from '../transcript/modern-envelope.js
 export { paramHeadersOf } from '../transcript/modern-envelope.js';
 
 import { VERSION } from '../version.js';
-import type { Scenario } from './scenario.js';
+import { describeScenario, type Scenario } from './scenario.js';
 
 /** The capability each embedded input request (or legacy server request) needs the client to declare. */
 const CAPABILITY_OF: Readonly<Record<string, string>> = {
@@ -76,7 +76,7 @@ export function inputResponsesFor(scenario: Scenario, response: JsonRpcMessage):
     if (answer === undefined) {
       throw new GoldenError(
         'E_RECORD',
-        `Recording ${scenario.name ? `"${scenario.name}"` : `tool "${scenario.tool}"`} failed: the server answered input_required with a ${method} request ("${key}") and the scenario has no answer for it. Expected an "answers" entry, got none. Add "answers": {"${method}": <result>} to the scenario.`,
+        `Recording ${describeScenario(scenario)} failed: the server answered input_required with a ${method} request ("${key}") and the scenario has no answer for it. Expected an "answers" entry, got none. Add "answers": {"${method}": <result>} to the scenario.`,
       );
     }
     responses[key] = answer;

@@ -2,12 +2,11 @@ import { GoldenError } from '../errors.js';
 import { type Era, MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isErrorResult } from '../transcript/json-rpc.js';
-import { DEFAULT_PROTOCOL_VERSION } from '../version.js';
 import { argumentRejection, rejectedArguments } from './argument-error.js';
 import { callFailure } from './client-call.js';
 import { handshakeIds } from './client-handshake.js';
 import { listAdvertised } from './list-advertised.js';
-import type { Scenario } from './scenario.js';
+import { describeScenario, type Scenario } from './scenario.js';
 import { type CallStep, isCallStep, type ScenarioStep } from './scenario-session.js';
 import { openSessionClient, type SessionClient } from './session-client.js';
 import { listenStandalone, type StandaloneListener } from './standalone-listener.js';
@@ -36,10 +35,6 @@ export interface EraChoice {
   readonly era: Era;
   /** The modern handshake already happened: the probe's `server/discover` was it. @default false */
   readonly discovered?: boolean;
-}
-
-function describeScenario(scenario: Scenario): string {
-  return scenario.name ? `"${scenario.name}"` : `tool "${scenario.tool}"`;
 }
 
 /** The modern era's handshake: `server/discover` must offer 2026-07-28 (unless the probe already asked). */
@@ -98,7 +93,7 @@ export async function runScenario(
     if (!choice.discovered) await discoverModern(client, scenario, ids.initialize);
     paramHeaders = await client.listTools(ids.toolsList);
   } else {
-    const answered = await client.initialize(ids.initialize, scenario.protocolVersion ?? DEFAULT_PROTOCOL_VERSION);
+    const answered = await client.initialize(ids.initialize);
     protocolVersion = answered.protocolVersion;
     standalone = await listenStandalone(session, scenario);
     paramHeaders = await client.listTools(ids.toolsList);

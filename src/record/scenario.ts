@@ -91,6 +91,11 @@ export interface Scenario {
   readonly steps?: readonly ScenarioStep[];
 }
 
+/** How errors name a scenario: its name, else its tool. */
+export function describeScenario(scenario: Scenario): string {
+  return scenario.name ? `"${scenario.name}"` : `tool "${scenario.tool}"`;
+}
+
 /**
  * Checks one scenario given as data (a plain call or a session of steps), naming the source, the
  * scenario and the field on error (`E_SCENARIO`). The shapes and their rules are declared once, in

@@ -31,11 +31,8 @@ export interface SessionClientOptions {
 /** One MCP client session over a wire session, in one era. */
 export interface SessionClient extends SessionClientOptions {
   readonly wire: WireSession;
-  readonly transport: 'http' | 'stdio';
   /** What the client's era changes: framing, headers, cancel, what follows a drop, input rounds. */
   readonly strategy: EraStrategy;
-  /** `message` as this era sends it: with the per-request envelope in the modern era. */
-  frame(message: JsonRpcMessage, scenario?: Scenario): JsonRpcMessage;
   /** Sends a request framed for the era (modern: envelope and `Mcp-*` headers); returns its stream. */
   send(
     message: JsonRpcMessage,
@@ -44,10 +41,9 @@ export interface SessionClient extends SessionClientOptions {
   ): Promise<CallStream>;
   /** Sends a request framed for the era and reads it to its response (answering the server's requests). */
   ask(message: JsonRpcMessage): Promise<JsonRpcMessage | undefined>;
-  /** The legacy handshake: `initialize` and `notifications/initialized`. */
+  /** The legacy handshake: `initialize` (the scenario's `protocolVersion`, else the default) and `notifications/initialized`. */
   initialize(
     id: string | number,
-    protocolVersion: string,
     failure?: (detail: string) => string,
   ): Promise<{ protocolVersion: string; capabilities: unknown }>;
   /** The modern handshake: `server/discover` (does it offer 2026-07-28, and why not). */
@@ -79,17 +75,14 @@ export function openSessionClient(wire: WireSession, options: SessionClientOptio
   const client: SessionClient = {
     ...options,
     wire,
-    transport: wire.transport,
     strategy,
-    frame: (message, own = scenario) => strategy.frame(message, own),
     send(message, paramHeaders = {}, own = scenario) {
       const framed = strategy.frame(message, own);
       return wire.request(framed, strategy.headers(framed, paramHeaders));
     },
-    ask: (message) => requestResponse(wire, scenario, client.frame(message), timeoutMs),
-    async initialize(id, protocolVersion, failure) {
+    ask: (message) => requestResponse(wire, scenario, strategy.frame(message, scenario), timeoutMs),
+    async initialize(id, failure) {
       return initialize(wire, scenario, id, timeoutMs, {
-        protocolVersion,
         answerServer: options.answerServer,
         settleMs: options.settleMs,
         ...(failure && { failure }),

@@ -1,6 +1,6 @@
-import { GoldenError } from '../errors.js';
+import { GoldenError, isGoldenError } from '../errors.js';
 import { answerServerRequest, isServerRequest } from './client-handshake.js';
-import type { Scenario } from './scenario.js';
+import { describeScenario, type Scenario } from './scenario.js';
 import type { WireSession } from './wire-session.js';
 
 /** The standalone stream being read in the background, and how its reading ended badly. */
@@ -46,7 +46,7 @@ export async function listenStandalone(
       try {
         next = await stream.next(IDLE_MS);
       } catch (error) {
-        if (error instanceof GoldenError && error.code === 'E_TIMEOUT') continue;
+        if (isGoldenError(error, 'E_TIMEOUT')) continue;
         return; // dropped at close, or the connection went away: the call's own stream decides
       }
       if (!next) return;
@@ -56,7 +56,7 @@ export async function listenStandalone(
         // Known before the error answer goes out: the server may end the call on it at once.
         failure = new GoldenError(
           'E_RECORD',
-          `Recording ${scenario.name ? `"${scenario.name}"` : `tool "${scenario.tool}"`} failed: the server sent a ${method} request on the standalone stream and the scenario has no answer for it. Expected an "answers" entry, got none. Add "answers": {"${method}": <result>} to the scenario.`,
+          `Recording ${describeScenario(scenario)} failed: the server sent a ${method} request on the standalone stream and the scenario has no answer for it. Expected an "answers" entry, got none. Add "answers": {"${method}": <result>} to the scenario.`,
         );
       }
       try {

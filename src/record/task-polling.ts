@@ -3,8 +3,8 @@ import { GoldenError } from '../errors.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { resultOf } from '../transcript/json-rpc.js';
 import { requestResponse } from './client-handshake.js';
-import { withEnvelope } from './modern-era.js';
-import type { Scenario } from './scenario.js';
+import { type EraStrategy, legacyTaskOf } from './era-strategy.js';
+import { describeScenario, type Scenario } from './scenario.js';
 import type { WireSession } from './wire-session.js';
 
 /** The statuses after which a task changes no more (tasks extension). */
@@ -29,22 +29,11 @@ export interface TaskOutcome {
 }
 
 /**
- * The task a 2025-11-25 server answered a task-augmented call with (experimental tasks:
- * `CreateTaskResult` is `{ task: { taskId, status, pollInterval, ... } }`), or `undefined`.
- */
-export function legacyTaskOf(response: JsonRpcMessage): Record<string, unknown> | undefined {
-  const result = resultOf(response);
-  const task = result?.task;
-  if (result?.content !== undefined || typeof task !== 'object' || task === null) return undefined;
-  return typeof (task as { taskId?: unknown }).taskId === 'string' ? (task as Record<string, unknown>) : undefined;
-}
-
-/**
  * Follows a task a server created for a call to its end. The 2026-07-28 tasks extension
  * (`resultType: "task"`): `tasks/get` every `pollIntervalMs` (the latest the server named, at most
  * {@link MAX_POLL_WAIT_MS}), each its own request with a new id, the envelope and `Mcp-Name:
  * <taskId>`, until a terminal status, whose answer inlines the result. The 2025-11-25 experimental
- * tasks (`modern` false): the same polls every `pollInterval`, then `tasks/result` for the result
+ * tasks (a legacy `strategy`): the same polls every `pollInterval`, then `tasks/result` for the result
  * once the task completed (or asks for input: the server's requests then come on that stream and
  * are answered from `answers`). With `cancelAfter: k`, `tasks/cancel` after the k-th poll that found
  * the task still running, then polls on until it ends. Every request lands in the golden. A task
@@ -56,13 +45,13 @@ export async function followTask(
   created: JsonRpcMessage,
   newId: () => number,
   timeoutMs: number,
-  modern = true,
+  strategy: EraStrategy,
 ): Promise<TaskOutcome> {
-  const what = scenario.name ? `"${scenario.name}"` : `tool "${scenario.tool}"`;
+  const modern = strategy.era === 'modern';
   const fail = (problem: string): never => {
     throw new GoldenError(
       'E_RECORD',
-      `Recording ${what} failed: ${problem}. Expected the task to reach completed, failed or cancelled. Check the server's log, or raise "timeoutMs" for a longer task.`,
+      `Recording ${describeScenario(scenario)} failed: ${problem}. Expected the task to reach completed, failed or cancelled. Check the server's log, or raise "timeoutMs" for a longer task.`,
     );
   };
   const first = modern ? resultOf(created) : legacyTaskOf(created);
@@ -73,26 +62,29 @@ export async function followTask(
     requestResponse(
       session,
       scenario,
-      modern
-        ? withEnvelope({ jsonrpc: '2.0', id: newId(), method, params: { taskId } }, scenario)
-        : { jsonrpc: '2.0', id: newId(), method, params: { taskId } },
+      strategy.frame({ jsonrpc: '2.0', id: newId(), method, params: { taskId } }, scenario),
       timeoutMs,
     );
-  /** 2025-11-25: the result is fetched with tasks/result once the task completed or waits for input. */
-  const finish = async (answer: JsonRpcMessage, polls: number): Promise<TaskOutcome> => {
-    const status = String(resultOf(answer)?.status);
-    if (modern || !(status === 'completed' || status === 'input_required'))
-      return { response: answer, cancelled, ...(cancelledAt !== undefined && { cancelledAt }), polls };
-    const result = await ask('tasks/result');
-    if (!result) return fail(`the tasks/result stream for task ${taskId} ended without an answer`);
-    return { response: result, cancelled, ...(cancelledAt !== undefined && { cancelledAt }), polls };
-  };
   const deadline = Date.now() + timeoutMs;
   let latest: Record<string, unknown> | undefined = first;
   let running = 0;
   let polls = 0;
   let cancelled = false;
   let cancelledAt: number | undefined;
+  const outcome = (response: JsonRpcMessage): TaskOutcome => ({
+    response,
+    cancelled,
+    ...(cancelledAt !== undefined && { cancelledAt }),
+    polls,
+  });
+  /** 2025-11-25: the result is fetched with tasks/result once the task completed or waits for input. */
+  const finish = async (answer: JsonRpcMessage): Promise<TaskOutcome> => {
+    const status = String(resultOf(answer)?.status);
+    if (modern || !(status === 'completed' || status === 'input_required')) return outcome(answer);
+    const result = await ask('tasks/result');
+    if (!result) return fail(`the tasks/result stream for task ${taskId} ended without an answer`);
+    return outcome(result);
+  };
   const ends = (status: unknown): boolean => TERMINAL.has(String(status)) || (!modern && status === 'input_required');
   while (!ends(latest?.status)) {
     if (scenario.cancelAfter !== undefined && !cancelled && running >= scenario.cancelAfter) {
@@ -107,12 +99,11 @@ export async function followTask(
     const answer = await ask('tasks/get');
     polls++;
     if (!answer) return fail(`the tasks/get stream for task ${taskId} ended without an answer`);
-    if ('error' in answer)
-      return { response: answer, cancelled, ...(cancelledAt !== undefined && { cancelledAt }), polls };
+    if ('error' in answer) return outcome(answer);
     latest = resultOf(answer);
-    if (ends(latest?.status)) return finish(answer, polls);
+    if (ends(latest?.status)) return finish(answer);
     running++;
   }
   // Created at a terminal status already: there is nothing to poll.
-  return modern ? { response: created, cancelled, polls } : finish(created, polls);
+  return modern ? outcome(created) : finish(created);
 }
