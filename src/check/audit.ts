@@ -70,7 +70,7 @@ export interface AuditThroughSession {
 }
 
 /** The audit log the session rows read: in process for an HTTP upstream, through the session for a stdio one. */
-export async function readAudit(context: BatteryContext, session: AuditThroughSession): Promise<AuditEntry[]> {
+async function readAudit(context: BatteryContext, session: AuditThroughSession): Promise<AuditEntry[]> {
   if (context.upstreamTransport === 'stdio') return session.auditThrough().catch(() => []);
   return context.audit().catch(() => []);
 }

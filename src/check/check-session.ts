@@ -56,8 +56,11 @@ export interface CheckSession {
  * check's upstream declares them in its tool list (its `tag` is marked `x-mcp-header: Tag`): the
  * upstream refuses a call without them (400, -32020), as an SDK v2 server does.
  */
-const declaredParamHeaders = (tool: string): Readonly<Record<string, string>> =>
-  paramHeadersOf(referenceToolList({ checkTools: true }).find((t) => t.name === tool));
+let declared: ReadonlyMap<string, Readonly<Record<string, string>>> | undefined;
+const declaredParamHeaders = (tool: string): Readonly<Record<string, string>> => {
+  declared ??= new Map(referenceToolList({ checkTools: true }).map((t) => [t.name, paramHeadersOf(t)]));
+  return declared.get(tool) ?? {};
+};
 
 /** How long to keep reading after a cancel, to catch what must not come. */
 const AFTER_CANCEL_MS = 400;

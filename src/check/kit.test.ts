@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { GoldenError } from '../errors.js';
-import { failedRecording, row } from './kit.js';
+import { failedRecording, row, withSessions } from './kit.js';
 import type { BatteryContext } from './vocabulary.js';
 
 const context = { clientEra: 'modern' } as BatteryContext;
@@ -61,5 +61,62 @@ describe('row', () => {
       'not in this era',
     ]);
     expect(Object.keys(row('plain', 'light', async () => declared.run(context)))).toEqual(['name', 'load', 'run']);
+  });
+});
+
+describe('withSessions', () => {
+  test('closes the session that opened when the other failed to, and rethrows', async () => {
+    const { createServer } = await import('node:http');
+    let initializes = 0;
+    const deleted: string[] = [];
+    const server = createServer((req, res) => {
+      if (req.method === 'DELETE') {
+        deleted.push(String(req.headers['mcp-session-id']));
+        res.writeHead(200).end();
+        return;
+      }
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d));
+      req.on('end', () => {
+        const message = JSON.parse(body) as { id?: unknown; method?: string };
+        if (message.method === 'initialize' && ++initializes === 2) {
+          res.writeHead(500, { 'content-type': 'text/plain' }).end('second session refused');
+          return;
+        }
+        if (message.id === undefined) {
+          res.writeHead(202).end();
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'first-session' });
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: message.id,
+            result: { protocolVersion: '2025-11-25', capabilities: {} },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const sessions = {
+        ...context,
+        clientEra: 'legacy',
+        gateway: `http://127.0.0.1:${port}/mcp`,
+        timeoutMs: 2000,
+      } as BatteryContext;
+      let ran = false;
+      await expect(
+        withSessions(sessions, async () => {
+          ran = true;
+        }),
+      ).rejects.toThrow(/second session refused/);
+      expect(ran).toBe(false);
+      expect(deleted).toEqual(['first-session']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -172,6 +172,27 @@ export async function withSession<T>(context: BatteryContext, body: (s: CheckSes
   }
 }
 
+/**
+ * Two sessions on the gateway opened at once for the length of `body`, both closed afterwards
+ * whatever happens: one that opened is closed also when the other failed to.
+ */
+export async function withSessions<T>(
+  context: BatteryContext,
+  body: (a: CheckSession, b: CheckSession) => Promise<T>,
+): Promise<T> {
+  const open = () => openCheckSession(context.gateway, context.timeoutMs, context.clientEra);
+  const opened = await Promise.allSettled([open(), open()]);
+  const sessions = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+  try {
+    const [a, b] = sessions;
+    const failed = opened.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed || !a || !b) throw failed?.reason;
+    return await body(a, b);
+  } finally {
+    await Promise.all(sessions.map((s) => s.close()));
+  }
+}
+
 /** A timeline lane for a call made on a session. */
 export function lane(label: string, seen: CallSeen, row?: AuditEntry | string): TimelineCall {
   return {

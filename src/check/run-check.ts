@@ -50,7 +50,6 @@ export interface CheckOptions {
   readonly clientEra?: Era;
   /** The era of the reference upstream (`modern`: it refuses the 2025 handshake, HTTP only). @default 'legacy' */
   readonly upstreamEra?: Era;
-  /** Called before and after each property, in battery order, for a progress display (properties run several at once: both calls come when it is done). */
   /** How long the idle row's call stays silent before its result (modern upstream). @default 3000 */
   readonly idleBudgetMs?: number;
   /**
@@ -58,6 +57,7 @@ export interface CheckOptions {
    * `gateway`, name `{upstream2}` in the command instead. Either runs the session affinity row.
    */
   readonly upstream2Port?: number;
+  /** Called before and after each property, in battery order, for a progress display (properties run several at once: both calls come when it is done). */
   readonly onProgress?: (event: { index: number; total: number; property: string; result?: PropertyResult }) => void;
 }
 

@@ -11,7 +11,7 @@ const SESSIONS = 4;
 const CALLS = 3;
 
 /** How to give the check its second replica, for the n/a evidence and the docs. */
-export const HOW_TO_ENABLE =
+const HOW_TO_ENABLE =
   "name both replicas in the gateway command, {upstream} and {upstream2} (e.g. --gateway 'my-balancer --backend {upstream} --backend {upstream2} --port {port}'), or with --gateway-url give --upstream2-port N beside --upstream-port";
 
 /** What the client saw of one call of the row: its tag, and the failure it got, if any. */

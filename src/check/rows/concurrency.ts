@@ -1,7 +1,7 @@
 /** The concurrency family: calls at once on one session, or from two clients, each get only their own messages. */
 import { paramsOf, progressOf } from '../../transcript/json-rpc.js';
-import { type CheckSession, openCheckSession } from '../check-session.js';
-import { LEG, lane, newTag, result, row, withSession } from '../kit.js';
+import type { CheckSession } from '../check-session.js';
+import { LEG, lane, newTag, progressValues, result, row, withSession, withSessions } from '../kit.js';
 
 /** Several interleaved calls on ONE session (one gateway process for a stdio client). */
 export const concurrency = row('concurrent calls without cross-talk', 'light', (context, name) =>
@@ -51,22 +51,17 @@ export const sharedToken = row('two clients, one progress token: each gets its o
   if (context.clientTransport !== 'http')
     return result(name, 'n/a', 'over stdio each client starts its own gateway process: two clients share no gateway');
   const token = 'check-shared-token';
-  const [a, b] = await Promise.all([
-    openCheckSession(context.gateway, context.timeoutMs, context.clientEra),
-    openCheckSession(context.gateway, context.timeoutMs, context.clientEra),
-  ]);
-  try {
+  return withSessions(context, async (a, b) => {
     const [seenA, seenB] = await Promise.all([
       a.call({ tool: 'progress', arguments: { steps: 3, step_ms: 40 }, id: 'check-shared-a', token }),
       b.call({ tool: 'progress', arguments: { steps: 5, step_ms: 40 }, id: 'check-shared-b', token }),
     ]);
     const totals = (seen: typeof seenA): unknown[] => seen.progress.map((p) => progressOf(p.message)?.total);
-    const values = (seen: typeof seenA): unknown[] => seen.progress.map((p) => progressOf(p.message)?.progress);
     const own = (seen: typeof seenA, steps: number): boolean =>
       seen.response !== undefined &&
       seen.progress.length === steps &&
       totals(seen).every((t) => t === steps) &&
-      values(seen).every((v, i) => v === i + 1);
+      progressValues(seen).every((v, i) => v === i + 1);
     const numbers = { clientA: seenA.progress.length, clientB: seenB.progress.length };
     const calls = [lane('client A, 3 steps', seenA), lane('client B, 5 steps', seenB)];
     if (own(seenA, 3) && own(seenB, 5))
@@ -86,7 +81,7 @@ export const sharedToken = row('two clients, one progress token: each gets its o
         calls,
       );
     const say = (label: string, seen: typeof seenA, steps: number): string =>
-      `${label} (${steps} steps) got progress ${JSON.stringify(values(seen))} with totals ${JSON.stringify(totals(seen))}${seen.response ? '' : ' and no result'}`;
+      `${label} (${steps} steps) got progress ${JSON.stringify(progressValues(seen))} with totals ${JSON.stringify(totals(seen))}${seen.response ? '' : ' and no result'}`;
     return result(
       name,
       'fail',
@@ -94,7 +89,5 @@ export const sharedToken = row('two clients, one progress token: each gets its o
       numbers,
       calls,
     );
-  } finally {
-    await Promise.all([a.close(), b.close()]);
-  }
+  });
 });

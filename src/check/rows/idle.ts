@@ -10,7 +10,7 @@ import type { BatteryContext, BatteryProperty, PropertyResult } from '../vocabul
 export const IDLE_ROW = 'idle budget: a silent call gets its result (2026-07-28)';
 
 /** How long the idle row's call stays silent, unless `--idle-budget-ms` says otherwise. */
-export const DEFAULT_IDLE_BUDGET_MS = 3000;
+const DEFAULT_IDLE_BUDGET_MS = 3000;
 
 /** Milliseconds from the call's request to its response headers and to its result, from the client's frames. */
 function timesOf(recording: Recording): { headersMs?: number; resultMs?: number } {

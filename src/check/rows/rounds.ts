@@ -11,7 +11,7 @@ import type { BatteryContext, BatteryProperty, PropertyResult } from '../vocabul
 export const ROUND_ROW = 'input_required rounds pass through (2026-07-28)';
 
 /** What the check's client answers the upstream's embedded `elicitation/create` with (non-ASCII on purpose). */
-export const ROUND_ANSWER = { action: 'accept', content: { ok: true, note: 'yes é🚀 "quoted"' } } as const;
+const ROUND_ANSWER = { action: 'accept', content: { ok: true, note: 'yes é🚀 "quoted"' } } as const;
 
 const show = (value: unknown): string =>
   value === undefined ? 'absent' : typeof value === 'string' ? quote(value, 120) : (JSON.stringify(value) ?? '');

@@ -1,12 +1,11 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describeError } from '../../errors.js';
 import { type Recording, recordCall } from '../../record/record-call.js';
 import type { AuditEntry } from '../../server/audit-log.js';
 import type { Frame } from '../../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage } from '../../transcript/frame-content.js';
 import { memberOf } from '../../transcript/json-object.js';
 import { resultOf } from '../../transcript/json-rpc.js';
-import { LEG, newTag, result, row } from '../kit.js';
+import { rowsTagged } from '../audit.js';
+import { clientEraOf, firstLine, LEG, newTag, result, row, upstreamEraOf } from '../kit.js';
 import type { BatteryContext, BatteryProperty, PropertyResult } from '../vocabulary.js';
 
 /** The rows' call: `task_steps` of the check's upstream, which runs as a task for a modern client. */
@@ -16,9 +15,9 @@ const POLL_MS = 40;
 
 /** Why the task rows have no meaning in the context's eras, or `undefined` when they run. */
 function taskSkip(context: BatteryContext): string | undefined {
-  if ((context.clientEra ?? 'legacy') !== 'modern')
+  if (clientEraOf(context) !== 'modern')
     return 'a 2025-11-25 client declares no tasks extension (io.modelcontextprotocol/tasks is 2026-07-28)';
-  if ((context.upstreamEra ?? 'legacy') !== 'modern')
+  if (upstreamEraOf(context) !== 'modern')
     return 'the 2025-11-25 upstream has no tasks extension (io.modelcontextprotocol/tasks is 2026-07-28)';
   return undefined;
 }
@@ -55,16 +54,9 @@ async function runTask(context: BatteryContext, row: string, cancelAfter?: numbe
       ...(cancelAfter !== undefined && { cancelAfter }),
     });
   } catch (error) {
-    recording = describeError(error).split('\n')[0] ?? '';
+    recording = firstLine(error);
   }
-  const deadline = Date.now() + 2000;
-  let found: AuditEntry | undefined;
-  for (;;) {
-    const rows = await context.audit().catch(() => [] as AuditEntry[]);
-    found = rows.find((e) => memberOf(e.arguments, 'tag') === tag);
-    if ((found && found.outcome !== 'running') || Date.now() > deadline) break;
-    await sleep(25);
-  }
+  const found = (await rowsTagged(context, tag, 2000))[0];
   const replica = await replicaOf(context, tag);
   return { tag, recording, row: found, ...(replica !== undefined && { replica }) };
 }
