@@ -98,12 +98,8 @@ export function modernPassthrough(parts: ModernPassthroughParts): ModernForward 
       }
       const notModern = await probe;
       if (notModern !== undefined) {
-        setOutcome(`refused: the target does not speak ${MODERN_PROTOCOL_VERSION}`);
-        refuse(
-          sink,
-          request.body,
-          `[mcp-golden] --unmatched passthrough cannot pass this ${MODERN_PROTOCOL_VERSION} request to ${parts.label}: the live server does not speak ${MODERN_PROTOCOL_VERSION} (${notModern}). Point --target at a server that speaks ${MODERN_PROTOCOL_VERSION}, or make the calls to record with a 2025-11-25 client.`,
-        );
+        setOutcome(passthroughDiscover.refusedOutcome);
+        refuse(sink, request.body, passthroughDiscover.refusedMessage(parts.label, notModern, '--target'));
         return;
       }
       const headers: Record<string, string> = { accept: request.headers.accept ?? ACCEPT };

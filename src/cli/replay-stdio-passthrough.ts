@@ -4,7 +4,6 @@ import { type StdioRecordingProxy, startStdioRecordingProxy } from '../record/st
 import type { StdioCommand } from '../record/stdio-wire-session.js';
 import { secretPatterns, stdioTargetSecrets } from '../record/target-secrets.js';
 import type { StdioFallback } from '../replay/unmatched-fallback.js';
-import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { envelopeVersion } from '../transcript/modern-envelope.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
@@ -112,9 +111,9 @@ export function startStdioPassthrough(server: StdioCommand, out: string): StdioP
   const refuse = (line: string): void => {
     const id = (JSON.parse(line) as { id?: unknown }).id;
     if (id === undefined) return;
-    const message = `[mcp-golden] --unmatched passthrough cannot pass this ${MODERN_PROTOCOL_VERSION} request to \`${label}\`: the live server does not speak ${MODERN_PROTOCOL_VERSION} (${notModern}). Give --target-stdio a server that speaks ${MODERN_PROTOCOL_VERSION}, or make the calls to record with a 2025-11-25 client.`;
+    const message = passthroughDiscover.refusedMessage(`\`${label}\``, String(notModern), '--target-stdio');
     write(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message } }), true);
-    settle(keyOf(id), `refused: the target does not speak ${MODERN_PROTOCOL_VERSION}`);
+    settle(keyOf(id), passthroughDiscover.refusedOutcome);
   };
 
   const start = (initialize: string | undefined, modern: boolean): void => {

@@ -273,4 +273,9 @@ export const passthroughDiscover = {
   }),
   refusal: (answer: JsonRpcMessage | undefined, said: string): string | undefined =>
     offersModern(answer) ? undefined : `its server/discover answered ${said}`,
+  /** The outcome the replay report gives a request refused for that. */
+  refusedOutcome: `refused: the target does not speak ${MODERN_PROTOCOL_VERSION}`,
+  /** The error a refused request gets: the target `label`, `why` it is not modern, the `flag` that names the target. */
+  refusedMessage: (label: string, why: string, flag: '--target' | '--target-stdio'): string =>
+    `[mcp-golden] --unmatched passthrough cannot pass this ${MODERN_PROTOCOL_VERSION} request to ${label}: the live server does not speak ${MODERN_PROTOCOL_VERSION} (${why}). ${flag === '--target' ? 'Point --target at' : 'Give --target-stdio'} a server that speaks ${MODERN_PROTOCOL_VERSION}, or make the calls to record with a 2025-11-25 client.`,
 };
