@@ -3,9 +3,8 @@ import { openTarget, type RecordTarget } from '../record/open-target.js';
 import { type ClientCall, type LiveArrival, openSessionClient } from '../record/session-client.js';
 import type { WatchedStream } from '../record/wire-session.js';
 import type { AuditEntry } from '../server/audit-log.js';
-import { referenceToolList } from '../server/reference-server.js';
+import { referenceParamHeaders } from '../server/reference-server.js';
 import type { Era, Frame } from '../transcript/frame.js';
-import { paramHeadersOf } from '../transcript/modern-envelope.js';
 import { DEFAULT_PROTOCOL_VERSION } from '../version.js';
 import { auditEntriesOf } from './audit.js';
 
@@ -50,17 +49,6 @@ export interface CheckSession {
   frames(): readonly Frame[];
   close(): Promise<void>;
 }
-
-/**
- * The `Mcp-Param-*` headers a conforming 2026-07-28 client sends with a call of `tool`, as the
- * check's upstream declares them in its tool list (its `tag` is marked `x-mcp-header: Tag`): the
- * upstream refuses a call without them (400, -32020), as an SDK v2 server does.
- */
-let declared: ReadonlyMap<string, Readonly<Record<string, string>>> | undefined;
-const declaredParamHeaders = (tool: string): Readonly<Record<string, string>> => {
-  declared ??= new Map(referenceToolList({ checkTools: true }).map((t) => [t.name, paramHeadersOf(t)]));
-  return declared.get(tool) ?? {};
-};
 
 /** How long to keep reading after a cancel, to catch what must not come. */
 const AFTER_CANCEL_MS = 400;
@@ -112,7 +100,9 @@ export async function openCheckSession(
       cancelReason: 'mcp-golden check: cancel',
       reconnect: false,
       scenario: { tool: plan.tool },
-      paramHeaders: declaredParamHeaders(plan.tool),
+      // What a conforming 2026-07-28 client sends: the check's upstream marks its tools' `tag` with
+      // `x-mcp-header: Tag` and refuses a call without it (400, -32020), as an SDK v2 server does.
+      paramHeaders: referenceParamHeaders(plan.tool, true),
     });
     const failed = seen.end === 'failed' || seen.end === 'broken';
     return {

@@ -57,9 +57,9 @@ export class SessionGoldens {
     const next = this.queue.then(async () => {
       const sessions = splitSessionsById({ ...transcript, header: { ...transcript.header, target: this.target } });
       for (const [key, split] of sessions) {
-        const session = withItsEra(split);
         if (!wanted(key) || this.written.has(key)) continue;
         this.written.add(key);
+        const session = withItsEra(split);
         // A session the server never answered (it could not be reached, or not started) is no golden.
         if (!session.frames.some(isServerMessage)) {
           process.stderr.write(`[mcp-golden] not recorded: a session the server never answered\n`);

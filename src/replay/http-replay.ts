@@ -46,7 +46,6 @@ export class HttpReplay {
   private streamCount = 0;
   /** The body of each session's `initialize`, for the fallback's own handshake. */
   private readonly initializeBodies = new WeakMap<HttpSession, string>();
-  private fallbackValue: UnmatchedFallback | undefined;
   /** `MCP-Protocol-Version` values served: the 2025-era versions and those the goldens hold. */
   private readonly versions: readonly string[];
 
@@ -61,14 +60,7 @@ export class HttpReplay {
   }
 
   /** Answers the requests no golden matches instead of the engine's refusal, when set: both eras' requests. */
-  get fallback(): UnmatchedFallback | undefined {
-    return this.fallbackValue;
-  }
-
-  set fallback(fallback: UnmatchedFallback | undefined) {
-    this.fallbackValue = fallback;
-    if (this.modern) this.modern.fallback = fallback;
-  }
+  fallback: UnmatchedFallback | undefined;
 
   /** Everything received by either era's side. */
   report(): ReplayReport {
@@ -106,7 +98,7 @@ export class HttpReplay {
   private dispatch(request: IncomingRequest, sink: ResponseSink): void {
     if (refuseRequest(request, sink, this.rules)) return;
     if (this.modern?.claims(request)) {
-      this.modern.handle(request, sink);
+      this.modern.handle(request, sink, this.fallback);
       return;
     }
     const version = request.headers['mcp-protocol-version'];

@@ -44,9 +44,6 @@ export function splitGoldensByEra(goldens: readonly GoldenInput[]): {
  * cancels that call at once: nothing more is written, and no other call is touched.
  */
 export class ModernHttpReplay {
-  /** Answers the requests no golden matches instead of the engine's refusal, when set (the CLI's pass-through). */
-  fallback: UnmatchedFallback | undefined;
-
   /** Calls still streaming, with the response each writes to. */
   private readonly live = new Map<ReplayCall, ResponseSink>();
 
@@ -123,8 +120,11 @@ export class ModernHttpReplay {
     this.built?.engine.close();
   }
 
-  /** Answers one modern-era request; never throws. */
-  handle(request: IncomingRequest, sink: ResponseSink): void {
+  /**
+   * Answers one modern-era request; never throws. `fallback` answers it instead of the engine's
+   * refusal when no golden matches (the CLI's pass-through).
+   */
+  handle(request: IncomingRequest, sink: ResponseSink, fallback?: UnmatchedFallback): void {
     if (request.httpMethod !== 'POST') {
       this.engine.note(null, request.httpMethod, undefined, undefined, 'modern era: no GET or DELETE');
       sendError(
@@ -203,8 +203,8 @@ export class ModernHttpReplay {
     }
     if (answer.kind === 'unmatched') {
       // Each modern request stands alone: the fallback gets a session object of its own.
-      if (this.fallback)
-        this.fallback.forward({ session: {}, sessionId: null, initialize: undefined, request, sink, era: 'modern' });
+      if (fallback)
+        fallback.forward({ session: {}, sessionId: null, initialize: undefined, request, sink, era: 'modern' });
       else this.answer(sink, 200, answer.text);
       this.engine.endSession(session);
       return;

@@ -46,7 +46,7 @@ export class TaskPolls {
 }
 
 /** True when a recorded exchange answers with a task (`resultType: "task"`). */
-export function answersWithTask(exchange: ReplayExchange | undefined): boolean {
+function answersWithTask(exchange: ReplayExchange | undefined): boolean {
   return exchange?.events.some((e) => e.message && resultOf(e.message)?.resultType === 'task') ?? false;
 }
 

@@ -6,7 +6,7 @@ import {
   envelopeVersion,
   headerMismatch,
   paramHeaderMismatch,
-  paramHeadersOf,
+  TASKS_EXTENSION,
 } from '../transcript/modern-envelope.js';
 import {
   type ConnectReferenceOptions,
@@ -15,9 +15,10 @@ import {
   REFERENCE_SERVER_INFO,
   type RunningCalls,
   readAuditResource,
+  referenceParamHeaders,
   referenceToolList,
 } from './reference-server.js';
-import { runsAsTask, TASKS_EXTENSION, type TaskStore } from './tasks-extension.js';
+import { runsAsTask, type TaskStore } from './tasks-extension.js';
 
 /** How the reference server answers a modern-era (2026-07-28) request. */
 export interface ModernServeOptions extends ConnectReferenceOptions {
@@ -190,8 +191,7 @@ function toolParamMismatch(
 ): string | undefined {
   if (message.method !== 'tools/call' || options.enforceParamHeaders === false) return undefined;
   const name = message.params?.name;
-  const tool = referenceToolList(options).find((t) => t.name === name);
-  const declared = paramHeadersOf(tool);
+  const declared = referenceParamHeaders(name, options.checkTools === true);
   if (Object.keys(declared).length === 0) return undefined;
   const reason = paramHeaderMismatch(headers, message, declared);
   return reason && `${reason}; the tool ${JSON.stringify(name)} marks that argument with x-mcp-header`;

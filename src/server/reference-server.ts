@@ -14,6 +14,7 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import * as z from 'zod/v4';
 import { isGoldenError } from '../errors.js';
+import { paramHeadersOf } from '../transcript/modern-envelope.js';
 import { VERSION } from '../version.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
 import { CHECK_TOOLS } from './check-tools.js';
@@ -152,6 +153,21 @@ export type RunningCalls = Map<string, AuditEntry>;
 export function referenceToolList(options: Pick<ConnectReferenceOptions, 'checkTools'>): Tool[] {
   const extra = options.checkTools ? [...CHECK_TOOLS.values()] : [];
   return [...referenceToolDefinitions(), AUDIT_TOOL, ...extra.map((t) => structuredClone(t.definition))];
+}
+
+const declarations = new Map<boolean, ReadonlyMap<unknown, Readonly<Record<string, string>>>>();
+
+/**
+ * The `Mcp-Param-*` headers a call of tool `name` takes, from the `x-mcp-header` arguments of the
+ * tool list (with or without the check tools), built once per list; `{}` for an unlisted tool.
+ */
+export function referenceParamHeaders(name: unknown, checkTools: boolean): Readonly<Record<string, string>> {
+  let byName = declarations.get(checkTools);
+  if (!byName) {
+    byName = new Map(referenceToolList({ checkTools }).map((t) => [t.name, paramHeadersOf(t)]));
+    declarations.set(checkTools, byName);
+  }
+  return byName.get(name) ?? {};
 }
 
 /** `resources/read` of the audit log resource. */

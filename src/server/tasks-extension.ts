@@ -11,8 +11,6 @@ import {
   type RunningCalls,
 } from './reference-server.js';
 
-export { TASKS_EXTENSION };
-
 /** How long a task is kept after it was created, in ms (its `ttlMs`). */
 export const TASK_TTL_MS = 300_000;
 

@@ -76,7 +76,8 @@ export const GoldenNotesSchema = z.looseObject(
 /** The header's `notes`: the typed keys of {@link GoldenNotesSchema}, and any other key. */
 export type GoldenNotes = z.infer<typeof GoldenNotesSchema>;
 
-const shown = (value: unknown): string => {
+/** A value as error messages quote it: JSON, cut at 60 characters. */
+export const shown = (value: unknown): string => {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 };

@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import { GoldenError } from '../errors.js';
 import { type Frame, GOLDEN_FORMAT, type Transcript } from './frame.js';
-import { valueAt } from './golden-notes.js';
+import { shown, valueAt } from './golden-notes.js';
 import { FrameSchema, HeaderLineSchema } from './golden-schema.js';
 import { isJsonObject } from './json-object.js';
 
@@ -32,11 +32,6 @@ const again = (command: string | undefined): string =>
 const capital = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
 type Fail = (line: number, what: string) => never;
-
-const shown = (value: unknown): string => {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-};
 
 /** The first problem zod found, said as the reader says it: the line, the field, what it holds, what is expected. */
 function describeIssue(issue: z.core.$ZodIssue, value: Record<string, unknown>): string {
