@@ -1,5 +1,28 @@
 import type { ResponseSink } from '../replay/http-exchange.js';
 
+/** What a pass-through accepts from the live server when the client named nothing. */
+export const PASSTHROUGH_ACCEPT = 'application/json, text/event-stream';
+
+/** The JSON-RPC id of a request body, or `null` when it has none or is no JSON. */
+function idOf(body: string): unknown {
+  try {
+    return (JSON.parse(body) as { id?: unknown }).id ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Answers the request `body` with a JSON-RPC error (-32603) carrying `message`, as the pass-through refuses. */
+export function refuseRequest(sink: ResponseSink, body: string, message: string): void {
+  sink.head(200, { 'content-type': 'application/json' });
+  sink.write(JSON.stringify({ jsonrpc: '2.0', id: idOf(body), error: { code: -32603, message } }));
+  sink.end();
+}
+
+/** Why a pass-through could not reach the live server `label`, and what to do. */
+export const unreachable = (label: string, why: string): string =>
+  `[mcp-golden] --unmatched passthrough could not reach ${label}: ${why}. Check that the live server runs, or replay with --unmatched error.`;
+
 /**
  * Relays a live server's answer to the replay's client, as the pass-through does in both eras: the
  * status with the headers named in `names` (and `extra`), then the body read by read, each flushed

@@ -2,9 +2,7 @@ import { passthroughDiscover } from '../record/client-handshake.js';
 import type { IncomingRequest, ResponseSink } from '../replay/http-exchange.js';
 import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
 import { parseJsonRpc } from '../transcript/json-rpc.js';
-import { relayAnswer } from './relay-answer.js';
-
-const ACCEPT = 'application/json, text/event-stream';
+import { PASSTHROUGH_ACCEPT, refuseRequest, relayAnswer, unreachable } from './relay-answer.js';
 
 /** What the 2026-07-28 side of `replay --unmatched passthrough --target URL` needs of the HTTP pass-through. */
 export interface ModernPassthroughParts {
@@ -28,20 +26,6 @@ export type ModernForward = (
 /** Whether the target speaks 2026-07-28: `undefined` when it does, else why not. */
 type Probe = Promise<string | undefined>;
 
-const idOf = (body: string): unknown => {
-  try {
-    return (JSON.parse(body) as { id?: unknown }).id ?? null;
-  } catch {
-    return null;
-  }
-};
-
-function refuse(sink: ResponseSink, body: string, message: string): void {
-  sink.head(200, { 'content-type': 'application/json' });
-  sink.write(JSON.stringify({ jsonrpc: '2.0', id: idOf(body), error: { code: -32603, message } }));
-  sink.end();
-}
-
 /** How long the live server has to answer the pass-through's `server/discover` probe. */
 const DISCOVER_TIMEOUT_MS = 10_000;
 
@@ -62,7 +46,7 @@ export function modernPassthrough(parts: ModernPassthroughParts): ModernForward 
       headers: {
         ...parts.headers,
         'content-type': 'application/json',
-        accept: ACCEPT,
+        accept: PASSTHROUGH_ACCEPT,
         'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
         'mcp-method': 'server/discover',
       },
@@ -99,10 +83,10 @@ export function modernPassthrough(parts: ModernPassthroughParts): ModernForward 
       const notModern = await probe;
       if (notModern !== undefined) {
         setOutcome(passthroughDiscover.refusedOutcome);
-        refuse(sink, request.body, passthroughDiscover.refusedMessage(parts.label, notModern, '--target'));
+        refuseRequest(sink, request.body, passthroughDiscover.refusedMessage(parts.label, notModern, '--target'));
         return;
       }
-      const headers: Record<string, string> = { accept: request.headers.accept ?? ACCEPT };
+      const headers: Record<string, string> = { accept: request.headers.accept ?? PASSTHROUGH_ACCEPT };
       for (const [name, value] of Object.entries(request.headers)) {
         if (name.startsWith('mcp-') && name !== 'mcp-session-id' && value !== undefined) headers[name] = value;
       }
@@ -116,12 +100,7 @@ export function modernPassthrough(parts: ModernPassthroughParts): ModernForward 
       const why = (error as Error).message;
       setOutcome(`failed: ${why}`);
       if (headSent) sink.end();
-      else
-        refuse(
-          sink,
-          request.body,
-          `[mcp-golden] --unmatched passthrough could not reach ${parts.label}: ${why}. Check that the live server runs, or replay with --unmatched error.`,
-        );
+      else refuseRequest(sink, request.body, unreachable(parts.label, why));
     }
   };
 }

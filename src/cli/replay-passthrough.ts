@@ -2,14 +2,11 @@ import { GoldenError } from '../errors.js';
 import { passthroughHandshake } from '../record/client-handshake.js';
 import { startRecordingProxy } from '../record/recording-proxy.js';
 import { httpTargetParts, secretPatterns } from '../record/target-secrets.js';
-import type { ResponseSink } from '../replay/http-exchange.js';
 import type { FallbackRequest, UnmatchedFallback } from '../replay/unmatched-fallback.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
-import { relayAnswer } from './relay-answer.js';
+import { PASSTHROUGH_ACCEPT, refuseRequest, relayAnswer, unreachable } from './relay-answer.js';
 import { modernPassthrough } from './replay-modern-passthrough.js';
 import { SESSION_END_SETTLE_MS, SessionGoldens } from './session-goldens.js';
-
-const ACCEPT = 'application/json, text/event-stream';
 
 /** One request the replay passed through to the live server. */
 export interface PassedThrough {
@@ -41,14 +38,6 @@ function describeRequest(body: string): string {
     return typeof what === 'string' ? `${method} ${what}` : method;
   } catch {
     return 'an unparsable body';
-  }
-}
-
-function idOf(body: string): unknown {
-  try {
-    return (JSON.parse(body) as { id?: unknown }).id ?? null;
-  } catch {
-    return null;
   }
 }
 
@@ -89,7 +78,7 @@ export async function startHttpPassthrough(target: string, out: string): Promise
   const post = (body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> =>
     fetch(proxy.url, {
       method: 'POST',
-      headers: { ...parts.headers, 'content-type': 'application/json', accept: ACCEPT, ...headers },
+      headers: { ...parts.headers, 'content-type': 'application/json', accept: PASSTHROUGH_ACCEPT, ...headers },
       body,
       ...(signal && { signal }),
     });
@@ -100,13 +89,6 @@ export async function startHttpPassthrough(target: string, out: string): Promise
   // The live session's handshake: the client's own initialize (or the recorder's), then initialized.
   const open = (initialize: string | undefined): Promise<LiveSession> =>
     passthroughHandshake((body, headers) => post(body, headers), initialize);
-
-  const refuse = (sink: ResponseSink, body: string, why: string): void => {
-    const message = `[mcp-golden] --unmatched passthrough could not reach ${parts.label}: ${why}. Check that the live server runs, or replay with --unmatched error.`;
-    sink.head(200, { 'content-type': 'application/json' });
-    sink.write(JSON.stringify({ jsonrpc: '2.0', id: idOf(body), error: { code: -32603, message } }));
-    sink.end();
-  };
 
   const forward = async ({ session, sessionId, initialize, request, sink, era }: FallbackRequest): Promise<void> => {
     const entry: PassedThrough = { request: describeRequest(request.body), outcome: 'pending' };
@@ -128,7 +110,7 @@ export async function startHttpPassthrough(target: string, out: string): Promise
       const response = await post(
         request.body,
         {
-          accept: request.headers.accept ?? ACCEPT,
+          accept: request.headers.accept ?? PASSTHROUGH_ACCEPT,
           'mcp-protocol-version': request.headers['mcp-protocol-version'] ?? protocolVersion,
           ...(id !== undefined && { 'mcp-session-id': id }),
         },
@@ -150,7 +132,7 @@ export async function startHttpPassthrough(target: string, out: string): Promise
       const why = (error as Error).message;
       setOutcome(`failed: ${why}`);
       if (headSent) sink.end();
-      else refuse(sink, request.body, why);
+      else refuseRequest(sink, request.body, unreachable(parts.label, why));
     }
   };
 
