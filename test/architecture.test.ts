@@ -283,3 +283,17 @@ test('a test under src/ is a unit test beside its source file; suites live under
     .sort();
   expect(orphans).toEqual([]);
 });
+
+test("commands run in process: no CLI file but the bin and cli-io.ts touches the process's streams, working directory or exit code", () => {
+  const reach = /\bprocess\.(?:stdout|stderr|stdin|cwd\s*\(|exitCode|exit\s*\()/;
+  const allowed = new Set(['src/cli/main.ts', 'src/cli/cli-io.ts', 'src/cli/stop-on-signal.ts']);
+  const offenders = sourceFiles(join(src, 'cli'))
+    .map((file) => relative(root, file))
+    .filter((file) => !allowed.has(file))
+    .filter((file) =>
+      readFileSync(join(root, file), 'utf8')
+        .split('\n')
+        .some((line) => !/^\s*(?:\*|\/\/)/.test(line) && reach.test(line)),
+    );
+  expect(offenders).toEqual([]);
+});

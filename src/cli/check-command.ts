@@ -6,6 +6,7 @@ import { timelineHtml } from '../report/html-report.js';
 import { junitXml } from '../report/junit.js';
 import { writeFileAtomic } from '../store/golden-file.js';
 import { checkJunit } from './ci-reports.js';
+import { pathIn } from './cli-io.js';
 import { defineCommand } from './command-spec.js';
 import { checkSections } from './html-reports.js';
 import { stopOnSignal } from './stop-on-signal.js';
@@ -147,7 +148,7 @@ gateway could not be set up (it did not start, exited, or did not take a first c
   epilog: `Examples:
   mcp-golden check --gateway '<command with {upstream} and {port}>' [options]
   mcp-golden check --gateway-url URL --upstream-port N [options]`,
-  async run(args) {
+  async run(args, io) {
     if (args.string('gateway-url') && args.string('upstream-port') === undefined) {
       throw new GoldenError(
         'E_USAGE',
@@ -200,7 +201,7 @@ gateway could not be set up (it did not start, exited, or did not take a first c
     let pass = true;
     let report: Awaited<ReturnType<typeof runGatewayCheck>> | undefined;
     for (const [client, upstreamOf] of combinations) {
-      const release = stopOnSignal('check');
+      const release = stopOnSignal('check', io);
       const outcome = await runGatewayCheck({
         ...(gateway !== undefined && { gateway }),
         ...(gatewayUrl !== undefined && { gatewayUrl }),
@@ -218,7 +219,7 @@ gateway could not be set up (it did not start, exited, or did not take a first c
         upstream: { accelHeader: !args.boolean('no-accel-header') },
         onProgress: ({ index, total, property, result }) => {
           const step = `[${index + 1}/${total}]`;
-          process.stderr.write(result ? ` ${result.verdict}\n` : `[mcp-golden] ${step} ${property} ...`);
+          io.stderr.write(result ? ` ${result.verdict}\n` : `[mcp-golden] ${step} ${property} ...`);
         },
       })
         .catch((error: unknown) => {
@@ -228,25 +229,28 @@ gateway could not be set up (it did not start, exited, or did not take a first c
         .finally(release);
       if (outcome instanceof CheckSetupError) {
         // Nothing was judged: one message, no table, and an exit code apart from a verdict's 1.
-        process.stderr.write(`[mcp-golden] ${outcome.message}\n`);
+        io.stderr.write(`[mcp-golden] ${outcome.message}\n`);
         return 3;
       }
       report = outcome;
-      if (combinations.length > 1) process.stdout.write(`\n== client era ${client}, upstream era ${upstreamOf}\n`);
-      process.stdout.write(`${formatReport(report)}\n`);
+      if (combinations.length > 1) io.stdout.write(`\n== client era ${client}, upstream era ${upstreamOf}\n`);
+      io.stdout.write(`${formatReport(report)}\n`);
       pass &&= report.pass;
     }
     if (!report) return 1;
     const json = args.string('json');
     const svg = args.string('svg');
-    if (json) await writeFileAtomic(json, `${JSON.stringify(report, null, 2)}\n`);
-    if (svg) await writeFileAtomic(svg, timelineSvg(report));
+    if (json) await writeFileAtomic(pathIn(io, json), `${JSON.stringify(report, null, 2)}\n`);
+    if (svg) await writeFileAtomic(pathIn(io, svg), timelineSvg(report));
     const junit = args.string('junit');
-    if (junit) await writeFileAtomic(junit, junitXml(checkJunit(report)));
+    if (junit) await writeFileAtomic(pathIn(io, junit), junitXml(checkJunit(report)));
     const html = args.string('html');
     if (html) {
       const summary = formatReport(report).split('\n').at(-1) ?? '';
-      await writeFileAtomic(html, timelineHtml(`mcp-golden check: ${report.gateway}`, summary, checkSections(report)));
+      await writeFileAtomic(
+        pathIn(io, html),
+        timelineHtml(`mcp-golden check: ${report.gateway}`, summary, checkSections(report)),
+      );
     }
     return pass ? 0 : 1;
   },

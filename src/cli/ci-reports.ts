@@ -16,7 +16,7 @@ import { VERSION } from '../version.js';
 export const SARIF_TOOL = (command: string) => ({ name: `mcp-golden ${command}`, version: VERSION });
 
 /** A path as reports show it: relative to the working directory, with `/`. */
-export const shown = (file: string): string => (relative(process.cwd(), file) || file).split(sep).join('/');
+export const shown = (file: string, cwd: string): string => (relative(cwd, file) || file).split(sep).join('/');
 
 /** One golden's failure in words: its differences, the session error, or the refused call. */
 function verifyEvidence(golden: VerifyReport['goldens'][number], report: VerifyReport): string[] {
@@ -30,11 +30,11 @@ function verifyEvidence(golden: VerifyReport['goldens'][number], report: VerifyR
 }
 
 /** `verify --junit`: one test case per golden, its evidence as the failure message. */
-export function verifyJunit(report: VerifyReport): JunitSuite[] {
+export function verifyJunit(report: VerifyReport, cwd: string): JunitSuite[] {
   const cases = report.goldens.map((golden): JunitCase => {
     const evidence = verifyEvidence(golden, report);
     return {
-      name: shown(golden.file),
+      name: shown(golden.file, cwd),
       classname: 'mcp-golden.verify',
       ms: golden.ms,
       ...(!golden.pass && {
@@ -53,20 +53,23 @@ const VERIFY_RULES: readonly SarifRule[] = [
 ];
 
 /** `verify --sarif`: each difference located on its golden; each tool-schema change once, on the first golden that saw it. */
-export function verifySarif(report: VerifyReport): { rules: readonly SarifRule[]; results: SarifResult[] } {
+export function verifySarif(
+  report: VerifyReport,
+  cwd: string,
+): { rules: readonly SarifRule[]; results: SarifResult[] } {
   const results: SarifResult[] = [];
   for (const golden of report.goldens) {
     const level = golden.pass ? 'warning' : 'error';
     if (golden.error !== undefined) {
-      results.push({ ruleId: 'verify/session', level: 'error', message: golden.error, file: shown(golden.file) });
+      results.push({ ruleId: 'verify/session', level: 'error', message: golden.error, file: shown(golden.file, cwd) });
     }
     for (const d of golden.differences) {
       if (d.kind === 'schema') continue;
-      results.push({ ruleId: 'verify/difference', level, message: formatDifference(d), file: shown(golden.file) });
+      results.push({ ruleId: 'verify/difference', level, message: formatDifference(d), file: shown(golden.file, cwd) });
     }
   }
   for (const change of report.schemaChanges) {
-    const seen = change.goldens.map(shown);
+    const seen = change.goldens.map((file) => shown(file, cwd));
     results.push({
       ruleId: `verify/schema-${change.class}`,
       level: change.class === 'breaking' || report.failOn === 'any' ? 'error' : 'warning',
@@ -112,7 +115,7 @@ function lintCalls(transcript: Transcript): { name: string; id: string }[] {
 }
 
 /** `lint --junit`: one test case per call of each golden, its violations as the failure. */
-export function lintJunit(linted: readonly LintedGolden[]): JunitSuite[] {
+export function lintJunit(linted: readonly LintedGolden[], cwd: string): JunitSuite[] {
   return linted.map(({ path, transcript, report }) => {
     const calls = lintCalls(transcript);
     const byCall = (id: string | undefined) => report.violations.filter((v) => v.call === id);
@@ -120,11 +123,11 @@ export function lintJunit(linted: readonly LintedGolden[]): JunitSuite[] {
       const broken = byCall(call.id);
       return {
         name: call.name,
-        classname: shown(path),
+        classname: shown(path, cwd),
         ...(broken.length > 0 && {
           failure: {
             message: broken.map((v) => `${v.rule}: ${v.message}`).join('; '),
-            details: broken.map((v) => formatViolation(v, shown(path))).join('\n'),
+            details: broken.map((v) => formatViolation(v, shown(path, cwd))).join('\n'),
           },
         }),
       };
@@ -133,19 +136,22 @@ export function lintJunit(linted: readonly LintedGolden[]): JunitSuite[] {
     if (loose.length > 0) {
       cases.push({
         name: 'the golden as a whole',
-        classname: shown(path),
+        classname: shown(path, cwd),
         failure: {
           message: loose.map((v) => `${v.rule}: ${v.message}`).join('; '),
-          details: loose.map((v) => formatViolation(v, shown(path))).join('\n'),
+          details: loose.map((v) => formatViolation(v, shown(path, cwd))).join('\n'),
         },
       });
     }
-    return { name: `mcp-golden lint ${shown(path)}`, cases };
+    return { name: `mcp-golden lint ${shown(path, cwd)}`, cases };
   });
 }
 
 /** `lint --sarif`: every violation at its golden's line, under its rule id. */
-export function lintSarif(linted: readonly LintedGolden[]): { rules: readonly SarifRule[]; results: SarifResult[] } {
+export function lintSarif(
+  linted: readonly LintedGolden[],
+  cwd: string,
+): { rules: readonly SarifRule[]; results: SarifResult[] } {
   const rules = LINT_RULES.map((r) => ({ id: r.id, description: r.summary }));
   const results = linted.flatMap(({ path, report }) =>
     report.violations.map(
@@ -153,7 +159,7 @@ export function lintSarif(linted: readonly LintedGolden[]): { rules: readonly Sa
         ruleId: v.rule,
         level: 'error',
         message: `${v.message} Expected ${v.expected}; got ${v.got}. Fix: ${v.fix}`,
-        file: shown(path),
+        file: shown(path, cwd),
         line: v.line,
       }),
     ),

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { GoldenError } from '../errors.js';
 import { wrap } from '../wrap.js';
+import type { CliIo } from './cli-io.js';
 
 /** One option of a command, declared once: parsing, `--help` and usage errors all come from it. */
 export interface OptionSpec {
@@ -37,7 +38,8 @@ export interface CommandSpec<Names extends string = string> {
   readonly options: Readonly<Record<Names, OptionSpec>>;
   /** Extra text after the options (examples, notes). */
   readonly epilog?: string;
-  readonly run: (args: ParsedArgs<Names>) => Promise<number>;
+  /** Runs the command; everything it reads and writes goes through `io`. */
+  readonly run: (args: ParsedArgs<Names>, io: CliIo) => Promise<number>;
 }
 
 /** The parsed command line of one command, read through typed accessors. */

@@ -17,19 +17,19 @@ export const demoCommand = defineCommand({
   description: `Starts the reference server, records one scenario (default: progress-10x100) into a temporary
 directory, prints its timeline, and cleans up.`,
   options: {},
-  async run(args) {
+  async run(args, io) {
     const name = args.operands[0] ?? 'progress-10x100';
     // Ctrl-C exits 130 and still removes the temporary folder.
-    const release = stopOnSignal('demo');
+    const release = stopOnSignal('demo', io);
     const dir = await mkdtemp(join(tmpdir(), 'mcp-golden-demo-'));
     removeAtExit(dir);
     try {
-      process.stderr.write(`[mcp-golden] recording scenario "${name}" from the live reference server...\n`);
+      io.stderr.write(`[mcp-golden] recording scenario "${name}" from the live reference server...\n`);
       const { recorded } = await recordReferenceGoldens({ outDir: dir, names: [name] });
       for (const golden of recorded) {
-        process.stdout.write(`${formatTimeline(await readGolden(golden.path)).join('\n')}\n`);
+        io.stdout.write(`${formatTimeline(await readGolden(golden.path)).join('\n')}\n`);
       }
-      process.stderr.write('[mcp-golden] regenerate every golden with `npx mcp-golden record`; see README.md\n');
+      io.stderr.write('[mcp-golden] regenerate every golden with `npx mcp-golden record`; see README.md\n');
     } finally {
       await removeNow(dir);
       release();

@@ -24,7 +24,7 @@ test('verify --html: a diff of look-alike strings (NFC vs NFD, a BOM) shows them
     ],
     schemaChanges: [],
   };
-  const diff = verifySections(report, new Map())[0]?.rows[0]?.diff ?? [];
+  const diff = verifySections(report, new Map(), process.cwd())[0]?.rows[0]?.diff ?? [];
   expect(diff).toEqual([
     '@ tools/call result $.a',
     '- "café"',

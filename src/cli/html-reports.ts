@@ -109,7 +109,7 @@ function transcriptCalls(transcript: Transcript): CallRow[] {
   return calls;
 }
 
-/** `inspect --html`: one row per call of the golden, marked by the progress contract (lint). */
+/** `inspect --html`: one row per call of the golden (titled `path`, as shown), marked by the progress contract (lint). */
 export function goldenSection(
   path: string,
   transcript: Transcript,
@@ -128,7 +128,7 @@ export function goldenSection(
       ],
     };
   });
-  return { title: shown(path), rows };
+  return { title: path, rows };
 }
 
 /** A difference as diff lines: where, then `- expected` and `+ actual` (or its sentence). */
@@ -140,7 +140,11 @@ function diffLines(d: Difference): string[] {
 }
 
 /** `verify --html`: one section per golden, its calls on the shared axis, the diff beside its tools/call. */
-export function verifySections(report: VerifyReport, goldens: ReadonlyMap<string, Transcript>): TimelineSection[] {
+export function verifySections(
+  report: VerifyReport,
+  goldens: ReadonlyMap<string, Transcript>,
+  cwd: string,
+): TimelineSection[] {
   return report.goldens.map((golden): TimelineSection => {
     const transcript = goldens.get(golden.file);
     const diff = golden.differences.filter((d) => d.kind !== 'schema').flatMap(diffLines);
@@ -167,7 +171,7 @@ export function verifySections(report: VerifyReport, goldens: ReadonlyMap<string
       };
     });
     if (rows.length === 0)
-      rows.push({ name: shown(golden.file), verdict: golden.pass ? 'pass' : 'fail', evidence, lanes: [], diff });
-    return { title: `${shown(golden.file)}: ${status}`, rows };
+      rows.push({ name: shown(golden.file, cwd), verdict: golden.pass ? 'pass' : 'fail', evidence, lanes: [], diff });
+    return { title: `${shown(golden.file, cwd)}: ${status}`, rows };
   });
 }

@@ -4,6 +4,7 @@ import { type TimelineSection, timelineHtml } from '../report/html-report.js';
 import { readGolden, writeFileAtomic } from '../store/golden-file.js';
 import { describeInterruptedWrites, findInterruptedWritesUnder } from '../store/interrupted-writes.js';
 import { formatTimeline } from '../transcript/timeline.js';
+import { pathIn, shownPath } from './cli-io.js';
 import { defineCommand } from './command-spec.js';
 import { goldenSection } from './html-reports.js';
 import { projectOptions } from './lint-command.js';
@@ -26,26 +27,26 @@ interrupted writes in the goldens' directories.`,
         "write one self-contained HTML page: each golden's calls on a shared time axis, marked by the progress contract",
     },
   },
-  async run(args) {
-    const positionals = args.operands;
+  async run(args, io) {
+    const positionals = args.operands.map((operand) => pathIn(io, operand));
     for (const dir of new Set(positionals.map((p) => dirname(p)))) {
       for (const line of describeInterruptedWrites(await findInterruptedWritesUnder(dir, 0))) {
-        process.stderr.write(`[mcp-golden] ${line}\n`);
+        io.stderr.write(`[mcp-golden] ${line}\n`);
       }
     }
     const html = args.string('html');
     // The marks are lint's verdicts: judged with the project's lint options, as `mcp-golden lint` does.
-    const lintOptions = html === undefined ? {} : await projectOptions();
+    const lintOptions = html === undefined ? {} : await projectOptions(io.cwd);
     const sections: TimelineSection[] = [];
     for (const [index, path] of positionals.entries()) {
       const transcript = await readGolden(path);
-      if (index > 0) process.stdout.write('\n');
-      process.stdout.write(`${path}\n${formatTimeline(transcript).join('\n')}\n`);
-      sections.push(goldenSection(path, transcript, lintTranscript(transcript, lintOptions).violations));
+      if (index > 0) io.stdout.write('\n');
+      io.stdout.write(`${args.operands[index]}\n${formatTimeline(transcript).join('\n')}\n`);
+      sections.push(goldenSection(shownPath(io, path), transcript, lintTranscript(transcript, lintOptions).violations));
     }
     if (html !== undefined) {
       const summary = `${positionals.length} golden${positionals.length === 1 ? '' : 's'}; each call marked by the progress contract (mcp-golden lint)`;
-      await writeFileAtomic(html, timelineHtml('mcp-golden inspect', summary, sections));
+      await writeFileAtomic(pathIn(io, html), timelineHtml('mcp-golden inspect', summary, sections));
     }
     return 0;
   },

@@ -1,4 +1,5 @@
 import { stat, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { GoldenError, isGoldenError } from '../errors.js';
 import { isLintRuleId, LINT_RULES, type LintRuleId } from '../lint/lint-rules.js';
 import { type LintOptions, lintTranscript } from '../lint/lint-transcript.js';
@@ -9,12 +10,13 @@ import { readGolden, writeFileAtomic } from '../store/golden-file.js';
 import type { Transcript } from '../transcript/frame.js';
 import { findGoldens } from '../verify/find-goldens.js';
 import { type LintedGolden, lintJunit, lintSarif, SARIF_TOOL } from './ci-reports.js';
+import { pathIn, shownPath } from './cli-io.js';
 import { defineCommand, suggest } from './command-spec.js';
 import { CONFIG_FILE, loadProjectConfig } from './project-config.js';
 
 /** The project config's `lint` section: rule switches and timing tolerances. */
-export async function projectOptions(): Promise<LintOptions> {
-  const lint = (await loadProjectConfig(process.cwd()))?.config.lint;
+export async function projectOptions(cwd: string): Promise<LintOptions> {
+  const lint = (await loadProjectConfig(cwd))?.config.lint;
   return (lint ?? {}) as LintOptions;
 }
 
@@ -48,14 +50,15 @@ async function readLintable(path: string): Promise<Transcript> {
 }
 
 /** The golden files named: a directory is searched for `*.jsonl` (in name order), a file is read as given. */
-async function lintOperands(operands: readonly string[]): Promise<string[]> {
+async function lintOperands(operands: readonly string[], cwd: string): Promise<string[]> {
   const files: string[] = [];
-  for (const path of operands) {
+  for (const operand of operands) {
+    const path = resolve(cwd, operand);
     const isDirectory = await stat(path).then(
       (info) => info.isDirectory(),
       () => false,
     );
-    files.push(...(isDirectory ? await findGoldens([path]) : [path]));
+    files.push(...(isDirectory ? await findGoldens([operand], cwd) : [path]));
   }
   return [...new Set(files)];
 }
@@ -101,9 +104,9 @@ a golden that is missing or unreadable).`,
   },
   epilog: `Per project: { "lint": { "rules": { "rate": false }, "minIntervalMs": 100 } } in ./${CONFIG_FILE} (or under "mcp-golden" in ./package.json).
 Per golden: notes.lint = { "<rule>": "why this golden is an exception" } in its header.`,
-  async run(args) {
-    const positionals = await lintOperands(args.operands);
-    const project = await projectOptions();
+  async run(args, io) {
+    const positionals = await lintOperands(args.operands, io.cwd);
+    const project = await projectOptions(io.cwd);
     const minIntervalMs = args.integer('min-interval-ms');
     const maxSilenceMs = args.integer('max-silence-ms');
     const keepAliveMs = args.integer('keep-alive-ms');
@@ -120,32 +123,36 @@ Per golden: notes.lint = { "<rule>": "why this golden is an exception" } in its 
       results.push({ path, transcript, report: lintTranscript(transcript, options) });
     }
     let total = 0;
-    for (const { path, report } of results) {
+    for (const { path: file, report } of results) {
+      const path = shownPath(io, file);
       total += report.violations.length;
       const verdict =
         report.violations.length === 0
           ? 'ok'
           : `${report.violations.length} violation${report.violations.length === 1 ? '' : 's'}`;
-      process.stdout.write(`${path}: ${verdict} (${report.calls} request${report.calls === 1 ? '' : 's'})\n`);
-      for (const v of report.violations) process.stdout.write(`${formatViolation(v, path)}\n`);
-      for (const s of report.skipped) process.stdout.write(`  ${s.rule} off: ${s.why}\n`);
+      io.stdout.write(`${path}: ${verdict} (${report.calls} request${report.calls === 1 ? '' : 's'})\n`);
+      for (const v of report.violations) io.stdout.write(`${formatViolation(v, path)}\n`);
+      for (const s of report.skipped) io.stdout.write(`  ${s.rule} off: ${s.why}\n`);
     }
-    process.stdout.write(
+    io.stdout.write(
       total === 0
         ? `[mcp-golden] lint: ${results.length === 1 ? '1 golden follows' : `${results.length} goldens follow`} the progress contract\n`
         : `[mcp-golden] lint: ${total} violation${total === 1 ? '' : 's'} in ${results.filter((r) => r.report.violations.length > 0).length} of ${results.length} goldens\n`,
     );
     const jsonFile = args.string('json');
     if (jsonFile !== undefined) {
-      const json = { goldens: results.map(({ path, report }) => ({ path, ...report })), violations: total };
-      await writeFile(jsonFile, `${JSON.stringify(json, null, 2)}\n`);
+      const json = {
+        goldens: results.map(({ path, report }) => ({ path: shownPath(io, path), ...report })),
+        violations: total,
+      };
+      await writeFile(pathIn(io, jsonFile), `${JSON.stringify(json, null, 2)}\n`);
     }
     const junit = args.string('junit');
-    if (junit !== undefined) await writeFileAtomic(junit, junitXml(lintJunit(results)));
+    if (junit !== undefined) await writeFileAtomic(pathIn(io, junit), junitXml(lintJunit(results, io.cwd)));
     const sarif = args.string('sarif');
     if (sarif !== undefined) {
-      const { rules, results: found } = lintSarif(results);
-      await writeFileAtomic(sarif, sarifLog(SARIF_TOOL('lint'), rules, found));
+      const { rules, results: found } = lintSarif(results, io.cwd);
+      await writeFileAtomic(pathIn(io, sarif), sarifLog(SARIF_TOOL('lint'), rules, found));
     }
     return total === 0 ? 0 : 1;
   },

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { runCli } from '../../test/support/cli.js';
+import { runInProcess as runCli } from '../../test/support/in-process-cli.js';
 import { closeNow, listenLoopback } from '../http/listen-loopback.js';
 
 const GOLDEN = fileURLToPath(new URL('../../goldens/chatty.jsonl', import.meta.url));

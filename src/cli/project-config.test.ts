@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { runCli } from '../../test/support/cli.js';
+import { runInProcess as runCli } from '../../test/support/in-process-cli.js';
 import { isGoldenError } from '../errors.js';
 import { loadProjectConfig } from './project-config.js';
 import { recordConfigOf } from './record-config.js';
@@ -44,16 +44,16 @@ describe('loadProjectConfig', () => {
     const verify = verifyConfigOf(loaded);
     expect(verify.volatile).toEqual({ mask: ['uuid'] });
     expect(verify.volatileFor('goldens/report.jsonl')).toEqual({ ignore: ['$..requestId'] });
-    expect(() => recordConfigOf(loaded)).toThrow('the environment variable NOT_SET_ANYWHERE is not set');
+    expect(() => recordConfigOf(loaded, process.env)).toThrow('the environment variable NOT_SET_ANYWHERE is not set');
   });
 
   test('record refuses a config file without a record section; package.json without one leaves record to its defaults', async () => {
     await writeFile(join(dir, 'package.json'), JSON.stringify({ 'mcp-golden': { lint: { rules: { rate: false } } } }));
-    expect(recordConfigOf(await loadProjectConfig(dir))).toBeUndefined();
+    expect(recordConfigOf(await loadProjectConfig(dir), process.env)).toBeUndefined();
     await writeFile(join(dir, 'mcp-golden.config.json'), JSON.stringify({ lint: { rules: { rate: false } } }));
     const loaded = await loadProjectConfig(dir);
     expect(verifyConfigOf(loaded).volatile).toEqual({});
-    expect(() => recordConfigOf(loaded)).toThrow('no "record" section');
+    expect(() => recordConfigOf(loaded, process.env)).toThrow('no "record" section');
   });
 
   test('refuses invalid JSON, unknown keys and wrong types in any section, naming the file and the key', async () => {

@@ -10,6 +10,7 @@ import {
 } from '../record/record-goldens.js';
 import type { Scenario } from '../record/scenario.js';
 import { recordReferenceGoldens } from '../reference-goldens.js';
+import { type CliIo, pathIn, shownPath } from './cli-io.js';
 import { defineCommand } from './command-spec.js';
 import { CONFIG_FILE, loadProjectConfig } from './project-config.js';
 import { recordConfigOf } from './record-config.js';
@@ -30,9 +31,9 @@ async function asUsage<T>(work: () => T | Promise<T>): Promise<T> {
   }
 }
 
-function print(r: RecordedGolden): void {
-  process.stderr.write(
-    `[mcp-golden] recorded ${r.path.padEnd(52)} ${String(r.frames).padStart(4)} frames ${String(r.ms).padStart(6)} ms\n`,
+function print(io: CliIo, r: RecordedGolden): void {
+  io.stderr.write(
+    `[mcp-golden] recorded ${shownPath(io, r.path).padEnd(52)} ${String(r.frames).padStart(4)} frames ${String(r.ms).padStart(6)} ms\n`,
   );
 }
 
@@ -98,17 +99,19 @@ name that cannot be used).`,
   mcp-golden record --proxy --target URL --port 3333 --out DIR
   mcp-golden record --proxy --stdio '<command line>' --out DIR   (as the command your client starts)
   mcp-golden record --target URL --header 'Name: value' --scenarios FILE --out DIR`,
-  async run(args) {
-    if (args.boolean('proxy')) return recordProxyCommand(args.string('target'), args, args.string('out') ?? 'goldens');
+  async run(args, io) {
+    if (args.boolean('proxy'))
+      return recordProxyCommand(args.string('target'), args, pathIn(io, args.string('out') ?? 'goldens'), io);
     const fromOptions = parseTargetOptions(targetValues(args));
     const config = fromOptions
       ? undefined
-      : recordConfigOf(await loadProjectConfig(process.cwd(), args.string('config')));
+      : recordConfigOf(await loadProjectConfig(io.cwd, args.string('config')), io.env);
     const target: RecordTarget | undefined =
       fromOptions ??
       (config && parseTargetOptions({ stdio: config.stdio, target: config.target, header: config.headers }));
     const scenariosFile = args.string('scenarios') ?? config?.scenarios;
-    const out = args.string('out') ?? config?.out ?? 'goldens';
+    const outOption = args.string('out') ?? config?.out ?? 'goldens';
+    const out = pathIn(io, outOption);
     if (target && scenariosFile === undefined) {
       throw new GoldenError(
         'E_USAGE',
@@ -116,12 +119,12 @@ name that cannot be used).`,
       );
     }
     const scenarios = await asUsage(async () => {
-      const list = scenariosFile ? await loadScenarioFile(scenariosFile) : await loadStandardScenarios();
+      const list = scenariosFile ? await loadScenarioFile(pathIn(io, scenariosFile)) : await loadStandardScenarios();
       selectScenarios(list, args.operands);
       return list;
     });
     if (args.boolean('list')) {
-      for (const s of scenarios) process.stdout.write(`${(s.name ?? '').padEnd(34)} ${s.description ?? ''}\n`);
+      for (const s of scenarios) io.stdout.write(`${(s.name ?? '').padEnd(34)} ${s.description ?? ''}\n`);
       return 0;
     }
     const started = performance.now();
@@ -138,17 +141,19 @@ name that cannot be used).`,
       outDir: out,
       names: [...args.operands],
       scenarios: withEra,
-      onRecorded: print,
+      onRecorded: (r: RecordedGolden) => print(io, r),
       concurrency,
     };
     const result: RecordGoldensResult = target
       ? await recordGoldens({ ...options, target })
       : await recordReferenceGoldens(options);
     for (const path of result.obsolete) {
-      process.stderr.write(`[mcp-golden] obsolete: ${path} matches no scenario; delete it if it is no longer wanted\n`);
+      io.stderr.write(
+        `[mcp-golden] obsolete: ${shownPath(io, path)} matches no scenario; delete it if it is no longer wanted\n`,
+      );
     }
-    process.stderr.write(
-      `[mcp-golden] ${result.recorded.length} golden(s) written to ${out} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+    io.stderr.write(
+      `[mcp-golden] ${result.recorded.length} golden(s) written to ${outOption} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
     );
     return 0;
   },
@@ -164,6 +169,7 @@ function recordProxyCommand(
     operands: readonly string[];
   },
   out: string,
+  io: CliIo,
 ): Promise<number> {
   const refuse = (problem: string): never => {
     throw new GoldenError('E_USAGE', `${problem} Run \`mcp-golden record --help\` for usage.`);
@@ -182,7 +188,7 @@ function recordProxyCommand(
     if (args.integer('port') !== undefined)
       refuse('record --proxy --stdio is started by the client as its stdio server; it listens on no --port.');
     const server = parseStdioOption(stdio);
-    if (typeof server !== 'string' && 'command' in server) return recordThroughStdioProxy(server, out);
+    if (typeof server !== 'string' && 'command' in server) return recordThroughStdioProxy(server, out, io);
   }
-  return recordThroughProxy(target as string, args.integer('port') ?? 0, out);
+  return recordThroughProxy(target as string, args.integer('port') ?? 0, out, io);
 }

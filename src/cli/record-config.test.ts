@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { runCli } from '../../test/support/cli.js';
+import { runInProcess as runCli } from '../../test/support/in-process-cli.js';
 import { EVERYTHING } from '../../test/support/server-everything.js';
 import { isGoldenError } from '../errors.js';
 import { loadProjectConfig } from './project-config.js';
@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 const recordSection = async (cwd: string, path?: string): Promise<RecordConfig | undefined> =>
-  recordConfigOf(await loadProjectConfig(cwd, path));
+  recordConfigOf(await loadProjectConfig(cwd, path), process.env);
 
 describe('the record section of the project config', () => {
   test('reads mcp-golden.config.json, resolving paths against it and expanding environment references', async () => {

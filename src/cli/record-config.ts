@@ -21,7 +21,7 @@ export interface RecordConfig {
 }
 
 /** Replaces `${NAME}` with the environment variable, refusing unset ones (a silent empty token would record a 401). */
-export function expandEnv(text: string, source: string, env: NodeJS.ProcessEnv = process.env): string {
+export function expandEnv(text: string, source: string, env: Readonly<Record<string, string | undefined>>): string {
   return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
     const value = env[name];
     if (value === undefined) {
@@ -40,7 +40,10 @@ export function expandEnv(text: string, source: string, env: NodeJS.ProcessEnv =
  * own without `record` is refused: `record` would otherwise fall back to the reference server and
  * write its goldens into this project.
  */
-export function recordConfigOf(loaded: LoadedProjectConfig | undefined): RecordConfig | undefined {
+export function recordConfigOf(
+  loaded: LoadedProjectConfig | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): RecordConfig | undefined {
   if (!loaded) return undefined;
   const { source, baseDir } = loaded;
   const record = loaded.config.record;
@@ -52,9 +55,9 @@ export function recordConfigOf(loaded: LoadedProjectConfig | undefined): RecordC
   }
   if (!record) return undefined;
   const config: Record<string, unknown> = {
-    stdio: record.stdio === undefined ? undefined : expandEnv(record.stdio, source),
-    target: record.target === undefined ? undefined : expandEnv(record.target, source),
-    headers: record.headers?.map((h) => expandEnv(h, source)),
+    stdio: record.stdio === undefined ? undefined : expandEnv(record.stdio, source, env),
+    target: record.target === undefined ? undefined : expandEnv(record.target, source, env),
+    headers: record.headers?.map((h) => expandEnv(h, source, env)),
     scenarios: record.scenarios === undefined ? undefined : resolve(baseDir, record.scenarios),
     out: record.out === undefined ? undefined : resolve(baseDir, record.out),
   };

@@ -4,6 +4,7 @@ import { startStdioRecordingProxy } from '../record/stdio-recording-proxy.js';
 import type { StdioCommand } from '../record/stdio-wire-session.js';
 import { httpTargetParts, secretPatterns, stdioTargetSecrets } from '../record/target-secrets.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
+import { type CliIo, stopRequested } from './cli-io.js';
 import { SESSION_END_SETTLE_MS, SessionGoldens } from './session-goldens.js';
 
 /**
@@ -13,7 +14,7 @@ import { SESSION_END_SETTLE_MS, SessionGoldens } from './session-goldens.js';
  * or SIGTERM (each atomically: a temporary file renamed), with the secrets of the target redacted
  * as `record` does.
  */
-export async function recordThroughProxy(target: string, port: number, out: string): Promise<number> {
+export async function recordThroughProxy(target: string, port: number, out: string, io: CliIo): Promise<number> {
   if (!/^https?:\/\//.test(target) || !URL.canParse(target)) {
     throw new GoldenError(
       'E_USAGE',
@@ -21,7 +22,7 @@ export async function recordThroughProxy(target: string, port: number, out: stri
     );
   }
   const parts = httpTargetParts(target);
-  const goldens = new SessionGoldens(out, 'proxy', parts.label);
+  const goldens = new SessionGoldens(out, 'proxy', parts.label, io.stderr);
   const pending = new Set<Promise<void>>();
   const proxy = await startRecordingProxy({
     upstream: parts.url,
@@ -31,23 +32,20 @@ export async function recordThroughProxy(target: string, port: number, out: stri
       const write = new Promise<void>((resolve) => setTimeout(resolve, SESSION_END_SETTLE_MS))
         .then(() => goldens.writeSession(proxy.transcript(), id))
         .catch((error: Error) => {
-          process.stderr.write(`[mcp-golden] could not write session ${id}: ${error.message}\n`);
+          io.stderr.write(`[mcp-golden] could not write session ${id}: ${error.message}\n`);
         })
         .finally(() => pending.delete(write));
       pending.add(write);
     },
   });
-  process.stdout.write(`${proxy.url}\n`);
-  process.stderr.write(
+  io.stdout.write(`${proxy.url}\n`);
+  io.stderr.write(
     `[mcp-golden] recording proxy for ${parts.label} on ${proxy.url}: point your client here; each session's golden is written to ${out} when it ends, the others on Ctrl-C\n`,
   );
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
+  await stopRequested(io).stopped;
   await Promise.all(pending);
   await goldens.writeRest(await proxy.close());
-  process.stderr.write(`[mcp-golden] ${goldens.files.length} session(s) written to ${out}\n`);
+  io.stderr.write(`[mcp-golden] ${goldens.files.length} session(s) written to ${out}\n`);
   return 0;
 }
 
@@ -56,25 +54,23 @@ export async function recordThroughProxy(target: string, port: number, out: stri
  * It starts CMD, passes both directions through, and writes the session's golden to `out` when the
  * client closes its stdin (or CMD exits, or on SIGINT/SIGTERM). Nothing but CMD's bytes goes to stdout.
  */
-export async function recordThroughStdioProxy(server: StdioCommand, out: string): Promise<number> {
+export async function recordThroughStdioProxy(server: StdioCommand, out: string, io: CliIo): Promise<number> {
   const secrets = stdioTargetSecrets(server.command, server.args ?? [], server.env);
   const label = server.label ?? secrets.label;
   const proxy = startStdioRecordingProxy({
     server: { ...server, label },
-    input: process.stdin,
-    output: process.stdout,
+    input: io.stdin,
+    output: io.stdout,
     redact: { headers: [...SECRET_HEADERS], patterns: secretPatterns(secrets.values) },
   });
-  const onSignal = (): void => void proxy.stop();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  const goldens = new SessionGoldens(out, 'proxy', label);
+  const stop = stopRequested(io);
+  void stop.stopped.then(() => proxy.stop());
+  const goldens = new SessionGoldens(out, 'proxy', label, io.stderr);
   try {
     await goldens.writeRest(await proxy.ended);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stop.cancel();
   }
-  process.stderr.write(`[mcp-golden] ${goldens.files.length} session(s) written to ${out}\n`);
+  io.stderr.write(`[mcp-golden] ${goldens.files.length} session(s) written to ${out}\n`);
   return 0;
 }

@@ -7,6 +7,7 @@ import type { NamedGolden } from '../replay/replay-plan.js';
 import { createReplayServer } from '../replay/replay-server.js';
 import { serveReplayStdio } from '../replay/stdio-replay.js';
 import { GOLDEN_EXTENSION, readGolden } from '../store/golden-file.js';
+import { type CliIo, pathIn, stopRequested } from './cli-io.js';
 import { defineCommand } from './command-spec.js';
 import { LISTEN_OPTIONS } from './listen-options.js';
 import { type PassedThrough, startHttpPassthrough } from './replay-passthrough.js';
@@ -113,47 +114,49 @@ over either transport serve over both (re-framed when the transports differ).`,
       description: 'largest request body (HTTP) or line (stdio) read (default 4194304)',
     },
   },
-  async run(args) {
-    const positionals = args.operands;
+  async run(args, io) {
+    const positionals = args.operands.map((operand) => pathIn(io, operand));
     const goldens = await loadGoldens(positionals);
     const pace = parsePace(args.string('pace'));
     const onUnmatchedRequest = args.string('unmatched') === 'warn' ? 'warn' : 'error';
     const maxBodyBytes = args.integer('max-body-bytes');
     const match = args.string('match') === 'strict' ? 'strict' : 'ignore-token';
-    const live = await passthroughOf(args, positionals);
+    const live = await passthroughOf(args, positionals, io);
     if (args.boolean('stdio')) {
-      const stdioPassthrough = live?.transport === 'stdio' ? startStdioPassthrough(live.server, live.out) : undefined;
+      const stdioPassthrough =
+        live?.transport === 'stdio' ? startStdioPassthrough(live.server, live.out, io.stderr) : undefined;
       const replay = serveReplayStdio(goldens, {
+        stdin: io.stdin,
+        stdout: io.stdout,
+        log: io.stderr,
         pace,
         onUnmatchedRequest,
         match,
         ...(maxBodyBytes !== undefined && { maxLineBytes: maxBodyBytes }),
         ...(stdioPassthrough && { fallback: stdioPassthrough.fallback }),
       });
-      // A signal still writes what was passed through: the session ends there.
-      const onSignal = (): void => {
-        void stdioPassthrough?.stop().then(() => {
-          replay.close();
-          // Reading on would keep the process alive for a client that never closes its end.
-          process.stdin.destroy();
-        });
-      };
-      if (stdioPassthrough) {
-        process.once('SIGINT', onSignal);
-        process.once('SIGTERM', onSignal);
-      }
+      // A signal still writes what was passed through: the session ends there. As the bin without a
+      // pass-through, a signal ends the process; in process, an aborted io.signal closes the replay.
+      const stop = stdioPassthrough || io.signal ? stopRequested(io) : undefined;
+      void stop?.stopped.then(async () => {
+        await stdioPassthrough?.stop();
+        replay.close();
+        // Reading on would keep the process alive for a client that never closes its end.
+        if (!io.signal) io.stdin.destroy();
+      });
       await replay.closed;
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      stop?.cancel();
       const { requests, unmatched } = replay.report();
       if (!stdioPassthrough) return unmatched.length > 0 ? 1 : 0;
-      reportPassthrough(requests.length, unmatched.length, live, stdioPassthrough.passed, stdioPassthrough.files);
+      reportPassthrough(io, requests.length, unmatched.length, live, stdioPassthrough.passed, stdioPassthrough.files);
       return unmatched.length > stdioPassthrough.passed.length ? 1 : 0;
     }
-    const passthrough = live?.transport === 'http' ? await startHttpPassthrough(live.target, live.out) : undefined;
+    const passthrough =
+      live?.transport === 'http' ? await startHttpPassthrough(live.target, live.out, io.stderr) : undefined;
     const splitEvents = args.integer('split-events');
     const replay = await createReplayServer(goldens, {
       port: args.integer('port') ?? 0,
+      log: io.stderr,
       pace,
       onUnmatchedRequest,
       match,
@@ -168,18 +171,15 @@ over either transport serve over both (re-framed when the transports differ).`,
         primingEvents: args.boolean('priming'),
       },
     });
-    process.stdout.write(`${replay.url}\n`);
-    process.stderr.write(`[mcp-golden] replaying ${goldens.length} golden(s) on ${replay.url} (Ctrl-C to stop)\n`);
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', () => resolve());
-      process.once('SIGTERM', () => resolve());
-    });
+    io.stdout.write(`${replay.url}\n`);
+    io.stderr.write(`[mcp-golden] replaying ${goldens.length} golden(s) on ${replay.url} (Ctrl-C to stop)\n`);
+    await stopRequested(io).stopped;
     const { requests, unmatched } = replay.report();
     if (passthrough) {
       const files = await passthrough.finish();
-      reportPassthrough(requests.length, unmatched.length, live, passthrough.passed, files);
+      reportPassthrough(io, requests.length, unmatched.length, live, passthrough.passed, files);
     } else {
-      process.stderr.write(`[mcp-golden] ${requests.length} request(s) received, ${unmatched.length} unmatched\n`);
+      io.stderr.write(`[mcp-golden] ${requests.length} request(s) received, ${unmatched.length} unmatched\n`);
     }
     await replay.close();
     return 0;
@@ -188,6 +188,7 @@ over either transport serve over both (re-framed when the transports differ).`,
 
 /** The closing lines of a pass-through replay: what was passed through, and the goldens recorded. */
 function reportPassthrough(
+  io: CliIo,
   requests: number,
   unmatched: number,
   live: PassthroughTarget | undefined,
@@ -195,12 +196,11 @@ function reportPassthrough(
   files: readonly string[],
 ): void {
   const to = live?.transport === 'http' ? live.target : [live?.server.command, ...(live?.server.args ?? [])].join(' ');
-  process.stderr.write(
+  io.stderr.write(
     `[mcp-golden] ${requests} request(s) received, ${unmatched - passed.length} unmatched, ${passed.length} passed through to ${to}\n`,
   );
-  for (const entry of passed)
-    process.stderr.write(`[mcp-golden]   passed through: ${entry.request} (${entry.outcome})\n`);
-  for (const file of files) process.stderr.write(`[mcp-golden]   recorded: ${file}\n`);
+  for (const entry of passed) io.stderr.write(`[mcp-golden]   passed through: ${entry.request} (${entry.outcome})\n`);
+  for (const file of files) io.stderr.write(`[mcp-golden]   recorded: ${file}\n`);
 }
 
 /** The live server a miss is passed to, with where its goldens go; usage errors for any other mix. */
@@ -212,6 +212,7 @@ type PassthroughTarget =
 async function passthroughOf(
   args: { string(name: string): string | undefined; boolean(name: string): boolean },
   operands: readonly string[],
+  io: CliIo,
 ): Promise<PassthroughTarget | undefined> {
   const refuse = (problem: string): never => {
     throw new GoldenError('E_USAGE', `${problem} Run \`mcp-golden replay --help\` for usage.`);
@@ -225,7 +226,8 @@ async function passthroughOf(
   }
   const first = operands[0] as string;
   const isDirectory = (await stat(first).catch(() => undefined))?.isDirectory() === true;
-  const out = args.string('out') ?? (isDirectory ? first : dirname(first));
+  const outOption = args.string('out');
+  const out = outOption !== undefined ? pathIn(io, outOption) : isDirectory ? first : dirname(first);
   if (args.boolean('stdio')) {
     if (target !== undefined)
       refuse("replay --stdio passes misses to a stdio server: give --target-stdio '<command line>', not --target URL.");

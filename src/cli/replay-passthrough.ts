@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import { GoldenError } from '../errors.js';
 import { passthroughHandshake } from '../record/client-handshake.js';
 import { startRecordingProxy } from '../record/recording-proxy.js';
@@ -49,7 +50,11 @@ function describeRequest(body: string): string {
  * `out` as a new golden when its replay session ends (the client's DELETE) or at {@link
  * HttpPassthrough.finish}, redacted as `record` redacts.
  */
-export async function startHttpPassthrough(target: string, out: string): Promise<HttpPassthrough> {
+export async function startHttpPassthrough(
+  target: string,
+  out: string,
+  log: Pick<Writable, 'write'>,
+): Promise<HttpPassthrough> {
   if (!/^https?:\/\//.test(target) || !URL.canParse(target)) {
     throw new GoldenError(
       'E_USAGE',
@@ -57,7 +62,7 @@ export async function startHttpPassthrough(target: string, out: string): Promise
     );
   }
   const parts = httpTargetParts(target);
-  const goldens = new SessionGoldens(out, 'passthrough', parts.label);
+  const goldens = new SessionGoldens(out, 'passthrough', parts.label, log);
   const writes = new Set<Promise<void>>();
   const proxy = await startRecordingProxy({
     upstream: parts.url,
@@ -66,7 +71,7 @@ export async function startHttpPassthrough(target: string, out: string): Promise
       const write = new Promise<void>((resolve) => setTimeout(resolve, SESSION_END_SETTLE_MS))
         .then(() => goldens.writeSession(proxy.transcript(), id))
         .catch((error: Error) => {
-          process.stderr.write(`[mcp-golden] could not write the passed-through session: ${error.message}\n`);
+          log.write(`[mcp-golden] could not write the passed-through session: ${error.message}\n`);
         })
         .finally(() => writes.delete(write));
       writes.add(write);

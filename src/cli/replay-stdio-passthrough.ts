@@ -43,10 +43,14 @@ function describe(message: { method?: unknown; params?: { name?: unknown; uri?: 
  * answers due have come (10 s at most), the server is stopped and the session written to `out` as
  * a new golden, redacted as `record` redacts.
  */
-export function startStdioPassthrough(server: StdioCommand, out: string): StdioPassthrough {
+export function startStdioPassthrough(
+  server: StdioCommand,
+  out: string,
+  log: Pick<Writable, 'write'>,
+): StdioPassthrough {
   const secrets = stdioTargetSecrets(server.command, server.args ?? [], server.env);
   const label = server.label ?? secrets.label;
-  const goldens = new SessionGoldens(out, 'passthrough', label);
+  const goldens = new SessionGoldens(out, 'passthrough', label, log);
   const passed: PassedThrough[] = [];
   const due = new Map<string, number>();
   const queued: string[] = [];

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { CLI } from '../../test/support/cli.js';
+import { runInProcess } from '../../test/support/in-process-cli.js';
 import { formatUsage, parseCommandArgs } from './command-spec.js';
-import { loadCommands, runCli } from './run-cli.js';
+import { loadCommands } from './run-cli.js';
 
 const COMMANDS = await loadCommands();
 
@@ -14,20 +15,10 @@ function typo(name: string): string {
 }
 
 /** Runs the CLI in-process and returns what it printed on stdout. */
-async function stdoutOf(argv: string[]): Promise<{ code: number; out: string }> {
-  let out = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  const code = await runCli(argv);
-  vi.restoreAllMocks();
-  return { code, out };
+async function stdoutOf(argv: string[]): Promise<{ code: number | null; out: string }> {
+  const { code, stdout } = await runInProcess(argv);
+  return { code, out: stdout };
 }
-
-afterEach(() => {
-  vi.restoreAllMocks();
-});
 
 /**
  * The modules under dist/ that `mcp-golden ...args` loaded, as paths relative to dist/ (a resolve
@@ -107,12 +98,16 @@ describe('help and behaviour come from one declaration per command', () => {
     });
   });
 
-  test('a mistyped command suggests the nearest one', async () => {
-    await expect(runCli(['recrod'])).rejects.toThrow(
-      'Unknown command "recrod". Did you mean record? Expected one of: serve, record,',
+  test('a mistyped command suggests the nearest one, as a usage error (exit 2)', async () => {
+    const recrod = await runInProcess(['recrod']);
+    expect(recrod.code).toBe(2);
+    expect(recrod.stderr).toContain(
+      '[mcp-golden] Unknown command "recrod". Did you mean record? Expected one of: serve, record,',
     );
-    await expect(runCli(['help', 'lnit'])).rejects.toThrow('Did you mean lint?');
-    await expect(runCli(['zzzzzzzz'])).rejects.toThrow(/^Unknown command "zzzzzzzz"\. Expected one of:/);
+    expect((await runInProcess(['help', 'lnit'])).stderr).toContain('Did you mean lint?');
+    expect((await runInProcess(['zzzzzzzz'])).stderr).toMatch(
+      /^\[mcp-golden\] Unknown command "zzzzzzzz"\. Expected one of:/,
+    );
   });
 
   test('--version prints a version', async () => {

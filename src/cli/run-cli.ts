@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { GoldenError } from '../errors.js';
+import { GoldenError, isGoldenError } from '../errors.js';
 import { memberOf } from '../transcript/json-object.js';
+import { type CliIo, processIo } from './cli-io.js';
 import { type CommandSpec, formatUsage, parseCommandArgs, suggest } from './command-spec.js';
 import { listenError } from './listen-error.js';
 
@@ -55,29 +56,48 @@ async function findCommand(name: string): Promise<CommandSpec> {
   );
 }
 
-/** Runs the CLI with `argv` (without node and script) and returns the exit code. */
-export async function runCli(argv: string[]): Promise<number> {
+/**
+ * Runs the CLI with `argv` (without node and script) and returns the exit code: 0 success, 1 a
+ * failure or error, 2 a usage error (each error printed on `io.stderr` as one `[mcp-golden]` line).
+ * Everything it reads and writes goes through `io`, so tests run commands in process.
+ */
+export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (error) {
+    if (isGoldenError(error)) {
+      io.stderr.write(`[mcp-golden] ${error.message}\n`);
+      return error.code === 'E_USAGE' ? 2 : 1;
+    }
+    io.stderr.write(
+      `[mcp-golden] unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    return 1;
+  }
+}
+
+async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === 'help' && rest[0] !== undefined) {
-    process.stdout.write(`${formatUsage(await findCommand(rest[0]))}\n`);
+    io.stdout.write(`${formatUsage(await findCommand(rest[0]))}\n`);
     return 0;
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${await usage()}\n`);
+    io.stdout.write(`${await usage()}\n`);
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
-    process.stdout.write(`${await packageVersion()}\n`);
+    io.stdout.write(`${await packageVersion()}\n`);
     return 0;
   }
   const spec = await findCommand(name);
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${formatUsage(spec)}\n`);
+    io.stdout.write(`${formatUsage(spec)}\n`);
     return 0;
   }
   const args = parseCommandArgs(spec, rest);
   try {
-    return await spec.run(args);
+    return await spec.run(args, io);
   } catch (error) {
     throw listenError(error, spec, args) ?? error;
   }

@@ -1,5 +1,6 @@
 import { GoldenError } from '../errors.js';
 import type { ReferenceServer } from '../server/http-server.js';
+import { pathIn, stopRequested } from './cli-io.js';
 import { defineCommand } from './command-spec.js';
 import { LISTEN_OPTIONS } from './listen-options.js';
 
@@ -66,7 +67,7 @@ export const serveCommand = defineCommand({
       description: 'keep at most N sessions; a new one closes the least recently used idle one (default 1000)',
     },
   },
-  async run(args) {
+  async run(args, io) {
     const failAt = args.integer('fail-at-step');
     if (args.boolean('stdio')) {
       if (args.string('port') !== undefined) {
@@ -82,11 +83,18 @@ export const serveCommand = defineCommand({
       const { serveReferenceStdio } = await import('../server/stdio-server.js');
       const auditFile = args.string('audit-file');
       const server = await serveReferenceStdio({
+        stdin: io.stdin,
+        stdout: io.stdout,
+        log: io.stderr,
         checkTools: args.boolean('check-tools'),
-        ...(auditFile !== undefined && { auditFile }),
+        ...(auditFile !== undefined && { auditFile: pathIn(io, auditFile) }),
         ...(failAt !== undefined && { failAtStep: failAt }),
       });
-      await server.closed;
+      // As the bin, a signal ends the process (its stdin would keep it alive after a close); in
+      // process, an aborted io.signal closes the server.
+      const stop = io.signal && stopRequested(io);
+      await Promise.race([server.closed, ...(stop ? [stop.stopped.then(() => server.close())] : [])]);
+      stop?.cancel();
       return 0;
     }
     if (args.string('audit-file') !== undefined) {
@@ -126,13 +134,9 @@ export const serveCommand = defineCommand({
       }
       throw error;
     }
-    process.stdout.write(`${server.url}\n`);
-    process.stderr.write(`[mcp-golden] reference server listening on ${server.url} (Ctrl-C to stop)\n`);
-    await new Promise<void>((resolve) => {
-      const stop = (): void => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    io.stdout.write(`${server.url}\n`);
+    io.stderr.write(`[mcp-golden] reference server listening on ${server.url} (Ctrl-C to stop)\n`);
+    await stopRequested(io).stopped;
     await server.close();
     return 0;
   },

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Writable } from 'node:stream';
 import { splitSessionsById } from '../record/split-sessions.js';
 import { writeGolden } from '../store/golden-file.js';
 import type { Frame, Transcript } from '../transcript/frame.js';
@@ -41,6 +42,8 @@ export class SessionGoldens {
     private readonly out: string,
     private readonly prefix: string,
     private readonly target: string,
+    /** Where each written or skipped session is noted. */
+    private readonly log: Pick<Writable, 'write'>,
   ) {}
 
   /** Writes the golden of session `id` (`''`: the exchanges of no session) unless it was written. */
@@ -62,13 +65,13 @@ export class SessionGoldens {
         const session = withItsEra(split);
         // A session the server never answered (it could not be reached, or not started) is no golden.
         if (!session.frames.some(isServerMessage)) {
-          process.stderr.write(`[mcp-golden] not recorded: a session the server never answered\n`);
+          this.log.write(`[mcp-golden] not recorded: a session the server never answered\n`);
           continue;
         }
         const path = join(this.out, `${this.prefix}-${this.stamp}-${++this.count}.jsonl`);
         await writeGolden(path, session);
         this.files.push(path);
-        process.stderr.write(`[mcp-golden] recorded ${path} (${session.frames.length} frames)\n`);
+        this.log.write(`[mcp-golden] recorded ${path} (${session.frames.length} frames)\n`);
       }
     });
     this.queue = next.catch(() => undefined);

@@ -3,7 +3,7 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../test/support/cli.js';
+import { runInProcess as runCli } from '../../test/support/in-process-cli.js';
 import { RELEASE_SERVER, recordReleaseGoldens, releaseStdio } from '../../test/support/release-goldens.js';
 import { startReleaseServer } from '../../test/support/release-server.mjs';
 import { readGolden, writeGolden } from '../store/golden-file.js';

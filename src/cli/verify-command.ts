@@ -10,6 +10,7 @@ import { redactSecrets, targetSecrets } from '../verify/target-secrets.js';
 import { verifyGoldens } from '../verify/verify-goldens.js';
 import { buildVerifyReport, formatReportTail, formatVerdictLine } from '../verify/verify-report.js';
 import { SARIF_TOOL, verifyJunit, verifySarif } from './ci-reports.js';
+import { pathIn } from './cli-io.js';
 import { defineCommand } from './command-spec.js';
 import { verifySections } from './html-reports.js';
 import { loadProjectConfig } from './project-config.js';
@@ -71,7 +72,7 @@ classified breaking or compatible).`,
   epilog: `Ignores and masks can also be set in mcp-golden.config.json ({"verify": {"ignore": [], "mask": [],
 "goldens": {"<name>": {...}}}}) and per scenario ("ignore", "mask"); a golden records the ones used.
 Exit 0 when every golden matches, 1 when any differs, 2 on usage errors.`,
-  async run(args) {
+  async run(args, io) {
     const target = parseTargetOptions(targetValues(args), 'verify');
     if (!target) {
       throw new GoldenError(
@@ -88,12 +89,12 @@ Exit 0 when every golden matches, 1 when any differs, 2 on usage errors.`,
     }
     const flags = { ignore: args.strings('ignore'), mask: args.strings('mask') };
     compileVolatile(flags, 'on the command line');
-    const config = verifyConfigOf(await loadProjectConfig(process.cwd()));
+    const config = verifyConfigOf(await loadProjectConfig(io.cwd));
     const concurrency = args.integer('concurrency');
-    const files = await findGoldens(args.operands);
+    const files = await findGoldens(args.operands, io.cwd);
     const secrets = targetSecrets(target);
     const say = (text: string): void => {
-      process.stdout.write(`${redactSecrets(text, secrets)}\n`);
+      io.stdout.write(`${redactSecrets(text, secrets)}\n`);
     };
     const started = performance.now();
     const verdicts = await verifyGoldens(files, {
@@ -114,10 +115,11 @@ Exit 0 when every golden matches, 1 when any differs, 2 on usage errors.`,
     for (const line of formatReportTail(report)) say(line);
     const json = args.string('json');
     if (json !== undefined) {
-      await writeFileAtomic(json, `${redactSecrets(JSON.stringify(report, null, 2), secrets)}\n`);
+      await writeFileAtomic(pathIn(io, json), `${redactSecrets(JSON.stringify(report, null, 2), secrets)}\n`);
     }
     const junit = args.string('junit');
-    if (junit !== undefined) await writeFileAtomic(junit, redactSecrets(junitXml(verifyJunit(report)), secrets));
+    if (junit !== undefined)
+      await writeFileAtomic(pathIn(io, junit), redactSecrets(junitXml(verifyJunit(report, io.cwd)), secrets));
     const html = args.string('html');
     if (html !== undefined) {
       const goldens = new Map<string, Transcript>();
@@ -126,13 +128,13 @@ Exit 0 when every golden matches, 1 when any differs, 2 on usage errors.`,
         if (golden) goldens.set(file, golden);
       }
       const summary = formatReportTail(report).find((line) => /^(PASS|FAIL): /.test(line)) ?? '';
-      const page = timelineHtml('mcp-golden verify', summary, verifySections(report, goldens));
-      await writeFileAtomic(html, redactSecrets(page, secrets));
+      const page = timelineHtml('mcp-golden verify', summary, verifySections(report, goldens, io.cwd));
+      await writeFileAtomic(pathIn(io, html), redactSecrets(page, secrets));
     }
     const sarif = args.string('sarif');
     if (sarif !== undefined) {
-      const { rules, results } = verifySarif(report);
-      await writeFileAtomic(sarif, redactSecrets(sarifLog(SARIF_TOOL('verify'), rules, results), secrets));
+      const { rules, results } = verifySarif(report, io.cwd);
+      await writeFileAtomic(pathIn(io, sarif), redactSecrets(sarifLog(SARIF_TOOL('verify'), rules, results), secrets));
     }
     return report.pass ? 0 : 1;
   },

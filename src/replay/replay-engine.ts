@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import {
   cancelledRequestId,
@@ -50,6 +51,8 @@ export interface ReplayOptions {
    * @default 'ignore-token'
    */
   readonly match?: MatchMode;
+  /** Where the replay's notes go (`'warn'` lines, goldens from different servers). @default process.stderr */
+  readonly log?: Pick<Writable, 'write'>;
 }
 
 /** Most report entries kept: a flood of requests must not grow the replayer without bound. */
@@ -119,7 +122,7 @@ export class ReplayEngine {
     this.matchMode = checkMatchMode(options.match);
     this.plan = buildReplayPlan(goldens);
     const mixed = mixedServersWarning(this.plan);
-    if (mixed !== undefined) process.stderr.write(`${mixed}\n`);
+    if (mixed !== undefined) (options.log ?? process.stderr).write(`${mixed}\n`);
   }
 
   /** Everything received so far, unmatched requests listed separately. */
@@ -291,7 +294,7 @@ export class ReplayEngine {
     }
     const error = explainUnmatched(this.plan.exchanges, message);
     this.note(session, label, message, undefined, error.message);
-    reportUnmatched(this.options.onUnmatchedRequest, { httpMethod: label, message, error: error.message });
+    reportUnmatched(this.options, { httpMethod: label, message, error: error.message });
     const text = jsonRpcErrorText(live.idJson ?? 'null', error.code, error.message, error.data);
     return { kind: 'unmatched', text, error };
   }

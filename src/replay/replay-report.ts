@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 
 /** A request the replayer could not match, as handed to `onUnmatchedRequest`. */
@@ -9,8 +10,12 @@ export interface UnmatchedRequest {
 }
 
 /** Applies the `onUnmatchedRequest` option (the error answer itself is sent by the caller). */
-export function reportUnmatched(mode: UnmatchedMode | undefined, request: UnmatchedRequest): void {
-  if (mode === 'warn') process.stderr.write(`[mcp-golden] ${request.error}\n`);
+export function reportUnmatched(
+  options: { readonly onUnmatchedRequest?: UnmatchedMode; readonly log?: Pick<Writable, 'write'> },
+  request: UnmatchedRequest,
+): void {
+  const mode = options.onUnmatchedRequest;
+  if (mode === 'warn') (options.log ?? process.stderr).write(`[mcp-golden] ${request.error}\n`);
   else if (typeof mode === 'function') mode(request);
 }
 

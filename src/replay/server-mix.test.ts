@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
-import { runCli } from '../../test/support/cli.js';
+import { runInProcess as runCli } from '../../test/support/in-process-cli.js';
 
 const GOLDENS = fileURLToPath(new URL('../../goldens', import.meta.url));
 

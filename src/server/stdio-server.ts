@@ -11,6 +11,8 @@ export interface StdioServeOptions {
   readonly stdin?: Readable;
   /** @default process.stdout */
   readonly stdout?: Writable;
+  /** Where a note about the audit file goes. @default process.stderr */
+  readonly log?: Writable;
   /** The log to write to; a new one by default. */
   readonly audit?: AuditLog;
   /** Make `progress` fail at this step with `isError: true`, after a final notification. @default unset */
@@ -53,7 +55,7 @@ export async function serveReferenceStdio(options: StdioServeOptions = {}): Prom
       } catch (error) {
         if (failed) return;
         failed = true;
-        process.stderr.write(
+        (options.log ?? process.stderr).write(
           `[mcp-golden] cannot append to the audit file ${auditFile}: ${(error as Error).message}. Serving on without it; check that its folder exists and is writable.\n`,
         );
       }

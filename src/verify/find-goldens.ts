@@ -1,20 +1,21 @@
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { GoldenError } from '../errors.js';
 import { GOLDEN_EXTENSION } from '../store/golden-file.js';
 
 /**
  * The golden files named by `paths`: files as given, directories searched recursively for
- * `*.jsonl` in name order. A missing path, or nothing found at all, is a usage error.
+ * `*.jsonl` in name order. A missing path, or nothing found at all, is a usage error naming the
+ * path as given. With `cwd`, relative paths are read from there and the files come back absolute.
  */
-export async function findGoldens(paths: readonly string[]): Promise<string[]> {
+export async function findGoldens(given: readonly string[], cwd?: string): Promise<string[]> {
   const files: string[] = [];
-  for (const path of paths) {
+  for (const [index, path] of (cwd === undefined ? given : given.map((p) => resolve(cwd, p))).entries()) {
     const info = await stat(path).catch(() => undefined);
     if (!info) {
       throw new GoldenError(
         'E_USAGE',
-        `No golden at "${path}": no such file or directory. Name golden files or directories of them.`,
+        `No golden at "${given[index]}": no such file or directory. Name golden files or directories of them.`,
       );
     }
     if (!info.isDirectory()) {
@@ -33,7 +34,7 @@ export async function findGoldens(paths: readonly string[]): Promise<string[]> {
   if (unique.length === 0) {
     throw new GoldenError(
       'E_USAGE',
-      `No goldens found in ${paths.map((p) => `"${p}"`).join(', ') || 'the arguments'}: expected *${GOLDEN_EXTENSION} files. Record them first with \`npx mcp-golden record --stdio '<server command>' --scenarios scenarios.json --out goldens\`.`,
+      `No goldens found in ${given.map((p) => `"${p}"`).join(', ') || 'the arguments'}: expected *${GOLDEN_EXTENSION} files. Record them first with \`npx mcp-golden record --stdio '<server command>' --scenarios scenarios.json --out goldens\`.`,
     );
   }
   return unique;
