@@ -1,19 +1,24 @@
 import { GoldenError } from '../errors.js';
-import { startRecordingProxy } from '../record/recording-proxy.js';
+import { startProxySessions } from '../record/proxy-sessions.js';
+import { SessionGoldens } from '../record/session-goldens.js';
 import { startStdioRecordingProxy } from '../record/stdio-recording-proxy.js';
 import type { StdioCommand } from '../record/stdio-wire-session.js';
 import { httpTargetParts, secretPatterns, stdioTargetSecrets } from '../record/target-secrets.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
-import { SESSION_END_SETTLE_MS, SessionGoldens } from './session-goldens.js';
 
 /**
  * `mcp-golden record --proxy --target URL`: serves a real client (the Inspector, an IDE, an agent)
  * through a recording reverse proxy, prints the URL to connect to, and writes one golden per client
- * session to `out` when that session ends (the client's DELETE), the sessions still open on SIGINT
- * or SIGTERM (each atomically: a temporary file renamed), with the secrets of the target redacted
- * as `record` does.
+ * session to `out` when the client leaves it (its DELETE, its disconnect, or `sessionIdleMs` of
+ * quiet), the sessions still open on SIGINT or SIGTERM (each atomically: a temporary file renamed),
+ * with the secrets of the target redacted as `record` does.
  */
-export async function recordThroughProxy(target: string, port: number, out: string): Promise<number> {
+export async function recordThroughProxy(
+  target: string,
+  port: number,
+  out: string,
+  sessionIdleMs?: number,
+): Promise<number> {
   if (!/^https?:\/\//.test(target) || !URL.canParse(target)) {
     throw new GoldenError(
       'E_USAGE',
@@ -21,33 +26,25 @@ export async function recordThroughProxy(target: string, port: number, out: stri
     );
   }
   const parts = httpTargetParts(target);
-  const goldens = new SessionGoldens(out, 'proxy', parts.label);
-  const pending = new Set<Promise<void>>();
-  const proxy = await startRecordingProxy({
+  const proxy = await startProxySessions({
     upstream: parts.url,
     port,
     redact: { headers: [...SECRET_HEADERS], patterns: secretPatterns(parts.values) },
-    onSessionEnd(id) {
-      const write = new Promise<void>((resolve) => setTimeout(resolve, SESSION_END_SETTLE_MS))
-        .then(() => goldens.writeSession(proxy.transcript(), id))
-        .catch((error: Error) => {
-          process.stderr.write(`[mcp-golden] could not write session ${id}: ${error.message}\n`);
-        })
-        .finally(() => pending.delete(write));
-      pending.add(write);
-    },
+    out,
+    prefix: 'proxy',
+    label: parts.label,
+    ...(sessionIdleMs !== undefined && { sessionIdleMs }),
   });
   process.stdout.write(`${proxy.url}\n`);
   process.stderr.write(
-    `[mcp-golden] recording proxy for ${parts.label} on ${proxy.url}: point your client here; each session's golden is written to ${out} when it ends, the others on Ctrl-C\n`,
+    `[mcp-golden] recording proxy for ${parts.label} on ${proxy.url}: point your client here; each session's golden is written to ${out} when its client leaves, the others on Ctrl-C\n`,
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
   });
-  await Promise.all(pending);
-  await goldens.writeRest(await proxy.close());
-  process.stderr.write(`[mcp-golden] ${goldens.files.length} session(s) written to ${out}\n`);
+  const files = await proxy.close();
+  process.stderr.write(`[mcp-golden] ${files.length} session(s) written to ${out}\n`);
   return 0;
 }
 

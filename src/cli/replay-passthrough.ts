@@ -1,12 +1,11 @@
 import { GoldenError } from '../errors.js';
 import { passthroughHandshake } from '../record/client-handshake.js';
-import { startRecordingProxy } from '../record/recording-proxy.js';
+import { startProxySessions } from '../record/proxy-sessions.js';
 import { httpTargetParts, secretPatterns } from '../record/target-secrets.js';
 import type { FallbackRequest, UnmatchedFallback } from '../replay/unmatched-fallback.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
 import { PASSTHROUGH_ACCEPT, refuseRequest, relayAnswer, unreachable } from './relay-answer.js';
 import { modernPassthrough } from './replay-modern-passthrough.js';
-import { SESSION_END_SETTLE_MS, SessionGoldens } from './session-goldens.js';
 
 /** One request the replay passed through to the live server. */
 export interface PassedThrough {
@@ -49,7 +48,11 @@ function describeRequest(body: string): string {
  * `out` as a new golden when its replay session ends (the client's DELETE) or at {@link
  * HttpPassthrough.finish}, redacted as `record` redacts.
  */
-export async function startHttpPassthrough(target: string, out: string): Promise<HttpPassthrough> {
+export async function startHttpPassthrough(
+  target: string,
+  out: string,
+  sessionIdleMs?: number,
+): Promise<HttpPassthrough> {
   if (!/^https?:\/\//.test(target) || !URL.canParse(target)) {
     throw new GoldenError(
       'E_USAGE',
@@ -57,20 +60,13 @@ export async function startHttpPassthrough(target: string, out: string): Promise
     );
   }
   const parts = httpTargetParts(target);
-  const goldens = new SessionGoldens(out, 'passthrough', parts.label);
-  const writes = new Set<Promise<void>>();
-  const proxy = await startRecordingProxy({
+  const proxy = await startProxySessions({
     upstream: parts.url,
     redact: { headers: [...SECRET_HEADERS, ...parts.secretHeaders], patterns: secretPatterns(parts.values) },
-    onSessionEnd(id) {
-      const write = new Promise<void>((resolve) => setTimeout(resolve, SESSION_END_SETTLE_MS))
-        .then(() => goldens.writeSession(proxy.transcript(), id))
-        .catch((error: Error) => {
-          process.stderr.write(`[mcp-golden] could not write the passed-through session: ${error.message}\n`);
-        })
-        .finally(() => writes.delete(write));
-      writes.add(write);
-    },
+    out,
+    prefix: 'passthrough',
+    label: parts.label,
+    ...(sessionIdleMs !== undefined && { sessionIdleMs }),
   });
   const lives = new Map<object, Promise<LiveSession>>();
   const passed: PassedThrough[] = [];
@@ -167,9 +163,7 @@ export async function startHttpPassthrough(target: string, out: string): Promise
       for (const live of lives.values()) ending.add(end(live));
       lives.clear();
       await Promise.all(ending);
-      await Promise.all(writes);
-      await goldens.writeRest(await proxy.close());
-      return goldens.files;
+      return proxy.close();
     },
   };
 }
