@@ -1,10 +1,7 @@
-import { GoldenError } from '../errors.js';
 import { startProxySessions } from '../record/proxy-sessions.js';
 import { SessionGoldens } from '../record/session-goldens.js';
-import { startStdioRecordingProxy } from '../record/stdio-recording-proxy.js';
 import type { StdioCommand } from '../record/stdio-wire-session.js';
-import { httpTargetParts, secretPatterns, stdioTargetSecrets } from '../record/target-secrets.js';
-import { SECRET_HEADERS } from '../transcript/redact.js';
+import { httpProxyTarget, startStdioTargetRecording } from '../record/target-proxy.js';
 
 /**
  * `mcp-golden record --proxy --target URL`: serves a real client (the Inspector, an IDE, an agent)
@@ -19,25 +16,23 @@ export async function recordThroughProxy(
   out: string,
   sessionIdleMs?: number,
 ): Promise<number> {
-  if (!/^https?:\/\//.test(target) || !URL.canParse(target)) {
-    throw new GoldenError(
-      'E_USAGE',
-      `Invalid --target "${target.replace(/[?#].*$/s, '')}" for --proxy: expected the http:// URL of a running MCP server. Run \`mcp-golden record --help\` for usage.`,
-    );
-  }
-  const parts = httpTargetParts(target);
+  const { upstream, label, redact } = httpProxyTarget(
+    target,
+    '--target "%s" for --proxy',
+    'Run `mcp-golden record --help` for usage.',
+  );
   const proxy = await startProxySessions({
-    upstream: parts.url,
+    upstream,
     port,
-    redact: { headers: [...SECRET_HEADERS], patterns: secretPatterns(parts.values) },
+    redact,
     out,
     prefix: 'proxy',
-    label: parts.label,
+    label,
     ...(sessionIdleMs !== undefined && { sessionIdleMs }),
   });
   process.stdout.write(`${proxy.url}\n`);
   process.stderr.write(
-    `[mcp-golden] recording proxy for ${parts.label} on ${proxy.url}: point your client here; each session's golden is written to ${out} when its client leaves, the others on Ctrl-C\n`,
+    `[mcp-golden] recording proxy for ${label} on ${proxy.url}: point your client here; each session's golden is written to ${out} when its client leaves, the others on Ctrl-C\n`,
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
@@ -54,24 +49,18 @@ export async function recordThroughProxy(
  * client closes its stdin (or CMD exits, or on SIGINT/SIGTERM). Nothing but CMD's bytes goes to stdout.
  */
 export async function recordThroughStdioProxy(server: StdioCommand, out: string): Promise<number> {
-  const secrets = stdioTargetSecrets(server.command, server.args ?? [], server.env);
-  const label = server.label ?? secrets.label;
-  const proxy = startStdioRecordingProxy({
-    server: { ...server, label },
-    input: process.stdin,
-    output: process.stdout,
-    redact: { headers: [...SECRET_HEADERS], patterns: secretPatterns(secrets.values) },
-  });
+  const proxy = startStdioTargetRecording(server, process.stdin, process.stdout);
   const onSignal = (): void => void proxy.stop();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const goldens = new SessionGoldens(out, 'proxy', label);
   try {
-    await goldens.writeRest(await proxy.ended);
+    const session = await proxy.ended;
+    const goldens = new SessionGoldens(out, 'proxy', session.header.target);
+    await goldens.writeRest(session);
+    process.stderr.write(`[mcp-golden] ${goldens.files.length} session(s) written to ${out}\n`);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  process.stderr.write(`[mcp-golden] ${goldens.files.length} session(s) written to ${out}\n`);
   return 0;
 }
