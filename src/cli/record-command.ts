@@ -77,7 +77,15 @@ name that cannot be used).`,
     proxy: {
       type: 'boolean',
       description:
-        'record a real client instead of scenarios: with --target, serve a recording proxy on --port and print its URL; with --stdio, be the stdio command the client starts (it starts CMD). One golden per client session is written to --out when the session ends (DELETE, or stdin closed), the rest on Ctrl-C (SIGINT/SIGTERM)',
+        'record a real client instead of scenarios: with --target, serve a recording proxy on --port and print its URL; with --stdio, be the stdio command the client starts (it starts CMD). One golden per client session is written to --out when its client leaves (DELETE, disconnect, --session-idle-ms of quiet, or stdin closed), the rest on Ctrl-C (SIGINT/SIGTERM)',
+    },
+    'session-idle-ms': {
+      type: 'string',
+      value: 'MS',
+      integer: { min: 1, max: 3600000 },
+      default: '5000',
+      description:
+        'with --proxy --target: a session whose client sent no request and holds no open stream for MS is written (default 5000)',
     },
     port: {
       type: 'string',
@@ -190,5 +198,5 @@ function recordProxyCommand(
     const server = parseStdioOption(stdio);
     if (typeof server !== 'string' && 'command' in server) return recordThroughStdioProxy(server, out, io);
   }
-  return recordThroughProxy(target as string, args.integer('port') ?? 0, out, io);
+  return recordThroughProxy(target as string, args.integer('port') ?? 0, out, io, args.integer('session-idle-ms'));
 }

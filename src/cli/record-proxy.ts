@@ -1,51 +1,45 @@
-import { GoldenError } from '../errors.js';
-import { startRecordingProxy } from '../record/recording-proxy.js';
-import { startStdioRecordingProxy } from '../record/stdio-recording-proxy.js';
+import { startProxySessions } from '../record/proxy-sessions.js';
+import { SessionGoldens } from '../record/session-goldens.js';
 import type { StdioCommand } from '../record/stdio-wire-session.js';
-import { httpTargetParts, secretPatterns, stdioTargetSecrets } from '../record/target-secrets.js';
-import { SECRET_HEADERS } from '../transcript/redact.js';
+import { httpProxyTarget, startStdioTargetRecording } from '../record/target-proxy.js';
 import { type CliIo, stopRequested } from './cli-io.js';
-import { SESSION_END_SETTLE_MS, SessionGoldens } from './session-goldens.js';
 
 /**
  * `mcp-golden record --proxy --target URL`: serves a real client (the Inspector, an IDE, an agent)
  * through a recording reverse proxy, prints the URL to connect to, and writes one golden per client
- * session to `out` when that session ends (the client's DELETE), the sessions still open on SIGINT
- * or SIGTERM (each atomically: a temporary file renamed), with the secrets of the target redacted
- * as `record` does.
+ * session to `out` when the client leaves it (its DELETE, its disconnect, or `sessionIdleMs` of
+ * quiet), the sessions still open on SIGINT or SIGTERM (each atomically: a temporary file renamed),
+ * with the secrets of the target redacted as `record` does.
  */
-export async function recordThroughProxy(target: string, port: number, out: string, io: CliIo): Promise<number> {
-  if (!/^https?:\/\//.test(target) || !URL.canParse(target)) {
-    throw new GoldenError(
-      'E_USAGE',
-      `Invalid --target "${target.replace(/[?#].*$/s, '')}" for --proxy: expected the http:// URL of a running MCP server. Run \`mcp-golden record --help\` for usage.`,
-    );
-  }
-  const parts = httpTargetParts(target);
-  const goldens = new SessionGoldens(out, 'proxy', parts.label, io.stderr);
-  const pending = new Set<Promise<void>>();
-  const proxy = await startRecordingProxy({
-    upstream: parts.url,
+export async function recordThroughProxy(
+  target: string,
+  port: number,
+  out: string,
+  io: CliIo,
+  sessionIdleMs?: number,
+): Promise<number> {
+  const { upstream, label, redact } = httpProxyTarget(
+    target,
+    '--target "%s" for --proxy',
+    'Run `mcp-golden record --help` for usage.',
+  );
+  const proxy = await startProxySessions({
+    upstream,
     port,
-    redact: { headers: [...SECRET_HEADERS], patterns: secretPatterns(parts.values) },
-    onSessionEnd(id) {
-      const write = new Promise<void>((resolve) => setTimeout(resolve, SESSION_END_SETTLE_MS))
-        .then(() => goldens.writeSession(proxy.transcript(), id))
-        .catch((error: Error) => {
-          io.stderr.write(`[mcp-golden] could not write session ${id}: ${error.message}\n`);
-        })
-        .finally(() => pending.delete(write));
-      pending.add(write);
-    },
+    redact,
+    out,
+    prefix: 'proxy',
+    label,
+    log: (line) => io.stderr.write(`${line}\n`),
+    ...(sessionIdleMs !== undefined && { sessionIdleMs }),
   });
   io.stdout.write(`${proxy.url}\n`);
   io.stderr.write(
-    `[mcp-golden] recording proxy for ${parts.label} on ${proxy.url}: point your client here; each session's golden is written to ${out} when it ends, the others on Ctrl-C\n`,
+    `[mcp-golden] recording proxy for ${label} on ${proxy.url}: point your client here; each session's golden is written to ${out} when its client leaves, the others on Ctrl-C\n`,
   );
   await stopRequested(io).stopped;
-  await Promise.all(pending);
-  await goldens.writeRest(await proxy.close());
-  io.stderr.write(`[mcp-golden] ${goldens.files.length} session(s) written to ${out}\n`);
+  const files = await proxy.close();
+  io.stderr.write(`[mcp-golden] ${files.length} session(s) written to ${out}\n`);
   return 0;
 }
 
@@ -55,22 +49,16 @@ export async function recordThroughProxy(target: string, port: number, out: stri
  * client closes its stdin (or CMD exits, or on SIGINT/SIGTERM). Nothing but CMD's bytes goes to stdout.
  */
 export async function recordThroughStdioProxy(server: StdioCommand, out: string, io: CliIo): Promise<number> {
-  const secrets = stdioTargetSecrets(server.command, server.args ?? [], server.env);
-  const label = server.label ?? secrets.label;
-  const proxy = startStdioRecordingProxy({
-    server: { ...server, label },
-    input: io.stdin,
-    output: io.stdout,
-    redact: { headers: [...SECRET_HEADERS], patterns: secretPatterns(secrets.values) },
-  });
+  const proxy = startStdioTargetRecording(server, io.stdin, io.stdout);
   const stop = stopRequested(io);
   void stop.stopped.then(() => proxy.stop());
-  const goldens = new SessionGoldens(out, 'proxy', label, io.stderr);
   try {
-    await goldens.writeRest(await proxy.ended);
+    const session = await proxy.ended;
+    const goldens = new SessionGoldens(out, 'proxy', session.header.target, (line) => io.stderr.write(`${line}\n`));
+    await goldens.writeRest(session);
+    io.stderr.write(`[mcp-golden] ${goldens.files.length} session(s) written to ${out}\n`);
   } finally {
     stop.cancel();
   }
-  io.stderr.write(`[mcp-golden] ${goldens.files.length} session(s) written to ${out}\n`);
   return 0;
 }

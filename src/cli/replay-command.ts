@@ -86,6 +86,14 @@ over either transport serve over both (re-framed when the transports differ).`,
       description:
         "with --unmatched passthrough: where the new goldens go (default: the goldens directory given, else the first golden's)",
     },
+    'session-idle-ms': {
+      type: 'string',
+      value: 'MS',
+      integer: { min: 1, max: 3600000 },
+      default: '5000',
+      description:
+        'with --unmatched passthrough --target: a session whose client sent no request and holds no open stream for MS is written (default 5000)',
+    },
     match: {
       type: 'string',
       value: 'M',
@@ -152,7 +160,9 @@ over either transport serve over both (re-framed when the transports differ).`,
       return unmatched.length > stdioPassthrough.passed.length ? 1 : 0;
     }
     const passthrough =
-      live?.transport === 'http' ? await startHttpPassthrough(live.target, live.out, io.stderr) : undefined;
+      live?.transport === 'http'
+        ? await startHttpPassthrough(live.target, live.out, io.stderr, args.integer('session-idle-ms'))
+        : undefined;
     const splitEvents = args.integer('split-events');
     const replay = await createReplayServer(goldens, {
       port: args.integer('port') ?? 0,

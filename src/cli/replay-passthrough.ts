@@ -1,13 +1,12 @@
 import type { Writable } from 'node:stream';
 import { GoldenError } from '../errors.js';
 import { passthroughHandshake } from '../record/client-handshake.js';
-import { startRecordingProxy } from '../record/recording-proxy.js';
+import { startProxySessions } from '../record/proxy-sessions.js';
 import { httpTargetParts, secretPatterns } from '../record/target-secrets.js';
 import type { FallbackRequest, UnmatchedFallback } from '../replay/unmatched-fallback.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
 import { PASSTHROUGH_ACCEPT, refuseRequest, relayAnswer, unreachable } from './relay-answer.js';
 import { modernPassthrough } from './replay-modern-passthrough.js';
-import { SESSION_END_SETTLE_MS, SessionGoldens } from './session-goldens.js';
 
 /** One request the replay passed through to the live server. */
 export interface PassedThrough {
@@ -54,6 +53,7 @@ export async function startHttpPassthrough(
   target: string,
   out: string,
   log: Pick<Writable, 'write'>,
+  sessionIdleMs?: number,
 ): Promise<HttpPassthrough> {
   if (!/^https?:\/\//.test(target) || !URL.canParse(target)) {
     throw new GoldenError(
@@ -62,20 +62,14 @@ export async function startHttpPassthrough(
     );
   }
   const parts = httpTargetParts(target);
-  const goldens = new SessionGoldens(out, 'passthrough', parts.label, log);
-  const writes = new Set<Promise<void>>();
-  const proxy = await startRecordingProxy({
+  const proxy = await startProxySessions({
     upstream: parts.url,
     redact: { headers: [...SECRET_HEADERS, ...parts.secretHeaders], patterns: secretPatterns(parts.values) },
-    onSessionEnd(id) {
-      const write = new Promise<void>((resolve) => setTimeout(resolve, SESSION_END_SETTLE_MS))
-        .then(() => goldens.writeSession(proxy.transcript(), id))
-        .catch((error: Error) => {
-          log.write(`[mcp-golden] could not write the passed-through session: ${error.message}\n`);
-        })
-        .finally(() => writes.delete(write));
-      writes.add(write);
-    },
+    out,
+    prefix: 'passthrough',
+    label: parts.label,
+    log: (line) => log.write(`${line}\n`),
+    ...(sessionIdleMs !== undefined && { sessionIdleMs }),
   });
   const lives = new Map<object, Promise<LiveSession>>();
   const passed: PassedThrough[] = [];
@@ -172,9 +166,7 @@ export async function startHttpPassthrough(
       for (const live of lives.values()) ending.add(end(live));
       lives.clear();
       await Promise.all(ending);
-      await Promise.all(writes);
-      await goldens.writeRest(await proxy.close());
-      return goldens.files;
+      return proxy.close();
     },
   };
 }

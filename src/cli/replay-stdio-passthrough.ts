@@ -1,5 +1,6 @@
 import { PassThrough, Writable } from 'node:stream';
 import { passthroughDiscover, stdioPassthroughHandshake } from '../record/client-handshake.js';
+import { SessionGoldens } from '../record/session-goldens.js';
 import { type StdioRecordingProxy, startStdioRecordingProxy } from '../record/stdio-recording-proxy.js';
 import type { StdioCommand } from '../record/stdio-wire-session.js';
 import { secretPatterns, stdioTargetSecrets } from '../record/target-secrets.js';
@@ -8,7 +9,6 @@ import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { envelopeVersion } from '../transcript/modern-envelope.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
 import type { PassedThrough } from './replay-passthrough.js';
-import { SessionGoldens } from './session-goldens.js';
 
 /** The id of the live server's own initialize, kept apart from the client's ids. */
 const INITIALIZE_ID = 'mcp-golden-passthrough-initialize';
@@ -50,7 +50,7 @@ export function startStdioPassthrough(
 ): StdioPassthrough {
   const secrets = stdioTargetSecrets(server.command, server.args ?? [], server.env);
   const label = server.label ?? secrets.label;
-  const goldens = new SessionGoldens(out, 'passthrough', label, log);
+  const goldens = new SessionGoldens(out, 'passthrough', label, (line) => log.write(`${line}\n`));
   const passed: PassedThrough[] = [];
   const due = new Map<string, number>();
   const queued: string[] = [];

@@ -14,6 +14,7 @@ export { startRecordingProxy } from './recording-proxy.js';
 export { parseScenario, parseScenarioList } from './scenario.js';
 export { scenarioOfGolden } from './scenario-of-golden.js';
 export type { ScenarioStep } from './scenario-session.js';
+export type { IdleTimers, SessionEndReason } from './session-activity.js';
 export { splitSessions } from './split-sessions.js';
 export type { StdioRecordingProxy, StdioRecordingProxyOptions } from './stdio-recording-proxy.js';
 export { startStdioRecordingProxy } from './stdio-recording-proxy.js';

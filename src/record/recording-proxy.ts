@@ -15,6 +15,7 @@ import { envelopeVersion } from '../transcript/modern-envelope.js';
 import { type RedactOptions, redactTranscript } from '../transcript/redact.js';
 import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
 import { FrameSink } from './frame-sink.js';
+import { type IdleTimers, SessionActivity, type SessionEndReason } from './session-activity.js';
 
 /** Options of {@link startRecordingProxy}. */
 export interface RecordingProxyOptions {
@@ -24,8 +25,16 @@ export interface RecordingProxyOptions {
   readonly port?: number;
   /** Secrets removed from the transcript. @default credential headers */
   readonly redact?: RedactOptions;
-  /** Called when a client's `DELETE` of its session has been answered, with that session's id. */
-  readonly onSessionEnd?: (sessionId: string) => void;
+  /**
+   * Called when a client leaves a session, with that session's id (`''`: the exchanges that carry
+   * none) and why: its `DELETE` was answered, its last connection closed, or it was quiet (no
+   * request, no open stream) for `sessionIdleMs`. A session used again may end again.
+   */
+  readonly onSessionEnd?: (sessionId: string, reason: SessionEndReason) => void;
+  /** How long a session may be quiet before it counts as ended. @default 5000 */
+  readonly sessionIdleMs?: number;
+  /** The timers of the idle wait. @default setTimeout */
+  readonly timers?: IdleTimers;
 }
 
 /** A running recording proxy. */
@@ -62,8 +71,21 @@ function headerRecord(headers: IncomingHttpHeaders): Record<string, string> {
 export async function startRecordingProxy(options: RecordingProxyOptions): Promise<RecordingProxy> {
   const upstream = new URL(options.upstream);
   const sink = new FrameSink();
+  const activity = new SessionActivity({
+    onEnd: (id, reason) => options.onSessionEnd?.(id, reason),
+    ...(options.sessionIdleMs !== undefined && { idleMs: options.sessionIdleMs }),
+    ...(options.timers !== undefined && { timers: options.timers }),
+  });
+  const watched = new WeakSet<object>();
   const server = createServer((req: IncomingMessage, res) => {
     const exchange = sink.nextExchange();
+    const asked = req.headers['mcp-session-id'];
+    activity.opened(exchange, typeof asked === 'string' ? asked : undefined, req.socket);
+    if (!watched.has(req.socket)) {
+      watched.add(req.socket);
+      req.socket.once('close', () => activity.disconnected(req.socket));
+    }
+    res.once('close', () => activity.closed(exchange));
     sink.request(exchange, req.method ?? 'GET', req.url ?? '/', headerRecord(req.headers));
     const requestTap = sink.body(exchange, 'client->server', bodyKindOf(req.headers['content-type']));
     const modern =
@@ -78,6 +100,8 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       },
       (upRes) => {
         sink.response(exchange, upRes.statusCode ?? 502, headerRecord(upRes.headers));
+        const given = upRes.headers['mcp-session-id'];
+        activity.answered(exchange, typeof given === 'string' ? given : undefined);
         const responseTap = sink.body(exchange, 'server->client', bodyKindOf(upRes.headers['content-type']));
         res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, upRes.rawHeaders);
         res.flushHeaders();
@@ -88,8 +112,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
         upRes.on('end', () => {
           responseTap.end('complete');
           res.end();
-          const ended = req.headers['mcp-session-id'];
-          if (req.method === 'DELETE' && typeof ended === 'string') options.onSessionEnd?.(ended);
+          if (req.method === 'DELETE' && typeof asked === 'string') activity.deleted(asked);
         });
         upRes.on('error', (error) => {
           responseTap.end('error', error.message);
@@ -154,6 +177,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     originEpochMs: sink.originEpochMs,
     transcript,
     async close() {
+      activity.stop();
       await closeNow(server);
       const finished = sink.finish(headerFor(sink.snapshot()));
       return redactTranscript(finished, options.redact);

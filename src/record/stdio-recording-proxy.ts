@@ -3,6 +3,7 @@ import { spawnGroup } from '../process/child-group.js';
 import { GOLDEN_FORMAT, type Transcript } from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
 import { paramsOf } from '../transcript/json-rpc.js';
+import { envelopeVersion } from '../transcript/modern-envelope.js';
 import { type RedactOptions, redactTranscript } from '../transcript/redact.js';
 import { DEFAULT_PROTOCOL_VERSION, RECORDER } from '../version.js';
 import { FrameSink } from './frame-sink.js';
@@ -89,15 +90,15 @@ export function startStdioRecordingProxy(options: StdioRecordingProxyOptions): S
 
 function transcriptOf(sink: FrameSink, label: string, redact: RedactOptions | undefined): Transcript {
   const frames = assignStdioExchanges(sink.snapshot());
-  const init = frames
-    .filter((f) => f.dir === 'client->server')
-    .map(frameMessage)
-    .find((m) => m?.method === 'initialize');
+  const messages = frames.filter((f) => f.dir === 'client->server').map(frameMessage);
+  const init = messages.find((m) => m?.method === 'initialize');
   const asked = init && paramsOf(init).protocolVersion;
+  // A session without initialize whose requests carry the per-request envelope is a 2026-07-28 one.
+  const enveloped = init ? undefined : messages.map((m) => m && envelopeVersion(m)).find((v) => v !== undefined);
   const header = {
     format: GOLDEN_FORMAT,
-    era: 'legacy' as const,
-    protocolVersion: typeof asked === 'string' ? asked : DEFAULT_PROTOCOL_VERSION,
+    era: enveloped === undefined ? ('legacy' as const) : ('modern' as const),
+    protocolVersion: enveloped ?? (typeof asked === 'string' ? asked : DEFAULT_PROTOCOL_VERSION),
     transport: 'stdio' as const,
     target: label,
     recorder: RECORDER,

@@ -70,3 +70,11 @@ export { fileGoldenStore, type GoldenStore } from '../store/golden-store.js';
 export type { TimingTolerance } from '../transcript/timing-tolerance.js';
 export { getGoldenStore, setGoldenStore } from './active-golden-store.js';
 export type { MatchGoldenOptions } from './to-match-golden.js';
+export type {
+  GoldenEndpoint,
+  HttpGoldenEndpoint,
+  StdioGoldenEndpoint,
+  UseGoldenOptions,
+  UseGoldenTarget,
+} from './use-golden.js';
+export { useGolden } from './use-golden.js';

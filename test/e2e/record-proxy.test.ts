@@ -7,7 +7,8 @@ import { inspectorCli } from '../support/inspector-cli.js';
 import { type RunningEverything, startEverythingHttp } from '../support/server-everything.js';
 
 // `record --proxy` records what a real client does: the Inspector's CLI through the proxy to
-// server-everything, written as a golden on SIGINT, replayed to the same Inspector call.
+// server-everything, written as a golden when the Inspector leaves (it sends no DELETE), replayed
+// to the same Inspector call.
 
 let dir: string;
 let http: RunningEverything;
@@ -22,7 +23,17 @@ afterAll(async () => {
 
 const ECHO = ['--tool-name', 'echo', '--tool-arg', 'message=proxied'];
 
-test("the Inspector's call through record --proxy is written on SIGINT and replays to the same call", async () => {
+/** The files in `dir` once there are any, polled until `ms` have passed (then none). */
+async function filesWithin(dir: string, ms: number): Promise<string[]> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const files = (await readdir(dir).catch(() => [])).filter((f) => f.endsWith('.jsonl'));
+    if (files.length > 0 || Date.now() > until) return files;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+test("the Inspector's call through record --proxy is written when the Inspector exits (no DELETE) and replays to the same call", async () => {
   const out = join(dir, 'goldens');
   const proxy = await startCli(['record', '--proxy', '--target', http.url, '--out', out]);
   const url = proxy.firstLine;
@@ -31,7 +42,8 @@ test("the Inspector's call through record --proxy is written on SIGINT and repla
     const live = await inspectorCli([url, '--header', 'Authorization: Bearer proxy-secret-token'], 'tools/call', ECHO);
     expect(live.code, live.stderr).toBe(0);
     expect(live.json).toEqual({ content: [{ type: 'text', text: 'Echo: proxied' }] });
-    expect(await readdir(out).catch(() => [])).toEqual([]);
+    // Within the default --session-idle-ms (5000) of the Inspector's exit, before any signal.
+    expect(await filesWithin(out, 5000)).toHaveLength(1);
   } finally {
     code = await proxy.interrupt('SIGINT');
   }

@@ -345,3 +345,52 @@ test('--unmatched passthrough needs the live server of its transport; --target a
   expect(alone.code).toBe(2);
   expect(alone.stderr).toContain('--target, --target-stdio and --out go with --unmatched passthrough');
 });
+
+test("a pass-through session whose client leaves without DELETE (the SDK v1 client's close) is written after --session-idle-ms, before any signal", async () => {
+  const goldens = join(dir, 'idle-goldens');
+  const scenarios = join(dir, 'idle-scenarios.json');
+  await writeFile(scenarios, JSON.stringify([{ name: 'echo', tool: 'echo', arguments: { message: 'recorded' } }]));
+  const recorded = await runCli([
+    'record',
+    '--target',
+    (http as RunningEverything).url,
+    '--era',
+    'legacy',
+    '--scenarios',
+    scenarios,
+    '--out',
+    goldens,
+  ]);
+  expect(recorded.code, recorded.stderr).toBe(0);
+  const replay = await startReplay([
+    'replay',
+    goldens,
+    '--port',
+    '0',
+    '--pace',
+    'instant',
+    '--unmatched',
+    'passthrough',
+    '--target',
+    (http as RunningEverything).url,
+    '--session-idle-ms',
+    '300',
+  ]);
+  const goldenFiles = async (): Promise<string[]> =>
+    (await readdir(goldens)).filter((f) => f.endsWith('.jsonl') && !f.startsWith('.'));
+  try {
+    const { client } = await connect(replay.url);
+    expect(await client.callTool({ name: 'echo', arguments: { message: 'idle' } })).toEqual({
+      content: [{ type: 'text', text: 'Echo: idle' }],
+    });
+    await client.close();
+    // The replay process keeps its connections to the live server open: only the quiet spell ends the session.
+    const until = Date.now() + 3000;
+    while ((await goldenFiles()).length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    const added = (await goldenFiles()).filter((f) => f !== 'echo.jsonl');
+    expect(added, replay.stderr()).toHaveLength(1);
+    expect(await readFile(join(goldens, added[0] as string), 'utf8')).toContain('Echo: idle');
+  } finally {
+    await stop(replay.child);
+  }
+}, 60_000);

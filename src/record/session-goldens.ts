@@ -1,10 +1,9 @@
 import { join } from 'node:path';
-import type { Writable } from 'node:stream';
-import { splitSessionsById } from '../record/split-sessions.js';
 import { writeGolden } from '../store/golden-file.js';
 import type { Frame, Transcript } from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
 import { envelopeVersion } from '../transcript/modern-envelope.js';
+import { splitSessionsById } from './split-sessions.js';
 
 /** How long after a session's DELETE its golden is written: the server ends that session's GET stream meanwhile. */
 export const SESSION_END_SETTLE_MS = 200;
@@ -28,10 +27,11 @@ const isServerMessage = (frame: Frame): boolean =>
 /**
  * Writes a proxy's recording as one golden per client session into `out`: a session as soon as it
  * ends, the others when the proxy stops; each file atomically (a temporary file renamed), each
- * session once.
+ * exchange once (a session used again after it ended goes on in a golden of its own).
  */
 export class SessionGoldens {
-  private readonly written = new Set<string>();
+  /** The exchanges written so far, by number. */
+  private readonly written = new Set<number>();
   private readonly stamp = new Date().toISOString().replace(/[:.]/g, '-');
   private count = 0;
   private queue: Promise<unknown> = Promise.resolve();
@@ -42,8 +42,7 @@ export class SessionGoldens {
     private readonly out: string,
     private readonly prefix: string,
     private readonly target: string,
-    /** Where each written or skipped session is noted. */
-    private readonly log: Pick<Writable, 'write'>,
+    private readonly log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
   ) {}
 
   /** Writes the golden of session `id` (`''`: the exchanges of no session) unless it was written. */
@@ -60,18 +59,20 @@ export class SessionGoldens {
     const next = this.queue.then(async () => {
       const sessions = splitSessionsById({ ...transcript, header: { ...transcript.header, target: this.target } });
       for (const [key, split] of sessions) {
-        if (!wanted(key) || this.written.has(key)) continue;
-        this.written.add(key);
-        const session = withItsEra(split);
+        if (!wanted(key)) continue;
+        const frames = split.frames.filter((f) => !this.written.has(f.exchange));
+        if (frames.length === 0) continue;
+        for (const frame of frames) this.written.add(frame.exchange);
+        const session = withItsEra({ ...split, frames });
         // A session the server never answered (it could not be reached, or not started) is no golden.
         if (!session.frames.some(isServerMessage)) {
-          this.log.write(`[mcp-golden] not recorded: a session the server never answered\n`);
+          this.log(`[mcp-golden] not recorded: a session the server never answered`);
           continue;
         }
         const path = join(this.out, `${this.prefix}-${this.stamp}-${++this.count}.jsonl`);
         await writeGolden(path, session);
         this.files.push(path);
-        this.log.write(`[mcp-golden] recorded ${path} (${session.frames.length} frames)\n`);
+        this.log(`[mcp-golden] recorded ${path} (${session.frames.length} frames)`);
       }
     });
     this.queue = next.catch(() => undefined);
