@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { type Difference, formatDifference } from './json-difference.js';
 import { formatSchemaChange, type SchemaChange } from './schema-drift.js';
+import type { Shard } from './shard-goldens.js';
 import type { GoldenVerdict } from './verify-goldens.js';
 
 /** A schema change with the goldens whose listing showed it (the same change is reported once). */
@@ -8,9 +9,23 @@ export interface ReportedSchemaChange extends SchemaChange {
   readonly goldens: readonly string[];
 }
 
+/** The part of a run a report covers: shard `index` of `count`, out of `given` goldens in all. */
+export interface ReportShard extends Shard {
+  /** How many goldens the whole run was given (every shard together). */
+  readonly given: number;
+}
+
+/** The format of the `verify --json` report this version writes (and `merge-reports` reads). */
+export const VERIFY_REPORT_FORMAT = 'mcp-golden-verify/1';
+
 /** The verdict of a whole `verify` run as data (what `--json FILE` writes). */
 export interface VerifyReport {
-  readonly format: 'mcp-golden-verify/1';
+  readonly format: typeof VERIFY_REPORT_FORMAT;
+  readonly command: 'verify';
+  /** `{index: 1, count: 1}` unless run with `--shard`; `merge-reports` joins the shards into one. */
+  readonly shard: ReportShard;
+  /** The working directory the goldens were found from (`merge-reports` reads them relative to its own). */
+  readonly cwd: string;
   readonly pass: boolean;
   readonly failOn: 'any' | 'breaking';
   readonly update: boolean;
@@ -23,6 +38,8 @@ export interface VerifyReport {
   };
   readonly goldens: readonly {
     readonly file: string;
+    /** The golden's place (1-based) among all the goldens given, every shard together. */
+    readonly position: number;
     readonly pass: boolean;
     readonly ms: number;
     readonly rewritten: boolean;
@@ -49,14 +66,26 @@ export function collectSchemaChanges(verdicts: readonly GoldenVerdict[]): Report
   return [...byKey.values()].map(({ change, goldens }) => ({ ...change, goldens }));
 }
 
+/** How a run was made: its settings, its time, and which part of the goldens given it judged. */
+export interface VerifyRun {
+  readonly failOn: 'any' | 'breaking';
+  readonly update: boolean;
+  readonly ms: number;
+  readonly cwd: string;
+  /** @default the whole run: shard 1/1, the verdicts at positions 1..n */
+  readonly shard?: ReportShard;
+  /** Each verdict's place among all the goldens given. @default 1..n */
+  readonly positions?: readonly number[];
+}
+
 /** Builds the data verdict of a run. */
-export function buildVerifyReport(
-  verdicts: readonly GoldenVerdict[],
-  options: { failOn: 'any' | 'breaking'; update: boolean; ms: number },
-): VerifyReport {
+export function buildVerifyReport(verdicts: readonly GoldenVerdict[], options: VerifyRun): VerifyReport {
   const passed = verdicts.filter((v) => v.pass).length;
   return {
-    format: 'mcp-golden-verify/1',
+    format: VERIFY_REPORT_FORMAT,
+    command: 'verify',
+    shard: options.shard ?? { index: 1, count: 1, given: verdicts.length },
+    cwd: options.cwd,
     pass: passed === verdicts.length,
     failOn: options.failOn,
     update: options.update,
@@ -67,8 +96,9 @@ export function buildVerifyReport(
       rewritten: verdicts.filter((v) => v.rewritten).length,
       ms: Math.round(options.ms),
     },
-    goldens: verdicts.map((v) => ({
+    goldens: verdicts.map((v, i) => ({
       file: v.file,
+      position: options.positions?.[i] ?? i + 1,
       pass: v.pass,
       ms: v.ms,
       rewritten: v.rewritten,
