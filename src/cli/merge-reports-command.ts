@@ -45,7 +45,15 @@ export const mergeReportsCommand = defineCommand({
 (every shard of one split exactly once, of one command) and writes the report one unsharded run would
 have written: the goldens in the order given, each tool-schema change once, the totals. --html and
 lint's --junit read the goldens from the paths in the reports, so run it in the checkout.`,
-  options: REPORT_OPTIONS,
+  options: {
+    json: { ...REPORT_OPTIONS.json, description: 'write the merged report as JSON, as one run writes it' },
+    junit: {
+      ...REPORT_OPTIONS.junit,
+      description: 'write a JUnit XML report: one test case per golden (lint: per call of each golden)',
+    },
+    html: { ...REPORT_OPTIONS.html, description: `verify only: ${REPORT_OPTIONS.html.description}` },
+    sarif: { ...REPORT_OPTIONS.sarif, description: 'write a SARIF 2.1.0 log of every difference or violation' },
+  },
   epilog: `Exit 0 when every shard passed, 1 when any failed, 2 on a usage error (a report missing, given twice,
 of another command or format).`,
   async run(args, io) {
@@ -62,14 +70,18 @@ of another command or format).`,
           '--html joins verify reports only: lint writes no HTML page. Drop --html, or see a golden with `mcp-golden inspect --html`.',
         );
       }
-      const report = mergeLintReports(set.reports.map((r) => r.report as unknown as LintJsonReport));
+      const reports = set.reports.map(({ name, report: data }) => ({
+        name,
+        report: data as unknown as LintJsonReport,
+      }));
+      const report = mergeLintReports(reports.map((r) => r.report));
       io.stdout.write(`${head}\n${lintSummaryLine(report)}\n`);
       await writeLintOutputs(report, files, io, async (path) => {
-        const shard = set.reports.find((r) => r.report.goldens.some((g) => (g as { path?: string }).path === path));
+        const from = reports.find((r) => r.report.goldens.some((g) => g.path === path))?.name;
         return readGolden(pathIn(io, path)).catch((error: unknown) => {
           throw new GoldenError(
             'E_USAGE',
-            `Cannot read golden "${path}" (linted in "${shard?.name}") for --junit: ${isGoldenError(error) ? error.message : String(error)} Run merge-reports in the checkout the shards linted.`,
+            `Cannot read golden "${path}" (linted in "${from}") for --junit, which lists each golden's calls: ${isGoldenError(error) ? error.message : String(error)} Run merge-reports in the checkout the shards linted.`,
           );
         });
       });

@@ -103,7 +103,7 @@ Exit 0 when every golden matches, 1 when any differs, 2 on usage errors.`,
             update,
             ...(concurrency !== undefined && { concurrency }),
             redactText: (text) => redactSecrets(text, secrets),
-            onVerdict: (verdict) => say(formatVerdictLine(verdict)),
+            onVerdict: (verdict) => say(formatVerdictLine(verdict, io.cwd)),
           });
     const report = buildVerifyReport(verdicts, {
       failOn,

@@ -111,10 +111,15 @@ export function buildVerifyReport(verdicts: readonly GoldenVerdict[], options: V
   };
 }
 
-const shown = (file: string): string => relative(process.cwd(), file) || file;
+/** A golden's path as the lines show it: relative to the run's working directory. */
+const shownFrom =
+  (cwd: string) =>
+  (file: string): string =>
+    relative(cwd, file) || file;
 
-/** One line per golden as it finishes: `PASS  goldens/search.jsonl  312 ms`. */
-export function formatVerdictLine(verdict: GoldenVerdict): string {
+/** One line per golden as it finishes, its path relative to `cwd`: `PASS  goldens/search.jsonl  312 ms`. */
+export function formatVerdictLine(verdict: GoldenVerdict, cwd: string): string {
+  const shown = shownFrom(cwd);
   const status = verdict.rewritten ? 'UPDATED' : verdict.pass ? 'PASS' : 'FAIL';
   const notes = [
     verdict.rewritten && 'rewritten with what the server sent now',
@@ -127,6 +132,7 @@ export function formatVerdictLine(verdict: GoldenVerdict): string {
 /** The tool-schema drift of the run, once: each change with how many of the goldens that listed tools saw it. */
 function formatDrift(report: VerifyReport): string[] {
   if (report.schemaChanges.length === 0) return [];
+  const shown = shownFrom(report.cwd);
   const seen = new Set(report.schemaChanges.flatMap((c) => c.goldens));
   const names = [...seen].map(shown);
   const lines = [
@@ -142,6 +148,7 @@ function formatDrift(report: VerifyReport): string[] {
 
 /** After `--update`: which goldens were rewritten, and which differ but were not, and why. */
 function formatUpdated(report: VerifyReport): string[] {
+  const shown = shownFrom(report.cwd);
   const rewritten = report.goldens.filter((g) => g.rewritten);
   const lines = [
     '',
@@ -163,9 +170,10 @@ function formatUpdated(report: VerifyReport): string[] {
 /**
  * The lines after the per-golden lines: each differing golden with its differences (up to
  * `maxDifferences`; tool-schema changes are listed once for the run instead), the tool-schema
- * drift, what `--update` rewrote, and the summary line.
+ * drift, what `--update` rewrote, and the summary line; paths relative to the run's `cwd`.
  */
 export function formatReportTail(report: VerifyReport, maxDifferences = 20): string[] {
+  const shown = shownFrom(report.cwd);
   const lines: string[] = [];
   for (const golden of report.goldens) {
     const own = golden.differences.filter((d) => d.kind !== 'schema');

@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -48,6 +48,7 @@ describe('verify --shard i/n and merge-reports', () => {
     const whole = await verify('v1', ['--json', 'all.json', '--junit', 'all.xml', '--sarif', 'all.sarif', 'goldens']);
     expect([whole.code, whole.stderr]).toEqual([0, '']);
     expect(whole.stdout).not.toContain('[mcp-golden] verify: shard');
+    expect(whole.stdout).toMatch(/^PASS +goldens\/count-2\.jsonl +\d+ ms$/m);
     const all = await cases('all.xml');
     expect(all).toHaveLength(6);
     const parts: string[][] = [];
@@ -138,7 +139,7 @@ describe('verify --shard i/n and merge-reports', () => {
     ]);
     expect(r.code).toBe(1);
     expect(r.stdout.split('tool "summary": new tool')).toHaveLength(2);
-    expect(r.stdout).toContain('seen by 6 goldens');
+    expect(r.stdout).toContain('seen by 6 goldens: goldens/count-2.jsonl, goldens/report-alpha.jsonl,');
     const merged = await json('drift.json');
     expect(merged.schemaChanges.map((c: { goldens: string[] }) => c.goldens.length)).toEqual([6, 6]);
     expect(withoutTimes(merged)).toEqual(withoutTimes(await json('drift-all.json')));
@@ -272,6 +273,19 @@ describe('verify --shard i/n and merge-reports', () => {
     expect(await json('lint.json')).toEqual(await json('lint-all.json'));
     expect(await text('lint.xml')).toBe(await text('lint-all.xml'));
     expect(await json('lint.sarif')).toEqual(await json('lint-all.sarif'));
+    await mkdir(at('elsewhere'));
+    const away = await runInProcess(
+      ['merge-reports', at('lint-1-of-2.json'), at('lint-2-of-2.json'), '--junit', 'x.xml'],
+      {
+        cwd: at('elsewhere'),
+      },
+    );
+    expect([away.code, away.stderr]).toEqual([
+      2,
+      expect.stringMatching(
+        /^\[mcp-golden\] Cannot read golden "goldens\/[a-z0-9-]+\.jsonl" \(linted in ".*lint-\d-of-2\.json"\) for --junit, which lists each golden's calls: .* Run merge-reports in the checkout the shards linted\.\n$/,
+      ),
+    ]);
     const html = await cli(['merge-reports', 'lint-1-of-2.json', 'lint-2-of-2.json', '--html', 'lint.html']);
     expect([html.code, html.stderr]).toEqual([
       2,
