@@ -37,7 +37,7 @@ async function readReport(name: string, cwd: string): Promise<NamedReport> {
 /** `mcp-golden merge-reports`. */
 export const mergeReportsCommand = defineCommand({
   name: 'merge-reports',
-  summary: 'join the --json reports of a sharded verify or lint run into one report, as one run writes it',
+  summary: 'join the --json reports of a sharded verify or lint run into one report',
   operands: '<report.json>...',
   minOperands: 1,
   missing: 'report',

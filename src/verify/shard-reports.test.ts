@@ -11,7 +11,7 @@ const report = (name: string, index: number, count: number, positions: number[],
     format: 'mcp-golden-verify/1',
     command: 'verify',
     shard: { index, count, given: 5 },
-    goldens: positions.map((position) => ({ position })),
+    goldens: positions.map((position) => ({ file: `/ci/goldens/g${position}.jsonl`, position })),
     ...extra,
   },
 });
@@ -67,6 +67,9 @@ describe('checkShardSet', () => {
     );
     expect(usageError([{ name: 'list.json', data: [] }])).toContain('got no JSON object');
     expect(usageError([report('bad.json', 4, 3, [])])).toMatch(/^Report "bad\.json" has no valid "shard"/);
+    expect(usageError([report('nameless.json', 1, 1, [], { goldens: [{ position: 1 }] })])).toMatch(
+      /^Report "nameless\.json" does not list its goldens with their path and "position"/,
+    );
     expect(usageError([THREE[0] as NamedReport, report('s2-of-2.json', 2, 2, [1])])).toBe(
       'Report "s2-of-2.json" is shard 2/2, but "s1.json" is shard 1/3: every report must come from the same split (--shard i/3).',
     );

@@ -59,9 +59,11 @@ function envelopeOf({ name, data }: NamedReport, formats: Readonly<Record<string
     );
   }
   const goldens = data.goldens;
-  if (!Array.isArray(goldens) || !goldens.every((g) => isRecord(g) && isCount(g.position, 1))) {
+  const listed = (g: unknown): boolean =>
+    isRecord(g) && isCount(g.position, 1) && (typeof g.file === 'string' || typeof g.path === 'string');
+  if (!Array.isArray(goldens) || !goldens.every(listed)) {
     return fail(
-      `Report "${name}" lists no goldens with their "position": expected "goldens": [{"position": n, ...}]. Write it again with \`mcp-golden ${command} --shard i/n --json FILE\`.`,
+      `Report "${name}" does not list its goldens with their path and "position": expected "goldens": [{"file" or "path": ..., "position": n, ...}]. Write it again with \`mcp-golden ${command} --shard i/n --json FILE\`.`,
     );
   }
   return data as unknown as ShardEnvelope;
