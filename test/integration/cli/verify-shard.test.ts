@@ -1,11 +1,12 @@
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { recordCall } from '../../../src/record/record-call.js';
 import { writeGolden } from '../../../src/store/golden-file.js';
 import { runInProcess } from '../../support/in-process-cli.js';
-import { RELEASE_SERVER, releaseStdio } from '../../support/release-goldens.js';
+import { RELEASE_SERVER } from '../../support/release-goldens.js';
 
 // verify --shard i/n on three "runners" (in process, one after another) against a stdio server,
 // and merge-reports joining what they wrote, compared with one unsharded run.
@@ -16,6 +17,12 @@ const SHARDS = [1, 2, 3];
 let project: string;
 
 const cli = (args: string[]) => runInProcess(args, { cwd: project });
+/**
+ * The release server, started through a file of this test's own: src/cli/verify-command.test.ts
+ * looks for leftover `release-server.mjs --stdio v1` processes, which this test's would be.
+ */
+const server = (): string => join(project, 'release-server-for-shards.mjs');
+const releaseStdio = (release: string): string => `${process.execPath} ${server()} --stdio ${release}`;
 const verify = (release: string, args: string[]) =>
   cli(['verify', '--stdio', releaseStdio(release), ...MASKS, ...args]);
 const at = (name: string): string => join(project, name);
@@ -30,7 +37,8 @@ const withoutTimes = (report: { summary?: object; goldens: object[] }) =>
 
 beforeAll(async () => {
   project = await mkdtemp(join(tmpdir(), 'mcp-golden-shard-'));
-  const target = { command: process.execPath, args: [RELEASE_SERVER, '--stdio', 'v1'], label: 'release-server v1' };
+  await writeFile(server(), `import ${JSON.stringify(pathToFileURL(RELEASE_SERVER).href)};\n`);
+  const target = { command: process.execPath, args: [server(), '--stdio', 'v1'], label: 'release-server v1' };
   for (const topic of TOPICS) {
     const scenario = { name: `report-${topic}`, tool: 'report', arguments: { topic } };
     await writeGolden(at(`goldens/report-${topic}.jsonl`), await recordCall(target, scenario));
@@ -221,11 +229,8 @@ describe('verify --shard i/n and merge-reports', () => {
   test('--shard 3/2, 0/2 and x/y are usage errors (exit 2) for verify and lint; 1/1 is the unsharded run', async () => {
     for (const command of ['verify', 'lint']) {
       for (const shard of ['3/2', '0/2', 'x/y']) {
-        const r = await cli(
-          [command, '--stdio', releaseStdio('v1'), '--shard', shard, 'goldens'].filter(
-            (a) => command === 'verify' || (!a.includes('stdio') && !a.includes('release-server')),
-          ),
-        );
+        const target = command === 'verify' ? ['--stdio', releaseStdio('v1')] : [];
+        const r = await cli([command, ...target, '--shard', shard, 'goldens']);
         expect([r.code, r.stderr]).toEqual([
           2,
           `[mcp-golden] Invalid --shard "${shard}": expected i/n with 1 <= i <= n, the part this runner takes of n parts (e.g. --shard 2/3 on the second of three CI runners).\n`,
