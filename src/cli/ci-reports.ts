@@ -149,7 +149,7 @@ export function lintJunit(linted: readonly LintedGolden[], cwd: string): JunitSu
 
 /** `lint --sarif`: every violation at its golden's line, under its rule id. */
 export function lintSarif(
-  linted: readonly LintedGolden[],
+  linted: readonly Pick<LintedGolden, 'path' | 'report'>[],
   cwd: string,
 ): { rules: readonly SarifRule[]; results: SarifResult[] } {
   const rules = LINT_RULES.map((r) => ({ id: r.id, description: r.summary }));

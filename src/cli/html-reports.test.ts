@@ -5,6 +5,9 @@ import { verifySections } from './html-reports.js';
 test('verify --html: a diff of look-alike strings (NFC vs NFD, a BOM) shows them apart, escaped as verify prints them', () => {
   const report: VerifyReport = {
     format: 'mcp-golden-verify/1',
+    command: 'verify',
+    shard: { index: 1, count: 1, given: 1 },
+    cwd: process.cwd(),
     pass: false,
     failOn: 'any',
     update: false,
@@ -12,6 +15,7 @@ test('verify --html: a diff of look-alike strings (NFC vs NFD, a BOM) shows them
     goldens: [
       {
         file: 'goldens/unicode.jsonl',
+        position: 1,
         pass: false,
         ms: 5,
         rewritten: false,

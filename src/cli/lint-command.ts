@@ -1,18 +1,18 @@
-import { stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { GoldenError, isGoldenError } from '../errors.js';
+import { buildLintJsonReport, type LintedEntry, lintSummaryLine } from '../lint/lint-json-report.js';
 import { isLintRuleId, LINT_RULES, type LintRuleId } from '../lint/lint-rules.js';
 import { type LintOptions, lintTranscript } from '../lint/lint-transcript.js';
 import { formatViolation } from '../lint/lint-violation.js';
-import { junitXml } from '../report/junit.js';
-import { sarifLog } from '../report/sarif.js';
-import { readGolden, writeFileAtomic } from '../store/golden-file.js';
+import { readGolden } from '../store/golden-file.js';
 import type { Transcript } from '../transcript/frame.js';
 import { findGoldens } from '../verify/find-goldens.js';
-import { type LintedGolden, lintJunit, lintSarif, SARIF_TOOL } from './ci-reports.js';
+import { emptyShardLine, parseShard, pickShard, shardLine, WHOLE_RUN } from '../verify/shard-goldens.js';
 import { pathIn, shownPath } from './cli-io.js';
 import { defineCommand, suggest } from './command-spec.js';
 import { CONFIG_FILE, loadProjectConfig } from './project-config.js';
+import { writeLintOutputs } from './report-outputs.js';
 
 /** The project config's `lint` section: rule switches and timing tolerances. */
 export async function projectOptions(cwd: string): Promise<LintOptions> {
@@ -75,6 +75,12 @@ under it. Exit 0 when every call follows it, 1 listing each violation, 2 on a us
 a golden that is missing or unreadable).`,
   options: {
     json: { type: 'string', value: 'FILE', description: 'also write the report as JSON' },
+    shard: {
+      type: 'string',
+      value: 'I/N',
+      description:
+        "lint only part I of N (1 <= I <= N), one part per CI runner; a golden's part is a stable hash of its path relative to the working directory. Join the parts' --json reports with `mcp-golden merge-reports`",
+    },
     junit: { type: 'string', value: 'FILE', description: 'write a JUnit XML report: one test case per call' },
     sarif: { type: 'string', value: 'FILE', description: 'write a SARIF 2.1.0 log: each violation at its line' },
     'min-interval-ms': {
@@ -117,43 +123,32 @@ Per golden: notes.lint = { "<rule>": "why this golden is an exception" } in its 
       ...(maxSilenceMs !== undefined && { maxSilenceMs }),
       ...(keepAliveMs !== undefined && { keepAliveMs }),
     };
-    const results: LintedGolden[] = [];
-    for (const path of positionals) {
-      const transcript = await readLintable(path);
-      results.push({ path, transcript, report: lintTranscript(transcript, options) });
-    }
-    let total = 0;
-    for (const { path: file, report } of results) {
+    const shardOption = args.string('shard');
+    const shard = shardOption === undefined ? WHOLE_RUN : parseShard(shardOption);
+    const pick = pickShard(positionals, shard, io.cwd);
+    if (pick.files.length === 0) io.stdout.write(`${emptyShardLine('lint', shard, pick.given)}\n`);
+    else if (shard.count > 1) io.stdout.write(`${shardLine('lint', shard, pick)}\n`);
+    const transcripts = new Map<string, Transcript>();
+    const entries: LintedEntry[] = [];
+    for (const [i, file] of pick.files.entries()) {
+      const transcript = await readLintable(file);
       const path = shownPath(io, file);
-      total += report.violations.length;
+      transcripts.set(path, transcript);
+      entries.push({ path, position: pick.positions[i] ?? i + 1, ...lintTranscript(transcript, options) });
+    }
+    const report = buildLintJsonReport(entries, { ...shard, given: pick.given });
+    for (const { path, ...result } of report.goldens) {
       const verdict =
-        report.violations.length === 0
+        result.violations.length === 0
           ? 'ok'
-          : `${report.violations.length} violation${report.violations.length === 1 ? '' : 's'}`;
-      io.stdout.write(`${path}: ${verdict} (${report.calls} request${report.calls === 1 ? '' : 's'})\n`);
-      for (const v of report.violations) io.stdout.write(`${formatViolation(v, path)}\n`);
-      for (const s of report.skipped) io.stdout.write(`  ${s.rule} off: ${s.why}\n`);
+          : `${result.violations.length} violation${result.violations.length === 1 ? '' : 's'}`;
+      io.stdout.write(`${path}: ${verdict} (${result.calls} request${result.calls === 1 ? '' : 's'})\n`);
+      for (const v of result.violations) io.stdout.write(`${formatViolation(v, path)}\n`);
+      for (const s of result.skipped) io.stdout.write(`  ${s.rule} off: ${s.why}\n`);
     }
-    io.stdout.write(
-      total === 0
-        ? `[mcp-golden] lint: ${results.length === 1 ? '1 golden follows' : `${results.length} goldens follow`} the progress contract\n`
-        : `[mcp-golden] lint: ${total} violation${total === 1 ? '' : 's'} in ${results.filter((r) => r.report.violations.length > 0).length} of ${results.length} goldens\n`,
-    );
-    const jsonFile = args.string('json');
-    if (jsonFile !== undefined) {
-      const json = {
-        goldens: results.map(({ path, report }) => ({ path: shownPath(io, path), ...report })),
-        violations: total,
-      };
-      await writeFile(pathIn(io, jsonFile), `${JSON.stringify(json, null, 2)}\n`);
-    }
-    const junit = args.string('junit');
-    if (junit !== undefined) await writeFileAtomic(pathIn(io, junit), junitXml(lintJunit(results, io.cwd)));
-    const sarif = args.string('sarif');
-    if (sarif !== undefined) {
-      const { rules, results: found } = lintSarif(results, io.cwd);
-      await writeFileAtomic(pathIn(io, sarif), sarifLog(SARIF_TOOL('lint'), rules, found));
-    }
-    return total === 0 ? 0 : 1;
+    if (pick.files.length > 0) io.stdout.write(`${lintSummaryLine(report)}\n`);
+    const files = { json: args.string('json'), junit: args.string('junit'), sarif: args.string('sarif') };
+    await writeLintOutputs(report, files, io, async (path) => transcripts.get(path) ?? readLintable(pathIn(io, path)));
+    return report.violations === 0 ? 0 : 1;
   },
 });

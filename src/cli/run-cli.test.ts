@@ -63,6 +63,7 @@ describe('each command loads only its own code', () => {
       'verify',
       'inspect',
       'lint',
+      'merge-reports',
       'demo',
     ]);
   });
@@ -74,7 +75,8 @@ describe('help and behaviour come from one declaration per command', () => {
     expect(code).toBe(0);
     const names = COMMANDS.map((c) => c.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const spec of COMMANDS) expect(out).toContain(`  ${spec.name.padEnd(9)} ${spec.summary}`);
+    const width = Math.max(...names.map((n) => n.length));
+    for (const spec of COMMANDS) expect(out).toContain(`  ${spec.name.padEnd(width)} ${spec.summary}`);
   });
 
   describe.each(COMMANDS.map((spec) => [spec.name, spec] as const))('%s', (name, spec) => {

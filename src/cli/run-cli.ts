@@ -18,6 +18,7 @@ const LOADERS: ReadonlyArray<readonly [string, () => Promise<CommandSpec>]> = [
   ['verify', async () => (await import('./verify-command.js')).verifyCommand as CommandSpec],
   ['inspect', async () => (await import('./inspect-command.js')).inspectCommand as CommandSpec],
   ['lint', async () => (await import('./lint-command.js')).lintCommand as CommandSpec],
+  ['merge-reports', async () => (await import('./merge-reports-command.js')).mergeReportsCommand as CommandSpec],
   ['demo', async () => (await import('./demo-command.js')).demoCommand as CommandSpec],
 ];
 
@@ -30,10 +31,11 @@ export async function loadCommands(): Promise<CommandSpec[]> {
 
 async function usage(): Promise<string> {
   const commands = await loadCommands();
+  const width = Math.max(...commands.map((spec) => spec.name.length));
   return `Usage: mcp-golden <command> [options]
 
 Commands:
-${commands.map((spec) => `  ${spec.name.padEnd(9)} ${spec.summary}`).join('\n')}
+${commands.map((spec) => `  ${spec.name.padEnd(width)} ${spec.summary}`).join('\n')}
 
 Run \`mcp-golden <command> --help\` (or \`mcp-golden help <command>\`) for a command's options, \`mcp-golden --version\` for the version.`;
 }

@@ -1,19 +1,13 @@
 import { GoldenError } from '../errors.js';
-import { timelineHtml } from '../report/html-report.js';
-import { junitXml } from '../report/junit.js';
-import { sarifLog } from '../report/sarif.js';
-import { readGolden, writeFileAtomic } from '../store/golden-file.js';
-import type { Transcript } from '../transcript/frame.js';
 import { compileVolatile, mergeVolatile, NAMED_MASKS } from '../transcript/volatile.js';
 import { findGoldens } from '../verify/find-goldens.js';
+import { emptyShardLine, parseShard, pickShard, shardLine, WHOLE_RUN } from '../verify/shard-goldens.js';
 import { redactSecrets, targetSecrets } from '../verify/target-secrets.js';
 import { verifyGoldens } from '../verify/verify-goldens.js';
 import { buildVerifyReport, formatReportTail, formatVerdictLine } from '../verify/verify-report.js';
-import { SARIF_TOOL, verifyJunit, verifySarif } from './ci-reports.js';
-import { pathIn } from './cli-io.js';
 import { defineCommand } from './command-spec.js';
-import { verifySections } from './html-reports.js';
 import { loadProjectConfig } from './project-config.js';
+import { REPORT_OPTIONS, reportFilesOf, writeVerifyOutputs } from './report-outputs.js';
 import { parseTargetOptions, TARGET_OPTIONS, targetValues } from './target-options.js';
 import { verifyConfigOf } from './verify-config.js';
 
@@ -50,17 +44,12 @@ classified breaking or compatible).`,
       description: 'breaking: compatible tool-schema changes are reported but pass',
     },
     update: { type: 'boolean', description: 'rewrite, atomically, only the goldens that differ; exit 0' },
-    json: { type: 'string', value: 'FILE', description: 'write the verdict as JSON' },
-    junit: { type: 'string', value: 'FILE', description: 'write a JUnit XML report: one test case per golden' },
-    html: {
+    ...REPORT_OPTIONS,
+    shard: {
       type: 'string',
-      value: 'FILE',
-      description: "write one self-contained HTML page: each golden's calls on a shared time axis, with the diff",
-    },
-    sarif: {
-      type: 'string',
-      value: 'FILE',
-      description: 'write a SARIF 2.1.0 log: each difference on its golden, each tool-schema change once',
+      value: 'I/N',
+      description:
+        "verify only part I of N (1 <= I <= N), one part per CI runner; a golden's part is a stable hash of its path relative to the working directory. Join the parts' --json reports with `mcp-golden merge-reports`",
     },
     concurrency: {
       type: 'string',
@@ -91,51 +80,41 @@ Exit 0 when every golden matches, 1 when any differs, 2 on usage errors.`,
     compileVolatile(flags, 'on the command line');
     const config = verifyConfigOf(await loadProjectConfig(io.cwd));
     const concurrency = args.integer('concurrency');
-    const files = await findGoldens(args.operands, io.cwd);
+    const shardOption = args.string('shard');
+    const shard = shardOption === undefined ? WHOLE_RUN : parseShard(shardOption);
+    const found = await findGoldens(args.operands, io.cwd);
+    const pick = pickShard(found, shard, io.cwd);
     const secrets = targetSecrets(target);
     const say = (text: string): void => {
       io.stdout.write(`${redactSecrets(text, secrets)}\n`);
     };
+    if (pick.files.length === 0) say(emptyShardLine('verify', shard, pick.given));
+    else if (shard.count > 1) say(shardLine('verify', shard, pick));
     const started = performance.now();
-    const verdicts = await verifyGoldens(files, {
-      target,
-      volatile: mergeVolatile(config.volatile, flags),
-      volatileFor: config.volatileFor,
-      failOn,
-      update: args.boolean('update'),
-      ...(concurrency !== undefined && { concurrency }),
-      redactText: (text) => redactSecrets(text, secrets),
-      onVerdict: (verdict) => say(formatVerdictLine(verdict)),
-    });
+    const update = args.boolean('update');
+    const verdicts =
+      pick.files.length === 0
+        ? []
+        : await verifyGoldens(pick.files, {
+            target,
+            volatile: mergeVolatile(config.volatile, flags),
+            volatileFor: config.volatileFor,
+            failOn,
+            update,
+            ...(concurrency !== undefined && { concurrency }),
+            redactText: (text) => redactSecrets(text, secrets),
+            onVerdict: (verdict) => say(formatVerdictLine(verdict, io.cwd)),
+          });
     const report = buildVerifyReport(verdicts, {
       failOn,
-      update: args.boolean('update'),
+      update,
       ms: performance.now() - started,
+      cwd: io.cwd,
+      shard: { ...shard, given: pick.given },
+      positions: pick.positions,
     });
     for (const line of formatReportTail(report)) say(line);
-    const json = args.string('json');
-    if (json !== undefined) {
-      await writeFileAtomic(pathIn(io, json), `${redactSecrets(JSON.stringify(report, null, 2), secrets)}\n`);
-    }
-    const junit = args.string('junit');
-    if (junit !== undefined)
-      await writeFileAtomic(pathIn(io, junit), redactSecrets(junitXml(verifyJunit(report, io.cwd)), secrets));
-    const html = args.string('html');
-    if (html !== undefined) {
-      const goldens = new Map<string, Transcript>();
-      for (const file of files) {
-        const golden = await readGolden(file).catch(() => undefined);
-        if (golden) goldens.set(file, golden);
-      }
-      const summary = formatReportTail(report).find((line) => /^(PASS|FAIL): /.test(line)) ?? '';
-      const page = timelineHtml('mcp-golden verify', summary, verifySections(report, goldens, io.cwd));
-      await writeFileAtomic(pathIn(io, html), redactSecrets(page, secrets));
-    }
-    const sarif = args.string('sarif');
-    if (sarif !== undefined) {
-      const { rules, results } = verifySarif(report, io.cwd);
-      await writeFileAtomic(pathIn(io, sarif), redactSecrets(sarifLog(SARIF_TOOL('verify'), rules, results), secrets));
-    }
+    await writeVerifyOutputs(report, reportFilesOf(args), io, (text) => redactSecrets(text, secrets));
     return report.pass ? 0 : 1;
   },
 });

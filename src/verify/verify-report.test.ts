@@ -5,6 +5,7 @@ type ReportedGolden = VerifyReport['goldens'][number];
 
 const golden = (file: string, extra: Partial<ReportedGolden>): ReportedGolden => ({
   file,
+  position: 1,
   pass: false,
   ms: 5,
   rewritten: false,
@@ -15,6 +16,9 @@ const golden = (file: string, extra: Partial<ReportedGolden>): ReportedGolden =>
 
 const report = (goldens: ReportedGolden[], update = false): VerifyReport => ({
   format: 'mcp-golden-verify/1',
+  command: 'verify',
+  shard: { index: 1, count: 1, given: goldens.length },
+  cwd: process.cwd(),
   pass: goldens.every((g) => g.pass),
   failOn: 'any',
   update,

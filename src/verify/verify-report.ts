@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { type Difference, formatDifference } from './json-difference.js';
 import { formatSchemaChange, type SchemaChange } from './schema-drift.js';
+import type { Shard } from './shard-goldens.js';
 import type { GoldenVerdict } from './verify-goldens.js';
 
 /** A schema change with the goldens whose listing showed it (the same change is reported once). */
@@ -8,9 +9,23 @@ export interface ReportedSchemaChange extends SchemaChange {
   readonly goldens: readonly string[];
 }
 
+/** The part of a run a report covers: shard `index` of `count`, out of `given` goldens in all. */
+export interface ReportShard extends Shard {
+  /** How many goldens the whole run was given (every shard together). */
+  readonly given: number;
+}
+
+/** The format of the `verify --json` report this version writes (and `merge-reports` reads). */
+export const VERIFY_REPORT_FORMAT = 'mcp-golden-verify/1';
+
 /** The verdict of a whole `verify` run as data (what `--json FILE` writes). */
 export interface VerifyReport {
-  readonly format: 'mcp-golden-verify/1';
+  readonly format: typeof VERIFY_REPORT_FORMAT;
+  readonly command: 'verify';
+  /** `{index: 1, count: 1}` unless run with `--shard`; `merge-reports` joins the shards into one. */
+  readonly shard: ReportShard;
+  /** The working directory the goldens were found from (`merge-reports` reads them relative to its own). */
+  readonly cwd: string;
   readonly pass: boolean;
   readonly failOn: 'any' | 'breaking';
   readonly update: boolean;
@@ -23,6 +38,8 @@ export interface VerifyReport {
   };
   readonly goldens: readonly {
     readonly file: string;
+    /** The golden's place (1-based) among all the goldens given, every shard together. */
+    readonly position: number;
     readonly pass: boolean;
     readonly ms: number;
     readonly rewritten: boolean;
@@ -49,14 +66,26 @@ export function collectSchemaChanges(verdicts: readonly GoldenVerdict[]): Report
   return [...byKey.values()].map(({ change, goldens }) => ({ ...change, goldens }));
 }
 
+/** How a run was made: its settings, its time, and which part of the goldens given it judged. */
+export interface VerifyRun {
+  readonly failOn: 'any' | 'breaking';
+  readonly update: boolean;
+  readonly ms: number;
+  readonly cwd: string;
+  /** @default the whole run: shard 1/1, the verdicts at positions 1..n */
+  readonly shard?: ReportShard;
+  /** Each verdict's place among all the goldens given. @default 1..n */
+  readonly positions?: readonly number[];
+}
+
 /** Builds the data verdict of a run. */
-export function buildVerifyReport(
-  verdicts: readonly GoldenVerdict[],
-  options: { failOn: 'any' | 'breaking'; update: boolean; ms: number },
-): VerifyReport {
+export function buildVerifyReport(verdicts: readonly GoldenVerdict[], options: VerifyRun): VerifyReport {
   const passed = verdicts.filter((v) => v.pass).length;
   return {
-    format: 'mcp-golden-verify/1',
+    format: VERIFY_REPORT_FORMAT,
+    command: 'verify',
+    shard: options.shard ?? { index: 1, count: 1, given: verdicts.length },
+    cwd: options.cwd,
     pass: passed === verdicts.length,
     failOn: options.failOn,
     update: options.update,
@@ -67,8 +96,9 @@ export function buildVerifyReport(
       rewritten: verdicts.filter((v) => v.rewritten).length,
       ms: Math.round(options.ms),
     },
-    goldens: verdicts.map((v) => ({
+    goldens: verdicts.map((v, i) => ({
       file: v.file,
+      position: options.positions?.[i] ?? i + 1,
       pass: v.pass,
       ms: v.ms,
       rewritten: v.rewritten,
@@ -81,10 +111,15 @@ export function buildVerifyReport(
   };
 }
 
-const shown = (file: string): string => relative(process.cwd(), file) || file;
+/** A golden's path as the lines show it: relative to the run's working directory. */
+const shownFrom =
+  (cwd: string) =>
+  (file: string): string =>
+    relative(cwd, file) || file;
 
-/** One line per golden as it finishes: `PASS  goldens/search.jsonl  312 ms`. */
-export function formatVerdictLine(verdict: GoldenVerdict): string {
+/** One line per golden as it finishes, its path relative to `cwd`: `PASS  goldens/search.jsonl  312 ms`. */
+export function formatVerdictLine(verdict: GoldenVerdict, cwd: string): string {
+  const shown = shownFrom(cwd);
   const status = verdict.rewritten ? 'UPDATED' : verdict.pass ? 'PASS' : 'FAIL';
   const notes = [
     verdict.rewritten && 'rewritten with what the server sent now',
@@ -97,6 +132,7 @@ export function formatVerdictLine(verdict: GoldenVerdict): string {
 /** The tool-schema drift of the run, once: each change with how many of the goldens that listed tools saw it. */
 function formatDrift(report: VerifyReport): string[] {
   if (report.schemaChanges.length === 0) return [];
+  const shown = shownFrom(report.cwd);
   const seen = new Set(report.schemaChanges.flatMap((c) => c.goldens));
   const names = [...seen].map(shown);
   const lines = [
@@ -112,6 +148,7 @@ function formatDrift(report: VerifyReport): string[] {
 
 /** After `--update`: which goldens were rewritten, and which differ but were not, and why. */
 function formatUpdated(report: VerifyReport): string[] {
+  const shown = shownFrom(report.cwd);
   const rewritten = report.goldens.filter((g) => g.rewritten);
   const lines = [
     '',
@@ -133,9 +170,10 @@ function formatUpdated(report: VerifyReport): string[] {
 /**
  * The lines after the per-golden lines: each differing golden with its differences (up to
  * `maxDifferences`; tool-schema changes are listed once for the run instead), the tool-schema
- * drift, what `--update` rewrote, and the summary line.
+ * drift, what `--update` rewrote, and the summary line; paths relative to the run's `cwd`.
  */
 export function formatReportTail(report: VerifyReport, maxDifferences = 20): string[] {
+  const shown = shownFrom(report.cwd);
   const lines: string[] = [];
   for (const golden of report.goldens) {
     const own = golden.differences.filter((d) => d.kind !== 'schema');

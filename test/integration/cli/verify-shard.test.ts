@@ -1,0 +1,300 @@
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { recordCall } from '../../../src/record/record-call.js';
+import { writeGolden } from '../../../src/store/golden-file.js';
+import { runInProcess } from '../../support/in-process-cli.js';
+import { RELEASE_SERVER } from '../../support/release-goldens.js';
+
+// verify --shard i/n on three "runners" (in process, one after another) against a stdio server,
+// and merge-reports joining what they wrote, compared with one unsharded run.
+
+const MASKS = ['--mask', 'iso-time', '--mask', 'uuid'];
+const TOPICS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
+const SHARDS = [1, 2, 3];
+let project: string;
+
+const cli = (args: string[]) => runInProcess(args, { cwd: project });
+/**
+ * The release server, started through a file of this test's own: src/cli/verify-command.test.ts
+ * looks for leftover `release-server.mjs --stdio v1` processes, which this test's would be.
+ */
+const server = (): string => join(project, 'release-server-for-shards.mjs');
+const releaseStdio = (release: string): string => `${process.execPath} ${server()} --stdio ${release}`;
+const verify = (release: string, args: string[]) =>
+  cli(['verify', '--stdio', releaseStdio(release), ...MASKS, ...args]);
+const at = (name: string): string => join(project, name);
+const text = (name: string): Promise<string> => readFile(at(name), 'utf8');
+const json = async (name: string) => JSON.parse(await text(name));
+/** The JUnit test cases of a report: golden names, in order. */
+const cases = async (name: string): Promise<string[]> =>
+  [...(await text(name)).matchAll(/<testcase name="([^"]*)"/g)].map((m) => m[1] as string);
+/** A verify or lint JSON report without its times. */
+const withoutTimes = (report: { summary?: object; goldens: object[] }) =>
+  JSON.parse(JSON.stringify(report, (key, value) => (key === 'ms' ? 0 : value)));
+
+beforeAll(async () => {
+  project = await mkdtemp(join(tmpdir(), 'mcp-golden-shard-'));
+  await writeFile(server(), `import ${JSON.stringify(pathToFileURL(RELEASE_SERVER).href)};\n`);
+  const target = { command: process.execPath, args: [server(), '--stdio', 'v1'], label: 'release-server v1' };
+  for (const topic of TOPICS) {
+    const scenario = { name: `report-${topic}`, tool: 'report', arguments: { topic } };
+    await writeGolden(at(`goldens/report-${topic}.jsonl`), await recordCall(target, scenario));
+  }
+  const count = { name: 'count-2', tool: 'count', arguments: { steps: 2 }, progressToken: 7 };
+  await writeGolden(at('goldens/count-2.jsonl'), await recordCall(target, count));
+});
+
+afterAll(async () => {
+  await rm(project, { recursive: true, force: true });
+});
+
+describe('verify --shard i/n and merge-reports', () => {
+  test('verify --shard k/3 judges disjoint sets whose union is every golden, each passing; the same shard twice judges the same set', async () => {
+    const whole = await verify('v1', ['--json', 'all.json', '--junit', 'all.xml', '--sarif', 'all.sarif', 'goldens']);
+    expect([whole.code, whole.stderr]).toEqual([0, '']);
+    expect(whole.stdout).not.toContain('[mcp-golden] verify: shard');
+    expect(whole.stdout).toMatch(/^PASS +goldens\/count-2\.jsonl +\d+ ms$/m);
+    const all = await cases('all.xml');
+    expect(all).toHaveLength(6);
+    const parts: string[][] = [];
+    for (const k of SHARDS) {
+      const r = await verify('v1', [
+        '--shard',
+        `${k}/3`,
+        '--json',
+        `shard-${k}.json`,
+        '--junit',
+        `shard-${k}.xml`,
+        'goldens',
+      ]);
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      parts.push(await cases(`shard-${k}.xml`));
+      expect(r.stdout).toContain(`[mcp-golden] verify: shard ${k}/3: ${parts[k - 1]?.length} of the 6 goldens given\n`);
+      expect(r.stdout).toMatch(
+        new RegExp(`PASS: ${parts[k - 1]?.length} goldens?, ${parts[k - 1]?.length} passed, 0 failed`),
+      );
+    }
+    // These six names fall in all three shards (the hash is pinned in shard-goldens.test.ts).
+    for (const part of parts) expect(part.length).toBeGreaterThan(0);
+    expect(parts.flat().sort()).toEqual([...all].sort());
+    expect(new Set(parts.flat()).size).toBe(all.length);
+    const again = await verify('v1', ['--shard', '1/3', '--junit', 'again.xml', 'goldens']);
+    expect(again.code).toBe(0);
+    expect(await cases('again.xml')).toEqual(parts[0]);
+  }, 180_000);
+
+  test('merge-reports of the three writes the unsharded report: one JUnit case per golden, the same JSON apart from times, the same SARIF; exit 0', async () => {
+    const files = ['merged.json', 'merged.xml', 'merged.sarif', 'merged.html'];
+    const r = await cli(
+      ['merge-reports', ...SHARDS.map((k) => `shard-${k}.json`), '--json', files[0] as string].concat([
+        '--junit',
+        files[1] as string,
+        '--sarif',
+        files[2] as string,
+        '--html',
+        files[3] as string,
+      ]),
+    );
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toMatch(/^\[mcp-golden\] merge-reports: 3 verify reports, shards 1\.\.3 of 3\n/);
+    expect(r.stdout).toMatch(/PASS: 6 goldens, 6 passed, 0 failed in \d+\.\d s\n$/);
+    expect(await cases('merged.xml')).toEqual(await cases('all.xml'));
+    expect(withoutTimes(await json('merged.json'))).toEqual(withoutTimes(await json('all.json')));
+    expect(await json('merged.sarif')).toEqual(await json('all.sarif'));
+    const html = await text('merged.html');
+    for (const name of await cases('all.xml')) expect(html).toContain(`${name}: pass`);
+    expect(html).toContain('tools/call report (id');
+  }, 180_000);
+
+  test("with one shard's server changed, merge-reports exits 1 and its JUnit names the failing goldens", async () => {
+    const parts = await Promise.all(SHARDS.map((k) => cases(`shard-${k}.xml`)));
+    const changed = parts.findIndex((part) => part.some((name) => name.includes('report-'))) + 1;
+    const r = await verify('text-changed', ['--shard', `${changed}/3`, '--json', 'changed.json', 'goldens']);
+    expect(r.code).toBe(1);
+    const reports = SHARDS.map((k) => (k === changed ? 'changed.json' : `shard-${k}.json`));
+    const merged = await cli(['merge-reports', ...reports, '--junit', 'failing.xml', '--json', 'failing.json']);
+    expect([merged.code, merged.stderr]).toEqual([1, '']);
+    const failing = (parts[changed - 1] ?? []).filter((name) => name.includes('report-'));
+    expect(merged.stdout).toContain(`FAIL: 6 goldens, ${6 - failing.length} passed, ${failing.length} failed`);
+    const xml = await text('failing.xml');
+    expect(xml).toContain(`tests="6" failures="${failing.length}"`);
+    for (const name of failing) {
+      expect(xml).toMatch(
+        new RegExp(
+          `<testcase name="${name}"[^>]*>\\s*<failure message="tools/call result \\$\\.result\\.content\\[0\\]\\.text`,
+        ),
+      );
+    }
+    expect((await json('failing.json')).goldens.filter((g: { pass: boolean }) => !g.pass)).toHaveLength(failing.length);
+  }, 180_000);
+
+  test('tool-schema drift seen in every shard is listed once, as in an unsharded run', async () => {
+    const whole = await verify('compatible', ['--json', 'drift-all.json', '--sarif', 'drift-all.sarif', 'goldens']);
+    expect(whole.code).toBe(1);
+    for (const k of SHARDS) {
+      expect((await verify('compatible', ['--shard', `${k}/3`, '--json', `drift-${k}.json`, 'goldens'])).code).toBe(1);
+    }
+    const r = await cli([
+      'merge-reports',
+      ...SHARDS.map((k) => `drift-${k}.json`),
+      '--json',
+      'drift.json',
+      '--sarif',
+      'drift.sarif',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('tool "summary": new tool')).toHaveLength(2);
+    expect(r.stdout).toContain('seen by 6 goldens: goldens/count-2.jsonl, goldens/report-alpha.jsonl,');
+    const merged = await json('drift.json');
+    expect(merged.schemaChanges.map((c: { goldens: string[] }) => c.goldens.length)).toEqual([6, 6]);
+    expect(withoutTimes(merged)).toEqual(withoutTimes(await json('drift-all.json')));
+    expect(await json('drift.sarif')).toEqual(await json('drift-all.sarif'));
+  }, 180_000);
+
+  test('merging two of the three shards is an error naming the missing one; so are a shard twice and a lint report among them', async () => {
+    const two = await cli(['merge-reports', 'shard-1.json', 'shard-3.json', '--junit', 'two.xml']);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toBe(
+      '[mcp-golden] Missing shard 2/3: the reports given are shard 1/3 ("shard-1.json"), shard 3/3 ("shard-3.json"). Add the report of shard 2/3 (a runner that failed to upload it must run again).\n',
+    );
+    await expect(readFile(at('two.xml'))).rejects.toThrow(/ENOENT/);
+    const twice = await cli(['merge-reports', 'shard-1.json', 'shard-2.json', 'shard-3.json', 'changed.json']);
+    expect([twice.code, twice.stderr]).toEqual([
+      2,
+      expect.stringMatching(/^\[mcp-golden\] Reports "shard-\d\.json" and "changed\.json" are both shard \d\/3/),
+    ]);
+    expect((await cli(['lint', '--shard', '2/3', '--json', 'lint-2.json', 'goldens'])).stderr).toBe('');
+    const mixed = await cli(['merge-reports', 'shard-1.json', 'lint-2.json', 'shard-3.json']);
+    expect([mixed.code, mixed.stderr]).toEqual([
+      2,
+      '[mcp-golden] Report "lint-2.json" is a lint report, but "shard-1.json" is a verify report: merge the reports of one command at a time.\n',
+    ]);
+    const absent = await cli(['merge-reports', 'shard-1.json', 'nowhere.json']);
+    expect([absent.code, absent.stderr]).toEqual([
+      2,
+      expect.stringContaining('[mcp-golden] Cannot read report "nowhere.json": no such file.'),
+    ]);
+  }, 180_000);
+
+  test('adding a golden moves no other golden between shards; a shard with no golden passes with a line saying so', async () => {
+    // The shard choice happens before any session: a refused target judges every golden of a shard quickly.
+    const shardsOf = async (tag: string): Promise<Map<string, number>> => {
+      const found = new Map<string, number>();
+      for (const k of SHARDS) {
+        await cli([
+          'verify',
+          '--target',
+          'http://127.0.0.1:9/mcp',
+          '--shard',
+          `${k}/3`,
+          '--junit',
+          `${tag}-${k}.xml`,
+          'goldens',
+        ]);
+        for (const name of await cases(`${tag}-${k}.xml`)) found.set(name, k);
+      }
+      return found;
+    };
+    const before = await shardsOf('before');
+    expect(before.size).toBe(6);
+    await copyFile(at('goldens/report-alpha.jsonl'), at('goldens/added.jsonl'));
+    try {
+      const after = await shardsOf('after');
+      expect(after.size).toBe(7);
+      for (const [name, k] of before) expect([name, after.get(name)]).toEqual([name, k]);
+    } finally {
+      await rm(at('goldens/added.jsonl'));
+    }
+    const alpha = before.get('goldens/report-alpha.jsonl') as number;
+    const empty = await verify('v1', [
+      '--shard',
+      `${(alpha % 3) + 1}/3`,
+      '--json',
+      'empty.json',
+      '--junit',
+      'empty.xml',
+      'goldens/report-alpha.jsonl',
+    ]);
+    expect([empty.code, empty.stderr]).toEqual([0, '']);
+    expect(empty.stdout).toContain(
+      `[mcp-golden] verify: shard ${(alpha % 3) + 1}/3 holds none of the 1 golden given; nothing to verify, so it passes.\n`,
+    );
+    expect(await cases('empty.xml')).toEqual([]);
+    expect((await json('empty.json')).summary).toMatchObject({ goldens: 0, passed: 0, failed: 0 });
+  }, 180_000);
+
+  test('--shard 3/2, 0/2 and x/y are usage errors (exit 2) for verify and lint; 1/1 is the unsharded run', async () => {
+    for (const command of ['verify', 'lint']) {
+      for (const shard of ['3/2', '0/2', 'x/y']) {
+        const target = command === 'verify' ? ['--stdio', releaseStdio('v1')] : [];
+        const r = await cli([command, ...target, '--shard', shard, 'goldens']);
+        expect([r.code, r.stderr]).toEqual([
+          2,
+          `[mcp-golden] Invalid --shard "${shard}": expected i/n with 1 <= i <= n, the part this runner takes of n parts (e.g. --shard 2/3 on the second of three CI runners).\n`,
+        ]);
+      }
+    }
+    const one = await verify('v1', ['--shard', '1/1', '--json', 'one.json', 'goldens']);
+    expect(one.code).toBe(0);
+    expect(withoutTimes(await json('one.json'))).toEqual(withoutTimes(await json('all.json')));
+  }, 180_000);
+
+  test('lint --shard k/2 covers every golden once, and merge-reports joins the lint reports as one run', async () => {
+    const whole = await cli([
+      'lint',
+      '--json',
+      'lint-all.json',
+      '--junit',
+      'lint-all.xml',
+      '--sarif',
+      'lint-all.sarif',
+      'goldens',
+    ]);
+    const paths: string[] = [];
+    for (const k of [1, 2]) {
+      const r = await cli(['lint', '--shard', `${k}/2`, '--json', `lint-${k}-of-2.json`, 'goldens']);
+      expect([r.code, r.stderr]).toEqual([whole.code, '']);
+      paths.push(...(await json(`lint-${k}-of-2.json`)).goldens.map((g: { path: string }) => g.path));
+    }
+    const all = (await json('lint-all.json')).goldens.map((g: { path: string }) => g.path);
+    expect(all).toHaveLength(6);
+    expect([...paths].sort()).toEqual([...all].sort());
+    expect(new Set(paths).size).toBe(6);
+    const merged = await cli([
+      'merge-reports',
+      'lint-2-of-2.json',
+      'lint-1-of-2.json',
+      '--json',
+      'lint.json',
+      '--junit',
+      'lint.xml',
+      '--sarif',
+      'lint.sarif',
+    ]);
+    expect([merged.code, merged.stderr]).toEqual([whole.code, '']);
+    expect(await json('lint.json')).toEqual(await json('lint-all.json'));
+    expect(await text('lint.xml')).toBe(await text('lint-all.xml'));
+    expect(await json('lint.sarif')).toEqual(await json('lint-all.sarif'));
+    await mkdir(at('elsewhere'));
+    const away = await runInProcess(
+      ['merge-reports', at('lint-1-of-2.json'), at('lint-2-of-2.json'), '--junit', 'x.xml'],
+      {
+        cwd: at('elsewhere'),
+      },
+    );
+    expect([away.code, away.stderr]).toEqual([
+      2,
+      expect.stringMatching(
+        /^\[mcp-golden\] Cannot read golden "goldens\/[a-z0-9-]+\.jsonl" \(linted in ".*lint-\d-of-2\.json"\) for --junit, which lists each golden's calls: .* Run merge-reports in the checkout the shards linted\.\n$/,
+      ),
+    ]);
+    const html = await cli(['merge-reports', 'lint-1-of-2.json', 'lint-2-of-2.json', '--html', 'lint.html']);
+    expect([html.code, html.stderr]).toEqual([
+      2,
+      expect.stringContaining('[mcp-golden] --html joins verify reports only'),
+    ]);
+  }, 180_000);
+});
