@@ -102,6 +102,8 @@ if (print) {
   const b = text.indexOf(END);
   if (a < 0 || b < 0) throw new Error(`docs/gateway-matrix.md has no matrix markers (${START} ... ${END})`);
   writeFileSync(page, `${text.slice(0, a)}${section}${text.slice(b + END.length)}`);
-  process.stderr.write(`[matrix] docs/gateway-matrix.md updated (${results.length} gateways, ${properties.length} rows)\n`);
+  process.stderr.write(
+    `[matrix] docs/gateway-matrix.md updated (${results.length} gateways, ${properties.length} rows)\n`,
+  );
 }
 process.exitCode = unstable.length > 0 ? 1 : 0;
