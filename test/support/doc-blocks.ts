@@ -57,7 +57,9 @@ function readCommands(body: readonly string[], firstLine: number): DocCommand[] 
   for (let i = 0; i < body.length; i++) {
     const line = i + firstLine;
     let text = body[i] as string;
-    while (text.endsWith('\\') && i + 1 < body.length) text = `${text.slice(0, -1)} ${(body[++i] as string).trim()}`;
+    while (text.endsWith('\\') && i + 1 < body.length) {
+      text = `${text.slice(0, -1).trimEnd()} ${(body[++i] as string).trim()}`;
+    }
     if (text.trim() === '' || text.trim().startsWith('#')) continue;
     const exits = /#\s*exits (\d+)\s*$/.exec(text);
     commands.push({ text: text.trim(), exit: exits ? Number(exits[1]) : 0, line });
