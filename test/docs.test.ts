@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
-import { readDocBlocks, unusedFiles } from './support/doc-blocks.js';
+import { readDocBlocks, runDocBlocks, unusedFiles } from './support/doc-blocks.js';
 
 // README is a landing page and the guides in docs/ hold the rest: these checks keep the pages short,
 // linked and free of repository-only paths. What the marked blocks do is run by test/e2e/packed-package.
@@ -128,4 +129,38 @@ test('marked blocks: files with their path, commands with their exit code, unuse
     { kind: 'file', path: 'test/a.test.ts', text: '\n', line: 13 },
   ]);
   expect(unusedFiles(blocks)).toEqual(['line 13: test/a.test.ts is written but no later command runs it']);
+});
+
+test('running marked blocks: files written, exit codes held to their comment, background commands stopped', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-golden-doc-blocks-'));
+  try {
+    const doc = (last: string) =>
+      readDocBlocks(
+        [
+          '```sh test server.sh',
+          'echo "listening"; exec sleep 30',
+          '```',
+          '```sh test',
+          'sh server.sh &',
+          'test -f server.sh',
+          'false   # exits 1',
+          'kill %1',
+          last,
+          '```',
+        ].join('\n'),
+      );
+    const runs = await runDocBlocks(dir, doc('echo done'), {}, 20_000);
+    expect(runs.map((r) => [r.command, r.run.code])).toEqual([
+      ['test -f server.sh', 0],
+      ['false   # exits 1', 1],
+      ['kill %1', null],
+      ['echo done', 0],
+    ]);
+    expect(runs[2]?.run.output).toBe('listening\n');
+    await expect(runDocBlocks(dir, doc('exit 3'), {}, 20_000)).rejects.toThrow(
+      'line 9: `exit 3` exited 3, expected 0.',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
