@@ -1,5 +1,5 @@
 // `npm run matrix`: runs `mcp-golden check` against every real gateway in scripts/real-gateways.mjs
-// and writes the streaming compatibility matrix into README.md (between the matrix markers) from
+// and writes the streaming compatibility matrix into docs/gateway-matrix.md (between the matrix markers) from
 // those runs. `--print` prints the section instead of writing it; `--runs N` runs each gateway N
 // times and reports any row whose verdict changed between runs (exit code 1); `--gateways a,b` runs
 // only the gateways whose id starts with one of those.
@@ -96,12 +96,14 @@ const section = [
 if (print) {
   process.stdout.write(`${section}\n`);
 } else {
-  const readme = join(root, 'README.md');
-  const text = readFileSync(readme, 'utf8');
+  const page = join(root, 'docs/gateway-matrix.md');
+  const text = readFileSync(page, 'utf8');
   const a = text.indexOf(START.slice(0, 20));
   const b = text.indexOf(END);
-  if (a < 0 || b < 0) throw new Error(`README.md has no matrix markers (${START} ... ${END})`);
-  writeFileSync(readme, `${text.slice(0, a)}${section}${text.slice(b + END.length)}`);
-  process.stderr.write(`[matrix] README.md updated (${results.length} gateways, ${properties.length} rows)\n`);
+  if (a < 0 || b < 0) throw new Error(`docs/gateway-matrix.md has no matrix markers (${START} ... ${END})`);
+  writeFileSync(page, `${text.slice(0, a)}${section}${text.slice(b + END.length)}`);
+  process.stderr.write(
+    `[matrix] docs/gateway-matrix.md updated (${results.length} gateways, ${properties.length} rows)\n`,
+  );
 }
 process.exitCode = unstable.length > 0 ? 1 : 0;

@@ -22,10 +22,7 @@ test('the scripts a newcomer runs in a clone build dist/ first', () => {
 });
 
 test("README's install section shows the registry, the clone and the tarball, with exact commands", () => {
-  const section = readme.slice(
-    readme.indexOf('## Use it in your project'),
-    readme.indexOf('This is a complete test file'),
-  );
+  const section = readme.slice(readme.indexOf('## Install'), readme.indexOf('## A complete test file'));
   expect(section).toContain('npm install --save-dev mcp-golden vitest msw @types/node');
   const tarball = `mcp-golden-${pkg.version}.tgz`;
   expect(section).toContain(`cd mcp-golden && npm install && npm pack        # writes ${tarball}`);

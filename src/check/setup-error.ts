@@ -55,7 +55,7 @@ export function startFix(
     clientTransport === 'stdio'
       ? 'that it speaks MCP on its stdin and stdout (--client-transport stdio)'
       : 'that it takes {port} as the port it listens on (127.0.0.1), and that --gateway-path (default /mcp) is its MCP endpoint';
-  return `Likely fix:${quoteHint} Run the command above in a terminal to see why it stops; check its options, ${listen}. See "Checking a gateway" in the README for a working command line per gateway.`;
+  return `Likely fix:${quoteHint} Run the command above in a terminal to see why it stops; check its options, ${listen}. See "Gateways from npm, and nginx" in docs/gateway-authors.md for a working command line per gateway.`;
 }
 
 /** The cause of a failed first call, without the recorder's hints about options `check` does not have. */

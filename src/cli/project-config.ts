@@ -115,7 +115,7 @@ function checked(value: unknown, source: string, baseDir: string, inPackageJson:
   }
   throw new GoldenError(
     'E_USAGE',
-    `Invalid config in ${source}: ${problem}. Fix the file: its sections are "record", "verify" and "lint" (README "Record your own server", step 5).`,
+    `Invalid config in ${source}: ${problem}. Fix the file: its sections are "record", "verify" and "lint" (see "One config file" in docs/server-authors.md).`,
   );
 }
 

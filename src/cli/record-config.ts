@@ -50,7 +50,7 @@ export function recordConfigOf(
   if (!record && !loaded.inPackageJson) {
     throw new GoldenError(
       'E_USAGE',
-      `Invalid config in ${source}: no "record" section. Expected {"record": {"stdio" | "target", "headers", "scenarios", "out"}}, or pass --stdio or --target; see README "Record your own server".`,
+      `Invalid config in ${source}: no "record" section. Expected {"record": {"stdio" | "target", "headers", "scenarios", "out"}}, or pass --stdio or --target; see "One config file" in docs/server-authors.md.`,
     );
   }
   if (!record) return undefined;

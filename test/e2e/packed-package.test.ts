@@ -1,34 +1,35 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readDocBlocks, runDocBlocks, unusedFiles } from '../support/doc-blocks.js';
 import { type ProjectRun, runInProject } from '../support/run-in-project.js';
 
 // A new user's project: the packed tarball installed into a fresh folder outside this repository
 // (so nothing resolves to the repo's own node_modules), with its own package.json and strict
-// tsconfig, no path mapping. The test file it runs is the one in README's "Use it in your project".
+// tsconfig, no path mapping. The test file it runs is the one README marks `test`; the guides'
+// marked blocks run in folders beside it that share its node_modules (see docs-in-project below).
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const exec = promisify(execFile);
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
   version: string;
+  dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
 let project: string;
 /** The consumer's type-check configs (registration by import or by setupFiles, under both module resolutions). */
 let tsconfigs: string[];
 
-/** The test file in README's "Use it in your project" section, and the path it names. */
+/** The complete test file README.md marks `test` (a `ts test test/<name>.test.ts` block). */
 async function readmeTestFile(): Promise<{ path: string; text: string }> {
-  const readme = await readFile(join(root, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Use it in your project'));
-  const block = /```ts\n(\/\/ (test\/[\w.-]+\.test\.ts)\n[\s\S]*?)```/.exec(section);
-  if (!block?.[1] || !block[2])
-    throw new Error('README has no "// test/<name>.test.ts" block under "Use it in your project"');
-  return { path: block[2], text: block[1] };
+  const blocks = readDocBlocks(await readFile(join(root, 'README.md'), 'utf8'));
+  const file = blocks.find((b) => b.kind === 'file' && /^test\/[\w.-]+\.test\.ts$/.test(b.path));
+  if (file?.kind !== 'file') throw new Error('README has no block marked `ts test test/<name>.test.ts`');
+  return { path: file.path, text: file.text };
 }
 
 // A second file beside the README's: a test that can be made to fail before its assertion, and the
@@ -129,6 +130,12 @@ beforeAll(async () => {
         msw: dev.msw,
         typescript: dev.typescript,
         '@types/node': dev['@types/node'],
+        // What the guides' programs import besides mcp-golden: the SDK clients and server, zod, fast-check.
+        '@modelcontextprotocol/sdk': pkg.dependencies['@modelcontextprotocol/sdk'],
+        '@modelcontextprotocol/client': dev['@modelcontextprotocol/client'],
+        '@modelcontextprotocol/server': dev['@modelcontextprotocol/server'],
+        zod: pkg.dependencies.zod,
+        'fast-check': dev['fast-check'],
       },
     }),
   );
@@ -161,6 +168,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (project) await rm(project, { recursive: true, force: true });
+  if (project) await rm(`${project}-guides`, { recursive: true, force: true });
 });
 
 describe('the packed package in a fresh project', { timeout: 120_000 }, () => {
@@ -168,6 +176,7 @@ describe('the packed package in a fresh project', { timeout: 120_000 }, () => {
     const shipped = join(project, 'node_modules/mcp-golden');
     expect(await readFile(join(shipped, 'LICENSE'), 'utf8')).toContain('the mcp-golden authors');
     expect(await stat(join(shipped, 'README.md')).then(() => true)).toBe(true);
+    expect(await stat(join(shipped, 'docs/server-authors.md')).then(() => true)).toBe(true);
     const files = await readdir(join(shipped, 'dist'), { recursive: true });
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     // scripts/ does not ship: a `prepare` would run (and fail or warn) in every consumer's install.
@@ -253,5 +262,31 @@ describe('the packed package in a fresh project', { timeout: 120_000 }, () => {
     expect(output).toMatch(/Tests\s+1 passed/);
     expect(output).not.toContain('obsolete');
     expect(await snapshotFiles()).toEqual(before);
+  });
+});
+
+// Each guide's marked blocks, in order, in a project of its own: a folder beside the packed project
+// (outside it, so its vitest config is not found) with its own package.json and the packed project's
+// node_modules linked in, as if installed there.
+const guides = (await readdir(join(root, 'docs'))).filter((name) => name.endsWith('.md')).sort();
+const guidesWithBlocks: string[] = [];
+for (const name of guides) {
+  if (readDocBlocks(await readFile(join(root, 'docs', name), 'utf8')).length > 0) guidesWithBlocks.push(name);
+}
+
+describe('every block the guides mark `test`, run as written', { timeout: 180_000 }, () => {
+  test('the guides of the server authors, the client authors and the vitest users mark blocks', () => {
+    expect(guidesWithBlocks).toEqual(expect.arrayContaining(['client-authors.md', 'server-authors.md', 'vitest.md']));
+  });
+
+  test.each(guidesWithBlocks)('docs/%s', async (name) => {
+    const blocks = readDocBlocks(await readFile(join(root, 'docs', name), 'utf8'));
+    expect(unusedFiles(blocks)).toEqual([]);
+    const dir = join(`${project}-guides`, name.replace(/\.md$/, ''));
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'package.json'), '{ "name": "guide", "private": true, "type": "module" }\n');
+    await symlink(join(project, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    const runs = await runDocBlocks(dir, blocks, {}, 120_000);
+    expect(runs.length).toBeGreaterThan(0);
   });
 });

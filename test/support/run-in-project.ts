@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFile, cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,33 @@ export interface ProjectRun {
   readonly output: string;
 }
 
+/** This process's environment as a user's shell has it: without this suite's vitest, CI and update variables, without colour. */
+function userEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'CI' && k !== 'MCP_GOLDEN_UPDATE'),
+  );
+  return { ...clean, NO_COLOR: '1', FORCE_COLOR: '0', ...env };
+}
+
+/** Waits for a child to end (killed after `timeoutMs`, so a hang fails instead of stalling) with its output. */
+function finished(
+  child: ChildProcess,
+  timeoutMs: number,
+  kill: () => void = () => child.kill('SIGKILL'),
+): Promise<ProjectRun> {
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(kill, timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
 /**
  * Runs `node <script> ...args` in a scratch project as a user would: without this suite's vitest,
  * CI and update variables, without colour, killed after `timeoutMs` so a hang fails instead of stalling.
@@ -46,23 +73,79 @@ export function runInProject(
   env: Record<string, string>,
   timeoutMs: number,
 ): Promise<ProjectRun> {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'CI' && k !== 'MCP_GOLDEN_UPDATE'),
-  );
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      cwd: project,
-      env: { ...clean, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
+  const child = spawn(process.execPath, [script, ...args], {
+    cwd: project,
+    env: userEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return finished(child, timeoutMs);
+}
+
+/** A command line run by /bin/sh in a project as a user's terminal runs it, with the same limits as {@link runInProject}. */
+export function runShellInProject(
+  project: string,
+  command: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<ProjectRun> {
+  const child = spawn('/bin/sh', ['-c', command], {
+    cwd: project,
+    env: userEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return finished(child, timeoutMs);
+}
+
+/** A command running in the background of a project, in a process group of its own. */
+export interface ProjectJob {
+  /** Stops the whole group (SIGTERM, then SIGKILL after 3 s) and resolves to what it printed. Idempotent. */
+  stop(): Promise<ProjectRun>;
+}
+
+/**
+ * Starts a command line in the background of a project (`command &` in a terminal) and resolves once
+ * it printed its first line on stdout (a server's URL), or rejects with its output if it ended first.
+ */
+export async function startShellInProject(
+  project: string,
+  command: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<ProjectJob> {
+  const child = spawn('/bin/sh', ['-c', command], {
+    cwd: project,
+    env: userEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, name);
+    } catch {
+      // The group has already ended.
+    }
+  };
+  const done = finished(child, timeoutMs, () => signal('SIGKILL'));
+  const firstLine = new Promise<void>((resolve) => {
+    let seen = '';
+    child.stdout.on('data', (d: Buffer) => {
+      seen += d.toString();
+      if (seen.includes('\n')) resolve();
     });
   });
+  const ended = await Promise.race([firstLine.then(() => undefined), done]);
+  if (ended) throw new Error(`\`${command} &\` ended (code ${ended.code}) before printing a line:\n${ended.output}`);
+  let stopped: Promise<ProjectRun> | undefined;
+  return {
+    stop() {
+      stopped ??= (async () => {
+        signal('SIGTERM');
+        const grace = setTimeout(() => signal('SIGKILL'), 3000);
+        const run = await done;
+        clearTimeout(grace);
+        return run;
+      })();
+      return stopped;
+    },
+  };
 }
