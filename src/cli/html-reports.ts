@@ -1,6 +1,7 @@
 import type { CheckReport } from '../check/vocabulary.js';
 import type { LintViolation } from '../lint/lint-violation.js';
 import type { TimelineMark, TimelineRow, TimelineSection } from '../report/html-report.js';
+import { counted } from '../transcript/counted.js';
 import type { Transcript } from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
 import { errorOf, isErrorResult, paramsOf, progressOf, requestProgressToken } from '../transcript/json-rpc.js';
@@ -155,7 +156,7 @@ export function verifySections(
     const evidence =
       golden.error ??
       golden.refused ??
-      (golden.differences.length === 0 ? 'matches the golden' : `${golden.differences.length} difference(s)`);
+      (golden.differences.length === 0 ? 'matches the golden' : counted(golden.differences.length, 'difference'));
     const calls = transcript ? transcriptCalls(transcript) : [];
     const rows = calls.map((call): TimelineRow => {
       const judged = call.name.startsWith('tools/call');

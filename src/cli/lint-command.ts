@@ -132,7 +132,10 @@ Per golden: notes.lint = { "<rule>": "why this golden is an exception" } in its 
           : `${report.violations.length} violation${report.violations.length === 1 ? '' : 's'}`;
       io.stdout.write(`${path}: ${verdict} (${report.calls} request${report.calls === 1 ? '' : 's'})\n`);
       for (const v of report.violations) io.stdout.write(`${formatViolation(v, path)}\n`);
-      for (const s of report.skipped) io.stdout.write(`  ${s.rule} off: ${s.why}\n`);
+      // Rules off for one reason share a line: a modern golden has two, for one reason.
+      const reasons = new Map<string, string[]>();
+      for (const s of report.skipped) reasons.set(s.why, [...(reasons.get(s.why) ?? []), s.rule]);
+      for (const [why, rules] of reasons) io.stdout.write(`  ${rules.join(', ')} off: ${why}\n`);
     }
     io.stdout.write(
       total === 0

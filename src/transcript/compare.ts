@@ -1,5 +1,6 @@
 import { atomizeChangeset, diff } from 'json-diff-ts';
 import type { CanonicalFrame, CanonicalStream, CompareMode } from './canonical-view.js';
+import { counted } from './counted.js';
 import { firstDifference } from './first-difference.js';
 import type { Transcript } from './frame.js';
 import { describeMessage, frameMessage, type JsonRpcMessage } from './frame-content.js';
@@ -69,15 +70,17 @@ export function describeBlocks(expected: readonly ContentBlock[], actual: readon
         expected[i + 1]?.text !== undefined &&
         got.text.includes(expected[i + 1]?.text ?? '')
       ) {
-        return `block ${i} merged with block ${i + 1} (${actual.length} blocks instead of ${expected.length})`;
+        return `block ${i} merged with block ${i + 1} (${counted(actual.length, 'block')} instead of ${expected.length})`;
       }
       const at = firstDifference(block.text, got.text);
       const note = lookAlikeNote(block.text, got.text);
       return `block ${i} differs at character ${at}: expected "${short(block.text, at)}", got "${short(got.text, at)}"${note ? ` (${note})` : ''}`;
     }
-    if (!got) return `${actual.length} blocks instead of ${expected.length}: block ${i} is missing`;
+    if (!got) return `${counted(actual.length, 'block')} instead of ${expected.length}: block ${i} is missing`;
   }
-  return actual.length > expected.length ? `${actual.length} blocks instead of ${expected.length}` : undefined;
+  return actual.length > expected.length
+    ? `${counted(actual.length, 'block')} instead of ${expected.length}`
+    : undefined;
 }
 
 function messageChanges(expected: JsonRpcMessage, actual: JsonRpcMessage, max: number): string[] {
