@@ -9,6 +9,7 @@ import { canonicalView, type PreparedTranscript, prepareTranscript, sameCanonica
 import { allowedDrift, resolveTolerance, type TimingTolerance } from './timing-tolerance.js';
 import { lookAlikeNote, visibleText } from './visible-text.js';
 import { type CompiledVolatile, compileVolatile, type VolatileOptions } from './volatile.js';
+import { firstCallExchange, isWarmUp } from './warm-up.js';
 
 /** Options of {@link compareTranscripts}. */
 export interface CompareOptions {
@@ -133,10 +134,13 @@ function timingProblems(
 ): string[] {
   const tolerance = resolveTolerance(timing);
   const problems: string[] = [];
+  const firstCall = firstCallExchange(expected.flatMap((s) => s.frames.map((f) => f.frame)));
   for (const stream of expected) {
     const other = actual.get(stream.stream);
     if (!other) continue;
     const exchange = Number(stream.stream.split(':')[0]);
+    // The handshake and the listings before the first call are the server's cold start, not its streaming.
+    if (isWarmUp(exchange, firstCall)) continue;
     const expectedStart = e.starts.get(exchange) ?? 0;
     const actualStart = a.starts.get(exchange) ?? 0;
     stream.frames.forEach((frame, i) => {
