@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ReferenceServer, startReferenceServer } from '../../src/server/http-server.js';
 import { runInProcess } from '../support/in-process-cli.js';
-import { type SdkV2Server, startSdkV2Server } from '../support/sdk-v2-server.js';
+import { startSdkV2Server } from '../support/sdk-v2-server.js';
 
 // `record`, then `verify --update`: the first update writes the header `record` wrote, and a changed
 // text shows as the lines that changed (a first recording's cold start, 239 ms vs 91 ms on the SDK v2
@@ -74,10 +74,8 @@ describe('verify --update after record', () => {
       era: 'modern',
       answers: { 'elicitation/create': { action: 'accept', content: { ok: true } } },
     };
-    const [first, changed] = await Promise.all([
-      startSdkV2Server({ legacy: 'reject' }),
-      startSdkV2Server({ legacy: 'reject', confirmWord: 'approved' }),
-    ] as Promise<SdkV2Server>[]);
+    const first = await startSdkV2Server({ legacy: 'reject' });
+    const changed = await startSdkV2Server({ legacy: 'reject', confirmWord: 'approved' });
     try {
       await recordInto(out, first.url, [scenario]);
       const file = join(out, 'goldens/confirm.jsonl');
