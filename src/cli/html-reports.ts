@@ -176,3 +176,38 @@ export function verifySections(
     return { title: `${shown(golden.file, cwd)}: ${status}`, rows };
   });
 }
+
+/**
+ * `diff --html`: the two goldens' calls paired in order, each pair on one row with both timelines
+ * on its shared axis (the first golden's lanes above the second's), the differences beside the
+ * first tools/call.
+ */
+export function diffSections(
+  names: readonly [string, string],
+  goldens: readonly [Transcript, Transcript],
+  verdict: { readonly equal: boolean; readonly headline: string; readonly lines: readonly string[] },
+): TimelineSection[] {
+  const [first, second] = goldens.map(transcriptCalls) as [CallRow[], CallRow[]];
+  let diffShown = false;
+  const rows = Array.from({ length: Math.max(first.length, second.length) }, (_, i): TimelineRow => {
+    const [a, b] = [first[i], second[i]];
+    const name = a?.name ?? b?.name ?? `call ${i + 1}`;
+    const judged = name.startsWith('tools/call');
+    const withDiff = judged && !verdict.equal && !diffShown;
+    if (withDiff) diffShown = true;
+    const lanes = (call: CallRow | undefined, label: string) => [
+      { name: `${label} client`, marks: call?.client ?? [] },
+      { name: `${label} server`, marks: call?.upstream ?? [] },
+    ];
+    return {
+      name,
+      verdict: judged ? (verdict.equal ? 'pass' : 'fail') : 'n/a',
+      evidence: judged ? verdict.headline : a && b ? 'both goldens' : `only in ${a ? names[0] : names[1]}`,
+      lanes: [...lanes(a, names[0]), ...lanes(b, names[1])],
+      ...(withDiff && { diff: verdict.lines }),
+    };
+  });
+  if (!verdict.equal && !diffShown)
+    rows.unshift({ name: 'difference', verdict: 'fail', evidence: verdict.headline, lanes: [], diff: verdict.lines });
+  return [{ title: `${names[0]} vs ${names[1]}: ${verdict.equal ? 'equal' : 'differ'}`, rows }];
+}
