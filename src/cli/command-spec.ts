@@ -182,7 +182,8 @@ export function parseCommandArgs<Names extends string>(
   }
   if (parsed.positionals.length < (spec.minOperands ?? 0)) {
     const what = spec.missing ? `Missing ${spec.missing}: ` : '';
-    throw usageError(spec, `${what}\`${spec.name}\` needs ${spec.operands ?? 'operands'}; got none.`);
+    const got = parsed.positionals.length === 0 ? 'none' : `only ${parsed.positionals.map((p) => `"${p}"`).join(' ')}`;
+    throw usageError(spec, `${what}\`${spec.name}\` needs ${spec.operands ?? 'operands'}; got ${got}.`);
   }
   const most = spec.maxOperands ?? (spec.operands ? Number.POSITIVE_INFINITY : 0);
   if (parsed.positionals.length > most) {

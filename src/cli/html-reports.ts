@@ -1,6 +1,7 @@
 import type { CheckReport } from '../check/vocabulary.js';
 import type { LintViolation } from '../lint/lint-violation.js';
 import type { TimelineMark, TimelineRow, TimelineSection } from '../report/html-report.js';
+import { counted } from '../transcript/counted.js';
 import type { Transcript } from '../transcript/frame.js';
 import { frameMessage } from '../transcript/frame-content.js';
 import { errorOf, isErrorResult, paramsOf, progressOf, requestProgressToken } from '../transcript/json-rpc.js';
@@ -155,7 +156,7 @@ export function verifySections(
     const evidence =
       golden.error ??
       golden.refused ??
-      (golden.differences.length === 0 ? 'matches the golden' : `${golden.differences.length} difference(s)`);
+      (golden.differences.length === 0 ? 'matches the golden' : counted(golden.differences.length, 'difference'));
     const calls = transcript ? transcriptCalls(transcript) : [];
     const rows = calls.map((call): TimelineRow => {
       const judged = call.name.startsWith('tools/call');
@@ -174,4 +175,39 @@ export function verifySections(
       rows.push({ name: shown(golden.file, cwd), verdict: golden.pass ? 'pass' : 'fail', evidence, lanes: [], diff });
     return { title: `${shown(golden.file, cwd)}: ${status}`, rows };
   });
+}
+
+/**
+ * `diff --html`: the two goldens' calls paired in order, each pair on one row with both timelines
+ * on its shared axis (the first golden's lanes above the second's), the differences beside the
+ * first tools/call.
+ */
+export function diffSections(
+  names: readonly [string, string],
+  goldens: readonly [Transcript, Transcript],
+  verdict: { readonly equal: boolean; readonly headline: string; readonly lines: readonly string[] },
+): TimelineSection[] {
+  const [first, second] = goldens.map(transcriptCalls) as [CallRow[], CallRow[]];
+  let diffShown = false;
+  const rows = Array.from({ length: Math.max(first.length, second.length) }, (_, i): TimelineRow => {
+    const [a, b] = [first[i], second[i]];
+    const name = a?.name ?? b?.name ?? `call ${i + 1}`;
+    const judged = name.startsWith('tools/call');
+    const withDiff = judged && !verdict.equal && !diffShown;
+    if (withDiff) diffShown = true;
+    const lanes = (call: CallRow | undefined, label: string) => [
+      { name: `${label} client`, marks: call?.client ?? [] },
+      { name: `${label} server`, marks: call?.upstream ?? [] },
+    ];
+    return {
+      name,
+      verdict: judged ? (verdict.equal ? 'pass' : 'fail') : 'n/a',
+      evidence: judged ? verdict.headline : a && b ? 'both goldens' : `only in ${a ? names[0] : names[1]}`,
+      lanes: [...lanes(a, names[0]), ...lanes(b, names[1])],
+      ...(withDiff && { diff: verdict.lines }),
+    };
+  });
+  if (!verdict.equal && !diffShown)
+    rows.unshift({ name: 'difference', verdict: 'fail', evidence: verdict.headline, lanes: [], diff: verdict.lines });
+  return [{ title: `${names[0]} vs ${names[1]}: ${verdict.equal ? 'equal' : 'differ'}`, rows }];
 }

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runInProcess as runCli } from '../../test/support/in-process-cli.js';
+import { crossGolden } from '../replay/cross-era.js';
+import { readGolden } from '../store/golden-file.js';
+import { serializeTranscript } from '../transcript/serialize.js';
 
 const GOLDENS = fileURLToPath(new URL('../../goldens/', import.meta.url));
 let dir: string;
@@ -39,6 +42,17 @@ describe('mcp-golden lint', () => {
       'goldens/nested/progress-small.jsonl: ok',
     ]);
     expect(result.stdout).toContain('[mcp-golden] lint: 2 goldens follow the progress contract');
+  });
+
+  test('a modern golden says once that the rules of 2025 resumption are off, naming both', async () => {
+    const modern = crossGolden(await readGolden(join(GOLDENS, 'chatty.jsonl')), 'modern');
+    await mkdir(join(dir, 'modern'), { recursive: true });
+    await writeFile(join(dir, 'modern/chatty.jsonl'), serializeTranscript(modern as NonNullable<typeof modern>));
+    const result = await runCli(['lint', 'modern'], { cwd: dir });
+    const off = result.stdout.split('\n').filter((line) => line.includes('not in the modern era'));
+    expect(off).toEqual([
+      '  event-ids, resume-lossless off: not in the modern era: 2026-07-28 has no SSE event ids and no Last-Event-ID resumption',
+    ]);
   });
 
   test('a directory with no goldens is a usage error naming it', async () => {

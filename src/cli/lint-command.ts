@@ -144,7 +144,10 @@ Per golden: notes.lint = { "<rule>": "why this golden is an exception" } in its 
           : `${result.violations.length} violation${result.violations.length === 1 ? '' : 's'}`;
       io.stdout.write(`${path}: ${verdict} (${result.calls} request${result.calls === 1 ? '' : 's'})\n`);
       for (const v of result.violations) io.stdout.write(`${formatViolation(v, path)}\n`);
-      for (const s of result.skipped) io.stdout.write(`  ${s.rule} off: ${s.why}\n`);
+      // Rules off for one reason share a line: a modern golden has two, for one reason.
+      const reasons = new Map<string, string[]>();
+      for (const s of result.skipped) reasons.set(s.why, [...(reasons.get(s.why) ?? []), s.rule]);
+      for (const [why, rules] of reasons) io.stdout.write(`  ${rules.join(', ')} off: ${why}\n`);
     }
     if (pick.files.length > 0) io.stdout.write(`${lintSummaryLine(report)}\n`);
     const files = { json: args.string('json'), junit: args.string('junit'), sarif: args.string('sarif') };

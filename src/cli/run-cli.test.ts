@@ -61,6 +61,7 @@ describe('each command loads only its own code', () => {
       'replay',
       'check',
       'verify',
+      'diff',
       'inspect',
       'lint',
       'merge-reports',

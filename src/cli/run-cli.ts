@@ -16,6 +16,7 @@ const LOADERS: ReadonlyArray<readonly [string, () => Promise<CommandSpec>]> = [
   ['replay', async () => (await import('./replay-command.js')).replayCommand as CommandSpec],
   ['check', async () => (await import('./check-command.js')).checkCommand as CommandSpec],
   ['verify', async () => (await import('./verify-command.js')).verifyCommand as CommandSpec],
+  ['diff', async () => (await import('./diff-command.js')).diffCommand as CommandSpec],
   ['inspect', async () => (await import('./inspect-command.js')).inspectCommand as CommandSpec],
   ['lint', async () => (await import('./lint-command.js')).lintCommand as CommandSpec],
   ['merge-reports', async () => (await import('./merge-reports-command.js')).mergeReportsCommand as CommandSpec],

@@ -43,7 +43,14 @@ describe('preservesBlocks', () => {
   });
 
   test('reports a missing block', () => {
-    expect(preservesBlocks(call(['a']), call(['a', 'b'])).evidence).toBe('1 blocks instead of 2: block 1 is missing');
+    expect(preservesBlocks(call(['a']), call(['a', 'b'])).evidence).toBe('1 block instead of 2: block 1 is missing');
+  });
+
+  test('counts one block and one character in the singular', () => {
+    expect(preservesBlocks(call(['a']), call(['a'])).evidence).toBe('1 block, 1 character, in order and identical');
+    expect(preservesUnicode(call(['é']), call(['é'])).evidence).toBe(
+      '1 block with non-ASCII text arrived byte-identical',
+    );
   });
 });
 

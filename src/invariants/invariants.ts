@@ -1,4 +1,5 @@
 import { describeBlocks } from '../transcript/compare.js';
+import { counted } from '../transcript/counted.js';
 import type { Transcript } from '../transcript/frame.js';
 import { progressOf as progressParams, resultContent, textOf } from '../transcript/json-rpc.js';
 import { type Arrival, type Call, readToolCall } from '../transcript/read-calls.js';
@@ -146,7 +147,12 @@ export function preservesBlocks(received: Transcript, reference: Transcript): In
         })),
       );
   if (problem) return result(name, false, problem, numbers);
-  return result(name, true, `${got.length} blocks, ${chars(got)} characters, in order and identical`, numbers);
+  return result(
+    name,
+    true,
+    `${counted(got.length, 'block')}, ${counted(chars(got), 'character')}, in order and identical`,
+    numbers,
+  );
 }
 
 /** Text with non-ASCII characters arrives byte-identical (no latin-1 or replacement-character mangling). */
@@ -181,7 +187,7 @@ export function preservesUnicode(received: Transcript, reference: Transcript): I
       nonAsciiBlocks: nonAscii.length,
     });
   }
-  return result(name, true, `${nonAscii.length} blocks with non-ASCII text arrived byte-identical`, {
+  return result(name, true, `${counted(nonAscii.length, 'block')} with non-ASCII text arrived byte-identical`, {
     nonAsciiBlocks: nonAscii.length,
   });
 }

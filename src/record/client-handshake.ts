@@ -193,7 +193,9 @@ export async function discover(
       timeoutMs,
     );
   } catch (error) {
-    if (error instanceof GoldenError && error.code === 'E_TARGET') return { offered: false, why: error.message };
+    // `why` is quoted inside other sentences: without its closing period ("Expected HTTP 200.. Expected").
+    if (error instanceof GoldenError && error.code === 'E_TARGET')
+      return { offered: false, why: error.message.replace(/\.+$/, '') };
     throw error;
   }
   if (offersModern(response)) return { offered: true, why: 'server/discover offered 2026-07-28' };

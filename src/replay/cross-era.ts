@@ -126,6 +126,31 @@ function crossFrame(frame: Frame, to: Era, method: unknown): Frame | undefined {
   return { ...rest, raw };
 }
 
+/** Where a 2026-07-28 result names its server (the `initialize` answer's `serverInfo` in 2025). */
+const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
+
+/**
+ * The server's name and version as the golden recorded them: the 2025 handshake's `serverInfo`, or
+ * the `_meta` serverInfo of the discover answer or of any other 2026-07-28 result (never the target
+ * the golden was recorded from, which names a URL or a command, not the server).
+ */
+function recordedServerInfo(golden: Transcript, answer: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (isJsonObject(answer.serverInfo)) return answer.serverInfo;
+  const fromMeta = (result: unknown): Record<string, unknown> | undefined => {
+    const meta = isJsonObject(result) && isJsonObject(result._meta) ? result._meta : undefined;
+    const info = meta?.[SERVER_INFO_META];
+    return isJsonObject(info) && typeof info.name === 'string' ? info : undefined;
+  };
+  const found = fromMeta(answer);
+  if (found) return found;
+  for (const frame of golden.frames) {
+    if (frame.dir !== 'server->client') continue;
+    const info = fromMeta(frameMessage(frame)?.result);
+    if (info) return info;
+  }
+  return undefined;
+}
+
 /** The other era's handshake, made from this one's answer: `server/discover` or `initialize`. */
 function handshakeExchange(
   golden: Transcript,
@@ -140,9 +165,7 @@ function handshakeExchange(
     to === 'modern'
       ? { jsonrpc: '2.0', id: 0, method: 'server/discover', params: {} }
       : legacyInitialize(0, LEGACY_PROTOCOL_VERSION, {}, { name: 'replay' });
-  const serverInfo = isJsonObject(answer.serverInfo)
-    ? answer.serverInfo
-    : { name: golden.header.target ?? 'mcp-golden replay', version: '0' };
+  const serverInfo = recordedServerInfo(golden, answer) ?? { name: 'mcp-golden replay', version: '0' };
   const result =
     to === 'modern'
       ? { supportedVersions: [MODERN_PROTOCOL_VERSION], capabilities, ...instructions, resultType: 'complete' }

@@ -155,7 +155,7 @@ describe('describeBlocks', () => {
     [blocks('a', 'b', 'c'), blocks('c', 'b', 'a'), 'block 0 moved to position 2'],
     [blocks('ab', 'cd', 'e'), blocks('abcd', 'e'), 'block 0 merged with block 1 (2 blocks instead of 3)'],
     [blocks('abcdef'), blocks('abc'), 'block 0 truncated to 3 of 6 characters'],
-    [blocks('a', 'b'), blocks('a'), '1 blocks instead of 2: block 1 is missing'],
+    [blocks('a', 'b'), blocks('a'), '1 block instead of 2: block 1 is missing'],
     [blocks('a'), blocks('a', 'b'), '2 blocks instead of 1'],
   ])('%j -> %j: %s', (expected, actual, message) => {
     expect(describeBlocks(expected, actual)).toBe(message);

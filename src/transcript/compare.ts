@@ -1,5 +1,6 @@
 import { atomizeChangeset, diff } from 'json-diff-ts';
 import type { CanonicalFrame, CanonicalStream, CompareMode } from './canonical-view.js';
+import { counted } from './counted.js';
 import { firstDifference } from './first-difference.js';
 import type { Transcript } from './frame.js';
 import { describeMessage, frameMessage, type JsonRpcMessage } from './frame-content.js';
@@ -8,6 +9,7 @@ import { canonicalView, type PreparedTranscript, prepareTranscript, sameCanonica
 import { allowedDrift, resolveTolerance, type TimingTolerance } from './timing-tolerance.js';
 import { lookAlikeNote, visibleText } from './visible-text.js';
 import { type CompiledVolatile, compileVolatile, type VolatileOptions } from './volatile.js';
+import { firstCallExchange, isWarmUp } from './warm-up.js';
 
 /** Options of {@link compareTranscripts}. */
 export interface CompareOptions {
@@ -69,15 +71,17 @@ export function describeBlocks(expected: readonly ContentBlock[], actual: readon
         expected[i + 1]?.text !== undefined &&
         got.text.includes(expected[i + 1]?.text ?? '')
       ) {
-        return `block ${i} merged with block ${i + 1} (${actual.length} blocks instead of ${expected.length})`;
+        return `block ${i} merged with block ${i + 1} (${counted(actual.length, 'block')} instead of ${expected.length})`;
       }
       const at = firstDifference(block.text, got.text);
       const note = lookAlikeNote(block.text, got.text);
       return `block ${i} differs at character ${at}: expected "${short(block.text, at)}", got "${short(got.text, at)}"${note ? ` (${note})` : ''}`;
     }
-    if (!got) return `${actual.length} blocks instead of ${expected.length}: block ${i} is missing`;
+    if (!got) return `${counted(actual.length, 'block')} instead of ${expected.length}: block ${i} is missing`;
   }
-  return actual.length > expected.length ? `${actual.length} blocks instead of ${expected.length}` : undefined;
+  return actual.length > expected.length
+    ? `${counted(actual.length, 'block')} instead of ${expected.length}`
+    : undefined;
 }
 
 function messageChanges(expected: JsonRpcMessage, actual: JsonRpcMessage, max: number): string[] {
@@ -130,10 +134,13 @@ function timingProblems(
 ): string[] {
   const tolerance = resolveTolerance(timing);
   const problems: string[] = [];
+  const firstCall = firstCallExchange(expected.flatMap((s) => s.frames.map((f) => f.frame)));
   for (const stream of expected) {
     const other = actual.get(stream.stream);
     if (!other) continue;
     const exchange = Number(stream.stream.split(':')[0]);
+    // The handshake and the listings before the first call are the server's cold start, not its streaming.
+    if (isWarmUp(exchange, firstCall)) continue;
     const expectedStart = e.starts.get(exchange) ?? 0;
     const actualStart = a.starts.get(exchange) ?? 0;
     stream.frames.forEach((frame, i) => {

@@ -2,6 +2,7 @@ import { canonicalJson } from './canonical-json.js';
 import type { Frame, Transcript } from './frame.js';
 import { normalizeTranscript } from './normalize.js';
 import { allowedDrift, resolveTolerance, type TimingTolerance } from './timing-tolerance.js';
+import { firstCallExchange, isWarmUp } from './warm-up.js';
 
 /** Above this many frame pairs to align (after the common head and tail), frames pair by position. */
 const MAX_ALIGNED_PAIRS = 4_000_000;
@@ -97,9 +98,10 @@ function exchangeOffsets(frames: readonly Frame[]): number[] {
  * its offset from the start of its exchange is within `limits` of its counterpart's; it keeps its
  * counterpart's offset. Any other frame is written at its live offset, kept between the frame
  * before it (times never go back) and the next on-time frame of its exchange (so a changed or early
- * frame never pushes an on-time frame off its line); if the offset so written is within `limits` of
- * its counterpart's, the counterpart's is written instead. So a time changes in the file only where
- * it moved by more than the tolerance.
+ * frame never pushes an on-time frame off its line). So a time changes in the file only where it
+ * moved by more than the tolerance, and every time written is within the tolerance of the arrival.
+ * The warm-up (the exchanges before the first call, see {@link firstCallExchange}) is not judged on
+ * time: its frames keep their counterparts' offsets.
  */
 function placeTimes(
   previous: readonly Frame[],
@@ -111,7 +113,12 @@ function placeTimes(
   const was = match.map((p) => (p === undefined ? undefined : (oldOffsets[p] as number)));
   const within = (offset: number, old: number): boolean =>
     Math.abs(offset - old) / 1000 <= allowedDrift(limits, old / 1000);
-  const onTime = was.map((old, n) => old !== undefined && within(liveOffsets[n] as number, old));
+  // The warm-up (handshake, listings) is not judged on time: its frames keep their counterparts' offsets.
+  const firstCall = firstCallExchange(next);
+  const onTime = was.map(
+    (old, n) =>
+      old !== undefined && (isWarmUp((next[n] as Frame).exchange, firstCall) || within(liveOffsets[n] as number, old)),
+  );
   // The next on-time frame of the same exchange after each frame (other than its first frame).
   const anchor: (number | undefined)[] = [];
   const later = new Map<number, number>();
@@ -138,8 +145,11 @@ function placeTimes(
       const upper = a === undefined ? Number.POSITIVE_INFINITY : start + (was[a] as number);
       const live = Math.max(last, Math.min(start + (liveOffsets[n] as number), upper));
       const kept = old === undefined ? undefined : start + old;
-      const keep = kept !== undefined && kept >= last && kept <= upper;
-      t = keep && (onTime[n] || within(live - start, old as number)) ? kept : live;
+      // Only a frame that arrived within the tolerance keeps its counterpart's time: judged by its
+      // arrival, not by where the clamp put it, so the file passes the timing compare against the
+      // recording it came from. Clamped, a late or early frame stays within the tolerance of its
+      // arrival (the frames it is clamped to are, and it arrived between them).
+      t = kept !== undefined && onTime[n] && kept >= last && kept <= upper ? kept : live;
     }
     last = t;
     times.push(t);
@@ -162,8 +172,9 @@ const sameFrames = (a: Transcript, b: Transcript): boolean => {
  * one it replaced). A frame whose content did not change and whose time is within the tolerance
  * keeps the golden's line exactly, time and volatile values (dates, session ids) included; a changed
  * frame on time keeps its counterpart's time. A frame off time is written at the offset it arrived
- * at now, kept in order between its neighbours (see {@link placeTimes}); when that brings it within
- * the tolerance, the golden's time stays. Times never go back: when a frame is written later than
+ * at now, kept in order between its neighbours (see {@link placeTimes}), so the file written passes
+ * the timing compare against the recording it came from. The warm-up before the first call (a
+ * server's cold start) keeps the golden's times. Times never go back: when a frame is written later than
  * the golden's next exchange began, the exchanges after it move with it, keeping their offsets.
  * When old bytes would make the volatile values disagree within the file (a changed frame carries a
  * new session id), only the times are kept.

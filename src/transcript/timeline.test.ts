@@ -18,7 +18,20 @@ describe('timelineStats: server messages per read', () => {
     const stats = timelineStats(transcript);
     expect(stats.progress).toBe(5);
     expect(stats.maxEventsPerRead).toBeGreaterThanOrEqual(1);
-    expect(formatTimeline(transcript).at(-1)).toMatch(/at most [1-9]\d* server messages in one read$/);
+    expect(formatTimeline(transcript).at(-1)).toMatch(/at most [1-9]\d* server messages? in one read$/);
+  });
+
+  test('one of a kind is counted in the singular: "1 server message", "1 frame"', () => {
+    const transcript = parseTranscript(
+      `${[
+        '{"format":"mcp-golden/1","transport":"stdio","target":"t","protocolVersion":"2025-11-25","recorder":"r","frames":2}',
+        '{"channel":"read","dir":"server->client","exchange":1,"size":10,"t":1}',
+        '{"channel":"stdio","dir":"server->client","exchange":1,"raw":"{\\"jsonrpc\\":\\"2.0\\",\\"method\\":\\"a\\"}\\n","t":2}',
+      ].join('\n')}\n`,
+    );
+    expect(formatTimeline(transcript).at(-1)).toBe(
+      '2 frames, 1 exchange, 0 progress notifications; at most 1 server message in one read',
+    );
   });
 
   test('client reads do not reset the count of what one server read carried', () => {

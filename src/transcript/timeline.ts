@@ -1,3 +1,4 @@
+import { counted } from './counted.js';
 import { eraOf, type Frame, type Transcript } from './frame.js';
 import { describeMessage, frameMessage, sseBlock } from './frame-content.js';
 import { goldenNotes } from './golden-notes.js';
@@ -144,7 +145,7 @@ export function formatTimeline(transcript: Transcript): string[] {
       : '';
   lines.push(
     '',
-    `${stats.frames} frames, ${stats.exchanges} exchanges, ${stats.progress} progress notifications${gapText}; at most ${stats.maxEventsPerRead} server messages in one read`,
+    `${counted(stats.frames, 'frame')}, ${counted(stats.exchanges, 'exchange')}, ${counted(stats.progress, 'progress notification')}${gapText}; at most ${counted(stats.maxEventsPerRead, 'server message')} in one read`,
   );
   return lines;
 }

@@ -6,7 +6,7 @@ import { type RecordOptions, type RecordTarget, recordCall } from '../record/rec
 import type { Scenario } from '../record/scenario.js';
 import { scenarioOfGolden } from '../record/scenario-of-golden.js';
 import { readGolden, writeGolden } from '../store/golden-file.js';
-import type { Transcript } from '../transcript/frame.js';
+import type { Transcript, TranscriptHeader } from '../transcript/frame.js';
 import { type GoldenNotes, goldenNotes } from '../transcript/golden-notes.js';
 import { keepRecordedTimes } from '../transcript/keep-recorded-times.js';
 import { readToolCall } from '../transcript/read-calls.js';
@@ -101,6 +101,27 @@ function recordedRefusal(golden: Transcript): boolean {
   return response !== undefined && argumentRejection(response) !== undefined;
 }
 
+/**
+ * The header an update writes: the golden's, as `record` wrote it (target, scenario, tool, arguments
+ * and the notes of the scenario it was recorded from, which the re-run scenario was rebuilt from),
+ * with what the run itself found: the era and version it spoke, the recorder, its input rounds, and
+ * the ignores and masks it was compared with. So an update with the same server changes no header
+ * line (the re-run's own notes would add `era` and `requestId`, and drop an era probe's note).
+ */
+export function updatedHeader(
+  golden: TranscriptHeader,
+  live: TranscriptHeader,
+  volatile: VolatileOptions,
+): TranscriptHeader {
+  const { inputRounds: _rounds, ...notes }: GoldenNotes = goldenNotes(golden);
+  const { inputRounds } = goldenNotes(live);
+  if (inputRounds !== undefined) notes.inputRounds = inputRounds;
+  if ((volatile.ignore?.length ?? 0) + (volatile.mask?.length ?? 0) > 0)
+    notes.volatile = volatile as GoldenNotes['volatile'];
+  const { era, protocolVersion, recorder } = live;
+  return { ...golden, ...(era !== undefined && { era }), protocolVersion, recorder, notes };
+}
+
 async function verifyOne(item: Prepared, options: VerifyOptions): Promise<GoldenVerdict> {
   const started = performance.now();
   const volatile = mergeVolatile(
@@ -145,13 +166,9 @@ async function verifyOne(item: Prepared, options: VerifyOptions): Promise<Golden
   let rewritten = false;
   // A call the server now refuses is not rewritten: the golden would record an error nobody asked for.
   if (differs && options.update && refused === undefined) {
-    const hasVolatile = (volatile.ignore?.length ?? 0) + (volatile.mask?.length ?? 0) > 0;
-    const notes: GoldenNotes = {
-      ...goldenNotes(live.header),
-      ...(hasVolatile && { volatile: volatile as GoldenNotes['volatile'] }),
-    };
-    const target = options.redactText ? options.redactText(live.header.target) : live.header.target;
-    const next = { header: { ...live.header, target, notes }, frames: live.frames };
+    const header = updatedHeader(item.golden.header, live.header, volatile);
+    const target = options.redactText ? options.redactText(header.target) : header.target;
+    const next = { header: { ...header, target }, frames: live.frames };
     await writeGolden(item.file, keepRecordedTimes(item.golden, next));
     rewritten = true;
   }

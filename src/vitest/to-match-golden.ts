@@ -4,7 +4,8 @@ import { parseTranscript } from '../store/parse-golden.js';
 import { PreparedGoldens } from '../store/prepared-goldens.js';
 import { recordCommandOf } from '../store/record-command.js';
 import { type CompareOptions, comparePrepared } from '../transcript/compare.js';
-import { eraOf, GOLDEN_FORMAT, type Transcript, type TranscriptHeader } from '../transcript/frame.js';
+import { comparisonLines } from '../transcript/comparison-lines.js';
+import { GOLDEN_FORMAT, type Transcript, type TranscriptHeader } from '../transcript/frame.js';
 import { memberOf } from '../transcript/json-object.js';
 import { keepRecordedTimes } from '../transcript/keep-recorded-times.js';
 import { type PreparedTranscript, prepareTranscript } from '../transcript/prepared-transcript.js';
@@ -186,10 +187,7 @@ export async function toMatchGolden(
     return { pass: true, message: () => `[mcp-golden] updated golden "${shown}"` };
   }
   const lines = [`[mcp-golden] golden "${shown}" does not match: ${comparison.headline}`];
-  const eras = eraEvidence(stored.golden.header, received.header);
-  if (eras !== undefined) lines.push(eras);
-  if (comparison.changes.length > 0) lines.push('Changes:', ...comparison.changes.map((c) => `  ${c}`));
-  if (comparison.timing.length > 0) lines.push('Timing:', ...comparison.timing.slice(0, 10).map((c) => `  ${c}`));
+  lines.push(...comparisonLines(comparison, stored.golden.header, received.header));
   lines.push(
     origin.by === 'record'
       ? `Fix: this golden was recorded by \`mcp-golden record\` (scenario "${origin.scenario}"), so \`vitest -u\` does not rewrite it. If the change is intended, run \`${fixCommand(origin, testPath, root)}\`; otherwise fix the code under test.`
@@ -200,16 +198,4 @@ export async function toMatchGolden(
     message: () => lines.join('\n'),
     ...(comparison.expectedText !== '' && { expected: comparison.expectedText, actual: comparison.actualText }),
   };
-}
-
-/**
- * The era evidence of a failure, where an era is in play: the golden's and the stream's era and
- * version, and a word when they differ (a 2025 golden cannot match a 2026-07-28 session). Nothing
- * for two legacy transcripts.
- */
-function eraEvidence(golden: Transcript['header'], received: Transcript['header']): string | undefined {
-  const [g, r] = [eraOf(golden), eraOf(received)];
-  if (g === 'legacy' && r === 'legacy') return undefined;
-  if (g === r) return `Era: ${g} (${golden.protocolVersion}).`;
-  return `Era: the golden was recorded in the ${g} era (${golden.protocolVersion}), this stream in the ${r} era (${received.protocolVersion}): record the golden again in the era the code under test speaks.`;
 }

@@ -1,5 +1,6 @@
 /** The multibyte family: large output of 1- to 4-byte UTF-8 arrives byte-identical, however the gateway cuts its reads. */
 import { MULTIBYTE_FILLER, multibyteBlock } from '../../server/check-tools.js';
+import { counted } from '../../transcript/counted.js';
 import { firstDifference } from '../../transcript/first-difference.js';
 import { resultContent, resultTexts } from '../../transcript/json-rpc.js';
 import { LEG, newTag, quote, result, row, withSession } from '../kit.js';
@@ -34,7 +35,7 @@ export const multibyte = (blocks: number, chars: number): BatteryProperty =>
         );
       }
       if (content.length !== blocks)
-        return result(name, 'fail', `${LEG.client}: ${content.length} blocks arrived, expected ${blocks}`);
+        return result(name, 'fail', `${LEG.client}: ${counted(content.length, 'block')} arrived, expected ${blocks}`);
       return result(
         name,
         'pass',

@@ -49,6 +49,8 @@ async function runEveryCommand(round: number): Promise<void> {
   expectCode(r.code, 0, 'lint', r.stderr);
   r = await runInProcess(['inspect', golden]);
   expectCode(r.code, 0, 'inspect', r.stderr);
+  r = await runInProcess(['diff', golden, golden]);
+  expectCode(r.code, 0, 'diff', r.stderr);
   r = await runInProcess(['record', 'chatty', '--out', out]);
   expectCode(r.code, 0, 'record', r.stderr);
   r = await runInProcess(['verify', '--stdio', `${process.execPath} ${CLI} serve --stdio`, join(out, 'chatty.jsonl')]);
