@@ -131,8 +131,8 @@ export function streamCall(
         return;
       }
       live.played = i;
-      const sent = outgoing(live, i - 1);
-      if (sent !== undefined && live.sink) writeOut(live.sink, sent.out);
+      const bytes = live.sink && outgoing(live, i - 1);
+      if (bytes && live.sink) writeOut(live.sink, bytes);
     },
     () => {
       if (call.cancelled || (exact && exchange.end !== 'complete')) return;
@@ -154,7 +154,7 @@ export function attach(stream: HttpStream, sink: ResponseSink, lastEventId: stri
   if (lastEventId !== undefined) {
     for (let index = sentIndex(stream, lastEventId) + 1; index < stream.played; index++) {
       const missed = outgoing(stream, index);
-      if (missed !== undefined) writeOut(sink, missed.out);
+      if (missed !== undefined) writeOut(sink, missed);
     }
   }
   if (stream.finished) {
@@ -183,17 +183,15 @@ function httpDate(): string {
 }
 
 /**
- * The SSE id and the bytes of a stream's `index`th event as the stream sends it: the recorded bytes
- * with the live id and token, or the event re-framed with an id of this stream's; `undefined` for an
- * event a re-framed stream leaves out.
+ * The bytes of a stream's `index`th event as the stream sends it: the recorded bytes with the live
+ * id and token, or the event re-framed with an id of this stream's; `undefined` for an event a
+ * re-framed stream leaves out.
  */
-export function outgoing(stream: HttpStream, index: number): { id: string | undefined; out: Outgoing } | undefined {
+export function outgoing(stream: HttpStream, index: number): Outgoing | undefined {
   const event = stream.call.events[index] as LiveEvent;
-  if (stream.exact) return { id: event.eventId, out: event.bytes() };
+  if (stream.exact) return event.bytes();
   const text = frameEvent(event, 'sse');
-  if (text === undefined) return undefined;
-  const id = `${stream.number}-${index + 1}`;
-  return { id, out: `id: ${id}\n${text}` };
+  return text === undefined ? undefined : `id: ${stream.number}-${index + 1}\n${text}`;
 }
 
 /** Index of the played event the stream sent with SSE id `id`; -1 when it sent none. */
