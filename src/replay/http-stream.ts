@@ -3,10 +3,10 @@ import { chunkingSink, isAdversarial } from './chunking.js';
 import { type IncomingRequest, type Outgoing, type ResponseSink, writeOut } from './http-exchange.js';
 import { acceptsOf } from './http-guards.js';
 import { JSON_HEADERS } from './json-rpc-error.js';
-import { type LiveEvent, streamOffsets } from './live-event.js';
+import { type LiveEvent, stampedBytes, streamOffsets } from './live-event.js';
 import { frameEvent } from './reframe.js';
 import { CALL_LIMIT, type ReplayCall, type ReplayEngine, type ReplaySession } from './replay-engine.js';
-import type { ReplayExchange } from './replay-plan.js';
+import type { ReplayEvent, ReplayExchange } from './replay-plan.js';
 
 /** A call's SSE stream, kept for resumption. */
 export interface HttpStream {
@@ -123,7 +123,7 @@ export function streamCall(
   const out = sseSink(engine, sink, live.primingId);
   engine.play(
     call,
-    streamOffsets(call.events, headUs),
+    streamOffsets(call.recorded, headUs),
     (i) => {
       if (i === 0) {
         out.head(status, headers);
@@ -188,9 +188,9 @@ function httpDate(): string {
  * re-framed stream leaves out.
  */
 export function outgoing(stream: HttpStream, index: number): Outgoing | undefined {
-  const event = stream.call.events[index] as LiveEvent;
-  if (stream.exact) return event.bytes();
-  const text = frameEvent(event, 'sse');
+  const call = stream.call;
+  if (stream.exact) return stampedBytes(call.recorded[index] as ReplayEvent, call.fill);
+  const text = frameEvent(call.events[index] as LiveEvent, 'sse');
   return text === undefined ? undefined : `id: ${stream.number}-${index + 1}\n${text}`;
 }
 
@@ -198,7 +198,7 @@ export function outgoing(stream: HttpStream, index: number): Outgoing | undefine
 export function sentIndex(stream: HttpStream, id: string): number {
   if (stream.exact) {
     for (let index = 0; index < stream.played; index++) {
-      if (stream.call.events[index]?.eventId === id) return index;
+      if (stream.call.recorded[index]?.eventId === id) return index;
     }
     return -1;
   }

@@ -9,7 +9,7 @@ import type { ChunkingOptions } from './chunking.js';
 import { jsonRpcErrorText } from './json-rpc-error.js';
 import { rawRequestValues } from './json-text.js';
 import { advertisedCapabilities, LIVE_DEFAULT_REMARK, liveDefaultResult, sessionSource } from './live-defaults.js';
-import { LiveEvent, liveFill } from './live-event.js';
+import { answerEvents, LiveEvent, type LiveFill, liveFill } from './live-event.js';
 import {
   checkMatchMode,
   chooseExchange,
@@ -77,7 +77,11 @@ export interface ReplaySession {
 export interface ReplayCall {
   readonly exchange: ReplayExchange;
   readonly liveId: unknown;
-  /** The recorded answer, stamped; progress left out when the live request had no token. */
+  /** The recorded events it answers with (progress left out when the live request had no token), shared by the exchange's calls. */
+  readonly recorded: readonly ReplayEvent[];
+  /** The live id and token stamped into them. */
+  readonly fill: LiveFill;
+  /** The recorded answer, stamped: made on first read (a stream of the recorded framing sends `recorded` with `fill`). */
   readonly events: readonly LiveEvent[];
   /** Stops the remaining deliveries. */
   stop: (() => void) | undefined;
@@ -308,15 +312,18 @@ export class ReplayEngine {
       ...(exchange.tokenJson !== undefined && { recordedTokenJson: exchange.tokenJson }),
     });
     // The live server sends no progress for a request without a token.
-    const hasToken = live.tokenJson !== undefined;
-    const events: LiveEvent[] = [];
-    for (const event of exchange.events) {
-      if (hasToken || event.message?.method !== 'notifications/progress') events.push(new LiveEvent(event, fill));
-    }
+    const recorded = answerEvents(exchange, live.tokenJson !== undefined);
+    // A session keeps its calls (for resumption): a call holds no object per frame unless read.
+    let events: readonly LiveEvent[] | undefined;
     const call: ReplayCall = {
       exchange,
       liveId: message.id,
-      events,
+      recorded,
+      fill,
+      get events() {
+        events ??= recorded.map((event) => new LiveEvent(event, fill));
+        return events;
+      },
       stop: undefined,
       finished: false,
       cancelled: false,
@@ -332,7 +339,7 @@ export class ReplayEngine {
 
   /** After `initialize`: the negotiated version, and the golden's server-initiated messages. */
   private startSession(session: ReplaySession, call: ReplayCall): void {
-    const answer = call.events.find((e) => isResponse(e.message))?.message;
+    const answer = call.recorded.find((e) => isResponse(e.message))?.message;
     const version = resultOf(answer)?.protocolVersion;
     session.version = typeof version === 'string' ? version : call.exchange.protocolVersion;
     const pushes = this.plan.pushes.get(call.exchange.source) ?? [];
