@@ -138,6 +138,30 @@ function valueAt(template: StampTemplate, i: number, shared: SharedBytes, fill: 
   return live ?? (shared.recorded[i] as Uint8Array);
 }
 
+/**
+ * A call's stamped answer as the engine keeps it (the engine's `ReplayCall`): the recorded events
+ * it answers with and its live values, and the list of {@link LiveEvent}s only once an adapter
+ * reads it. A class, so every call shares one getter rather than carrying a closure of its own.
+ */
+export class StampedCall {
+  stop: (() => void) | undefined = undefined;
+  finished = false;
+  cancelled = false;
+  private stamped: readonly LiveEvent[] | undefined;
+
+  constructor(
+    readonly exchange: ReplayExchange,
+    readonly liveId: unknown,
+    readonly recorded: readonly ReplayEvent[],
+    readonly fill: LiveFill,
+  ) {}
+
+  get events(): readonly LiveEvent[] {
+    this.stamped ??= this.recorded.map((event) => new LiveEvent(event, this.fill));
+    return this.stamped;
+  }
+}
+
 const answers = new WeakMap<ReplayExchange, readonly ReplayEvent[]>();
 
 /**

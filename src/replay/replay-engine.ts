@@ -9,7 +9,7 @@ import type { ChunkingOptions } from './chunking.js';
 import { jsonRpcErrorText } from './json-rpc-error.js';
 import { rawRequestValues } from './json-text.js';
 import { advertisedCapabilities, LIVE_DEFAULT_REMARK, liveDefaultResult, sessionSource } from './live-defaults.js';
-import { answerEvents, LiveEvent, type LiveFill, liveFill } from './live-event.js';
+import { answerEvents, type LiveEvent, type LiveFill, liveFill, StampedCall } from './live-event.js';
 import {
   checkMatchMode,
   chooseExchange,
@@ -314,20 +314,7 @@ export class ReplayEngine {
     // The live server sends no progress for a request without a token.
     const recorded = answerEvents(exchange, live.tokenJson !== undefined);
     // A session keeps its calls (for resumption): a call holds no object per frame unless read.
-    let events: readonly LiveEvent[] | undefined;
-    const call: ReplayCall = {
-      exchange,
-      liveId: message.id,
-      recorded,
-      fill,
-      get events() {
-        events ??= recorded.map((event) => new LiveEvent(event, fill));
-        return events;
-      },
-      stop: undefined,
-      finished: false,
-      cancelled: false,
-    };
+    const call: ReplayCall = new StampedCall(exchange, message.id, recorded, fill);
     session.calls.push(call);
     // A long session must not keep every finished or cancelled call (they are only needed for resumption).
     if (session.calls.length > CALL_LIMIT) {
