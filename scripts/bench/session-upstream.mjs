@@ -3,7 +3,7 @@
 // IPC by scripts/bench/sessions.mjs. KIND:
 //   replay       mcp-golden's createReplayServer (the product)
 //   baseline     the same from another build (BENCH_BASELINE=path/to/dist), for A/B runs of a change
-//   plain        a plain node:http SSE server writing the recorded bytes (pre-encoded) with setTimeout
+//   plain        a plain node:http SSE server writing the recorded bytes (pre-encoded), a setTimeout chain per stream
 //   live         the reference server itself (the golden is not served, only read)
 //   msw-replay   mcp-golden/msw handlers; the clients run here too (msw intercepts in-process only)
 //   msw-naive    an msw http.post handler returning a ReadableStream fed by setTimeout
@@ -59,12 +59,32 @@ function plainServer(answers) {
         'mcp-session-id': session,
       });
       res.flushHeaders();
-      const last = answer.events.length - 1;
-      for (const [i, event] of answer.events.entries()) {
-        setTimeout(() => (i === last ? res.end(event.bytes) : res.write(event.bytes)), event.offsetMs);
-      }
+      paceInOrder(answer.events, res);
     });
   });
+}
+
+/**
+ * Writes a stream's events at their offsets from now, in order, then ends it: one timer per
+ * stream, re-armed for the next event, every delay measured from the same start. A timer per event
+ * (this server's first form) fires out of order when the loop runs late, and a stream whose last
+ * event ended it early lost the rest: those sessions, the latest ones, counted as errors and left
+ * the plain server's gap error p99, which then judged only the sessions it served in time.
+ */
+function paceInOrder(events, res) {
+  const start = performance.now();
+  let next = 0;
+  const step = () => {
+    const now = performance.now() - start;
+    while (next < events.length && events[next].offsetMs <= now) {
+      const { bytes } = events[next++];
+      if (next === events.length) res.end(bytes);
+      else res.write(bytes);
+    }
+    if (next < events.length) setTimeout(step, events[next].offsetMs - now);
+  };
+  if (events.length === 0) res.end();
+  else setTimeout(step, events[0].offsetMs);
 }
 
 async function mswHandlers(answers) {
