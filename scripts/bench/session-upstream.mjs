@@ -3,10 +3,10 @@
 // IPC by scripts/bench/sessions.mjs. KIND:
 //   replay       mcp-golden's createReplayServer (the product)
 //   baseline     the same from another build (BENCH_BASELINE=path/to/dist), for A/B runs of a change
-//   plain        a plain node:http SSE server writing the recorded bytes (pre-encoded) with setTimeout
+//   plain        a plain node:http SSE server writing the recorded bytes (pre-encoded), a setTimeout chain per stream
 //   live         the reference server itself (the golden is not served, only read)
 //   msw-replay   mcp-golden/msw handlers; the clients run here too (msw intercepts in-process only)
-//   msw-naive    an msw http.post handler returning a ReadableStream fed by setTimeout
+//   msw-naive    an msw http.post handler returning a ReadableStream fed in order by a timer chain
 // Messages: 'mark' (start measuring), {run: {n, body}} (msw kinds: run the sessions here), 'usage'.
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
@@ -59,12 +59,36 @@ function plainServer(answers) {
         'mcp-session-id': session,
       });
       res.flushHeaders();
-      const last = answer.events.length - 1;
-      for (const [i, event] of answer.events.entries()) {
-        setTimeout(() => (i === last ? res.end(event.bytes) : res.write(event.bytes)), event.offsetMs);
-      }
+      paceInOrder(answer.events, {
+        write: (event) => res.write(event.bytes),
+        end: (event) => res.end(event.bytes),
+      });
     });
   });
+}
+
+/**
+ * Hands a stream's events to `out.write(event)` at their offsets from now, in order, the last to
+ * `out.end(event)`: one timer per
+ * stream, re-armed for the next event, every delay measured from the same start. A timer per event
+ * (this server's first form) fires out of order when the loop runs late, and a stream whose last
+ * event ended it early lost the rest: those sessions, the latest ones, counted as errors and left
+ * the plain server's gap error p99, which then judged only the sessions it served in time.
+ */
+function paceInOrder(events, out) {
+  const start = performance.now();
+  let next = 0;
+  const step = () => {
+    const now = performance.now() - start;
+    while (next < events.length && events[next].offsetMs <= now) {
+      const event = events[next++];
+      if (next === events.length) out.end(event);
+      else out.write(event);
+    }
+    if (next < events.length) setTimeout(step, events[next].offsetMs - now);
+  };
+  if (events.length === 0) out.end({ bytes: Buffer.alloc(0), raw: '' });
+  else setTimeout(step, events[0].offsetMs);
 }
 
 async function mswHandlers(answers) {
@@ -80,15 +104,17 @@ async function mswHandlers(answers) {
       const answer = answers.get((await request.json()).method);
       if (answer?.status !== 200) return new Response(null, { status: answer?.status ?? 404 });
       const session = request.headers.get('mcp-session-id') ?? `naive-${++sessions}`;
-      const last = answer.events.length - 1;
       const body = new ReadableStream({
         start(controller) {
-          for (const [i, event] of answer.events.entries()) {
-            setTimeout(() => {
+          // In order, as the plain server: a timer per event fired out of order under load, and an
+          // event enqueued after the last one had closed the stream threw (ERR_INVALID_STATE).
+          paceInOrder(answer.events, {
+            write: (event) => controller.enqueue(encoder.encode(event.raw)),
+            end: (event) => {
               controller.enqueue(encoder.encode(event.raw));
-              if (i === last) controller.close();
-            }, event.offsetMs);
-          }
+              controller.close();
+            },
+          });
         },
       });
       return new Response(body, {

@@ -32,6 +32,21 @@ const mediaTypes = (header: string | undefined): string[] =>
  * not for the SDK's servers.
  */
 export function acceptRefusal(httpMethod: string, accept: string | undefined): HttpRefusal | undefined {
+  // A client sends the same Accept with every request: the last one's verdict is kept.
+  if (lastAccept !== undefined && lastAccept.httpMethod === httpMethod && lastAccept.accept === accept) {
+    return lastAccept.refusal;
+  }
+  const refusal = judgeAccept(httpMethod, accept);
+  lastAccept = { httpMethod, accept, refusal };
+  return refusal;
+}
+
+/** The last `Accept` judged, and the verdict. */
+let lastAccept:
+  | { readonly httpMethod: string; readonly accept: string | undefined; readonly refusal: HttpRefusal | undefined }
+  | undefined;
+
+function judgeAccept(httpMethod: string, accept: string | undefined): HttpRefusal | undefined {
   const types = mediaTypes(accept);
   if (httpMethod === 'GET' && !types.includes('text/event-stream')) {
     return { status: 406, code: -32000, message: 'Not Acceptable: a GET stream needs Accept: text/event-stream.' };

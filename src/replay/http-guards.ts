@@ -89,7 +89,8 @@ export function refuseRequest(request: IncomingRequest, sink: ResponseSink, opti
     return true;
   }
   if (method !== 'POST') return false;
-  if (mediaTypeOf(request.headers['content-type']) !== 'application/json') {
+  const contentType = request.headers['content-type'];
+  if (contentType !== 'application/json' && mediaTypeOf(contentType) !== 'application/json') {
     sendError(
       sink,
       415,
@@ -99,7 +100,8 @@ export function refuseRequest(request: IncomingRequest, sink: ResponseSink, opti
     return true;
   }
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (Buffer.byteLength(request.body, 'utf8') > limit) {
+  // A UTF-16 unit is at most 3 bytes of UTF-8: a body that short cannot be over the limit.
+  if (request.body.length * 3 > limit && Buffer.byteLength(request.body, 'utf8') > limit) {
     refuseLargeBody(sink, limit);
     return true;
   }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import {
   batchRefusal,
   type HttpRefusal,
@@ -29,6 +29,23 @@ import { type ReplayEngine, SESSION_LIMIT } from './replay-engine.js';
 import type { ReplayEvent } from './replay-plan.js';
 import type { ReplayReport } from './replay-report.js';
 import type { UnmatchedFallback } from './unmatched-fallback.js';
+
+/** Random bytes in a session id: 96 bits, unguessable. */
+const SESSION_ID_BYTES = 12;
+/** Bytes drawn from the CSPRNG in one call and handed out to the next 256 sessions, as `randomUUID` does. */
+const sessionEntropy = Buffer.alloc(SESSION_ID_BYTES * 256);
+let sessionEntropyAt = sessionEntropy.length;
+
+/** Fresh random hex for one session id: each byte is handed out once. */
+function sessionSecret(): string {
+  if (sessionEntropyAt === sessionEntropy.length) {
+    randomFillSync(sessionEntropy);
+    sessionEntropyAt = 0;
+  }
+  const hex = sessionEntropy.toString('hex', sessionEntropyAt, sessionEntropyAt + SESSION_ID_BYTES);
+  sessionEntropyAt += SESSION_ID_BYTES;
+  return hex;
+}
 
 const refuse = (sink: ResponseSink, refusal: HttpRefusal): void =>
   sendError(sink, refusal.status, refusal.code, refusal.message);
@@ -186,7 +203,7 @@ export class HttpReplay {
   private register(state: HttpSession): void {
     if (state === this.shared) return;
     // Unguessable, as the spec asks: another client must not be able to end or join this session.
-    state.session.id = `replay-session-${++this.sessionCount}-${randomBytes(12).toString('hex')}`;
+    state.session.id = `replay-session-${++this.sessionCount}-${sessionSecret()}`;
     this.sessions.set(state.session.id, state);
     if (this.sessions.size > SESSION_LIMIT) {
       const [id, oldest] = this.sessions.entries().next().value as [string, HttpSession];

@@ -3,10 +3,10 @@ import { chunkingSink, isAdversarial } from './chunking.js';
 import { type IncomingRequest, type Outgoing, type ResponseSink, writeOut } from './http-exchange.js';
 import { acceptsOf } from './http-guards.js';
 import { JSON_HEADERS } from './json-rpc-error.js';
-import { type LiveEvent, streamOffsets } from './live-event.js';
+import { type LiveEvent, stampedBytes, streamOffsets } from './live-event.js';
 import { frameEvent } from './reframe.js';
 import { CALL_LIMIT, type ReplayCall, type ReplayEngine, type ReplaySession } from './replay-engine.js';
-import type { ReplayExchange } from './replay-plan.js';
+import type { ReplayEvent, ReplayExchange } from './replay-plan.js';
 
 /** A call's SSE stream, kept for resumption. */
 export interface HttpStream {
@@ -123,7 +123,7 @@ export function streamCall(
   const out = sseSink(engine, sink, live.primingId);
   engine.play(
     call,
-    streamOffsets(call.events, headUs),
+    streamOffsets(call.recorded, headUs),
     (i) => {
       if (i === 0) {
         out.head(status, headers);
@@ -131,8 +131,8 @@ export function streamCall(
         return;
       }
       live.played = i;
-      const sent = outgoing(live, i - 1);
-      if (sent !== undefined && live.sink) writeOut(live.sink, sent.out);
+      const bytes = live.sink && outgoing(live, i - 1);
+      if (bytes && live.sink) writeOut(live.sink, bytes);
     },
     () => {
       if (call.cancelled || (exact && exchange.end !== 'complete')) return;
@@ -154,7 +154,7 @@ export function attach(stream: HttpStream, sink: ResponseSink, lastEventId: stri
   if (lastEventId !== undefined) {
     for (let index = sentIndex(stream, lastEventId) + 1; index < stream.played; index++) {
       const missed = outgoing(stream, index);
-      if (missed !== undefined) writeOut(sink, missed.out);
+      if (missed !== undefined) writeOut(sink, missed);
     }
   }
   if (stream.finished) {
@@ -183,24 +183,22 @@ function httpDate(): string {
 }
 
 /**
- * The SSE id and the bytes of a stream's `index`th event as the stream sends it: the recorded bytes
- * with the live id and token, or the event re-framed with an id of this stream's; `undefined` for an
- * event a re-framed stream leaves out.
+ * The bytes of a stream's `index`th event as the stream sends it: the recorded bytes with the live
+ * id and token, or the event re-framed with an id of this stream's; `undefined` for an event a
+ * re-framed stream leaves out.
  */
-export function outgoing(stream: HttpStream, index: number): { id: string | undefined; out: Outgoing } | undefined {
-  const event = stream.call.events[index] as LiveEvent;
-  if (stream.exact) return { id: event.eventId, out: event.bytes() };
-  const text = frameEvent(event, 'sse');
-  if (text === undefined) return undefined;
-  const id = `${stream.number}-${index + 1}`;
-  return { id, out: `id: ${id}\n${text}` };
+export function outgoing(stream: HttpStream, index: number): Outgoing | undefined {
+  const call = stream.call;
+  if (stream.exact) return stampedBytes(call.recorded[index] as ReplayEvent, call.fill);
+  const text = frameEvent(call.events[index] as LiveEvent, 'sse');
+  return text === undefined ? undefined : `id: ${stream.number}-${index + 1}\n${text}`;
 }
 
 /** Index of the played event the stream sent with SSE id `id`; -1 when it sent none. */
 export function sentIndex(stream: HttpStream, id: string): number {
   if (stream.exact) {
     for (let index = 0; index < stream.played; index++) {
-      if (stream.call.events[index]?.eventId === id) return index;
+      if (stream.call.recorded[index]?.eventId === id) return index;
     }
     return -1;
   }

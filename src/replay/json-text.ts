@@ -1,7 +1,4 @@
-import { findJsonValueSpans } from '../transcript/json-spans.js';
-
-/** The next character that can open or close a value: a bracket or a quote. */
-const STRUCTURAL = /[{}[\]"]/g;
+import { findJsonValueSpans, nextStructural } from '../transcript/json-spans.js';
 
 /** Offset just after the string that opens at `start` (a quote ends it after an even run of backslashes). */
 function stringEnd(text: string, start: number): number {
@@ -23,16 +20,14 @@ export function compositeEnd(text: string, start: number): number {
   let depth = 0;
   let i = start;
   while (i < text.length) {
-    STRUCTURAL.lastIndex = i;
-    const found = STRUCTURAL.exec(text);
-    if (!found) return text.length;
-    i = found.index;
-    const ch = found[0];
-    if (ch === '"') {
+    i = nextStructural(text, i);
+    if (i < 0) return text.length;
+    const code = text.charCodeAt(i);
+    if (code === 0x22) {
       i = stringEnd(text, i);
       continue;
     }
-    depth += ch === '{' || ch === '[' ? 1 : -1;
+    depth += code === 0x7b || code === 0x5b ? 1 : -1;
     i++;
     if (depth === 0) return i;
   }
@@ -69,26 +64,38 @@ function valueText(text: string, start: number, end: number): string {
 export function rawRequestValues(text: string): RawRequestValues {
   let idJson: string | undefined;
   let tokenJson: string | undefined;
-  let params: readonly [number, number] | undefined;
-  let meta: readonly [number, number] | undefined;
-  const within = (at: number, range: readonly [number, number] | undefined): boolean =>
-    range !== undefined && at > range[0] && at < range[1];
+  // Where `params` and its `_meta` open; each one's end is found only when a member may lie inside
+  // it, so a request without `_meta` (most) costs one pass over its text, not one per container.
+  let params: OpenContainer | undefined;
+  let meta: OpenContainer | undefined;
+  const within = (at: number, container: OpenContainer | undefined): boolean => {
+    if (container === undefined || at <= container.start) return false;
+    container.end ??= compositeEnd(text, container.start);
+    return at < container.end;
+  };
   for (const span of findJsonValueSpans(text, KEYS)) {
-    const composite = span.type === 'object' || span.type === 'array';
-    const end = composite ? compositeEnd(text, span.start) : span.end;
-    if (span.key === 'id' && span.depth === 1) idJson = valueText(text, span.start, end);
-    else if (span.key === 'params' && span.depth === 1 && span.type === 'object') {
-      params = [span.start, end];
+    if (span.key === 'id' && span.depth === 1) {
+      const composite = span.type === 'object' || span.type === 'array';
+      idJson = valueText(text, span.start, composite ? compositeEnd(text, span.start) : span.end);
+    } else if (span.key === 'params' && span.depth === 1 && span.type === 'object') {
+      params = { start: span.start, end: undefined };
       meta = undefined;
       tokenJson = undefined;
     } else if (span.key === '_meta' && span.depth === 2 && span.type === 'object' && within(span.start, params)) {
-      meta = [span.start, end];
+      meta = { start: span.start, end: undefined };
       tokenJson = undefined;
     } else if (span.key === 'progressToken' && span.depth === 3 && within(span.start, meta)) {
-      tokenJson = valueText(text, span.start, end);
+      const composite = span.type === 'object' || span.type === 'array';
+      tokenJson = valueText(text, span.start, composite ? compositeEnd(text, span.start) : span.end);
     }
   }
   return { ...(idJson !== undefined && { idJson }), ...(tokenJson !== undefined && { tokenJson }) };
+}
+
+/** An object member's value that opens at `start`; its end, once found. */
+interface OpenContainer {
+  readonly start: number;
+  end: number | undefined;
 }
 
 const INTEGER = /^-?\d+$/;

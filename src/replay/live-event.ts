@@ -1,5 +1,5 @@
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
-import type { ReplayEvent } from './replay-plan.js';
+import type { ReplayEvent, ReplayExchange } from './replay-plan.js';
 import { fillTemplate, type LiveStamp, liveToken, type StampTemplate } from './stamp-template.js';
 
 /** Events up to this size go out as one fresh buffer; larger ones as shared slices around the live values. */
@@ -47,15 +47,14 @@ function bytesOf(template: StampTemplate): SharedBytes {
 
 /**
  * A recorded event as one call replays it: the live id and token in the holes its plan found.
- * Its text is made on first use and its bytes each time they are asked for (once, unless a client
- * resumes), so a session pays only for what it sends and keeps no bytes after, and a large event is
- * sent as slices shared with every other session rather than a copy of its own.
+ * Its text is made on first use and its bytes ({@link stampedBytes}) each time they are asked for.
+ * A call makes these only when an adapter reads its events (re-framing, stdio, JSON bodies); the
+ * HTTP stream of a recorded framing stamps bytes straight from the recorded events.
  */
 export class LiveEvent {
   private text: string | undefined;
 
-  // The recorded event is kept as it is and read through: a session holds one of these per frame of
-  // every call it answers, so each is three fields, not a copy of the recorded one's.
+  // The recorded event is kept as it is and read through: each is three fields, not a copy of the recorded one's.
   constructor(
     private readonly recorded: ReplayEvent,
     private readonly fill: LiveFill = NO_FILL,
@@ -89,44 +88,95 @@ export class LiveEvent {
 
   /** The stamped bytes, to be written as one write: recorded slices (shared) and the live values. */
   bytes(): readonly Uint8Array[] {
-    const shared = bytesOf(this.recorded.template);
-    const holes = this.recorded.template.holes;
-    if (holes.length === 0) return shared.whole;
-    let size = (shared.texts[0] as Uint8Array).byteLength;
-    for (let i = 0; i < holes.length; i++) {
-      size += this.valueAt(i, shared).byteLength + (shared.texts[i + 1] as Uint8Array).byteLength;
-    }
-    if (size <= COPY_LIMIT) {
-      // One buffer (from Node's pool when small), filled in place: an event per session per step
-      // makes no lists to be collected.
-      const out = Buffer.allocUnsafe(size);
-      let at = copyInto(out, shared.texts[0] as Uint8Array, 0);
-      for (let i = 0; i < holes.length; i++) {
-        at = copyInto(out, this.valueAt(i, shared), at);
-        at = copyInto(out, shared.texts[i + 1] as Uint8Array, at);
-      }
-      return [out];
-    }
-    // An empty piece would read as the end of a chunked body to some writers: none is written.
-    const pieces: Uint8Array[] = [];
-    const add = (piece: Uint8Array): void => {
-      if (piece.byteLength > 0) pieces.push(piece);
-    };
-    add(shared.texts[0] as Uint8Array);
-    for (let i = 0; i < holes.length; i++) {
-      add(this.valueAt(i, shared));
-      add(shared.texts[i + 1] as Uint8Array);
-    }
-    return pieces;
+    return stampedBytes(this.recorded, this.fill);
   }
+}
 
-  /** The live value for hole `i` (the recorded one where the call has none). */
-  private valueAt(i: number, shared: SharedBytes): Uint8Array {
-    const template = this.recorded.template;
-    if (template.holes[i] === 'id') return this.fill.id ?? (shared.recorded[i] as Uint8Array);
-    const live = liveToken(template.recorded[i] as string, this.fill.stamp) === undefined ? undefined : this.fill.token;
-    return live ?? (shared.recorded[i] as Uint8Array);
+/**
+ * The bytes of a recorded event with a call's live values in its holes, to be written as one
+ * write: recorded slices (shared) and the live values. Made each time they are asked for, so a
+ * session keeps no bytes after sending them, and a large event is sent as slices shared with every
+ * other session rather than a copy of its own.
+ */
+export function stampedBytes(recorded: ReplayEvent, fill: LiveFill): readonly Uint8Array[] {
+  const template = recorded.template;
+  const shared = bytesOf(template);
+  const holes = template.holes;
+  if (holes.length === 0) return shared.whole;
+  let size = (shared.texts[0] as Uint8Array).byteLength;
+  for (let i = 0; i < holes.length; i++) {
+    size += valueAt(template, i, shared, fill).byteLength + (shared.texts[i + 1] as Uint8Array).byteLength;
   }
+  if (size <= COPY_LIMIT) {
+    // One buffer (from Node's pool when small), filled in place: an event per session per step
+    // makes no lists to be collected.
+    const out = Buffer.allocUnsafe(size);
+    let at = copyInto(out, shared.texts[0] as Uint8Array, 0);
+    for (let i = 0; i < holes.length; i++) {
+      at = copyInto(out, valueAt(template, i, shared, fill), at);
+      at = copyInto(out, shared.texts[i + 1] as Uint8Array, at);
+    }
+    return [out];
+  }
+  // An empty piece would read as the end of a chunked body to some writers: none is written.
+  const pieces: Uint8Array[] = [];
+  const add = (piece: Uint8Array): void => {
+    if (piece.byteLength > 0) pieces.push(piece);
+  };
+  add(shared.texts[0] as Uint8Array);
+  for (let i = 0; i < holes.length; i++) {
+    add(valueAt(template, i, shared, fill));
+    add(shared.texts[i + 1] as Uint8Array);
+  }
+  return pieces;
+}
+
+/** The live value for hole `i` of a template (the recorded one where the call has none). */
+function valueAt(template: StampTemplate, i: number, shared: SharedBytes, fill: LiveFill): Uint8Array {
+  if (template.holes[i] === 'id') return fill.id ?? (shared.recorded[i] as Uint8Array);
+  const live = liveToken(template.recorded[i] as string, fill.stamp) === undefined ? undefined : fill.token;
+  return live ?? (shared.recorded[i] as Uint8Array);
+}
+
+/**
+ * A call's stamped answer as the engine keeps it (the engine's `ReplayCall`): the recorded events
+ * it answers with and its live values, and the list of {@link LiveEvent}s only once an adapter
+ * reads it. A class, so every call shares one getter rather than carrying a closure of its own.
+ */
+export class StampedCall {
+  stop: (() => void) | undefined = undefined;
+  finished = false;
+  cancelled = false;
+  private stamped: readonly LiveEvent[] | undefined;
+
+  constructor(
+    readonly exchange: ReplayExchange,
+    readonly liveId: unknown,
+    readonly recorded: readonly ReplayEvent[],
+    readonly fill: LiveFill,
+  ) {}
+
+  get events(): readonly LiveEvent[] {
+    this.stamped ??= this.recorded.map((event) => new LiveEvent(event, this.fill));
+    return this.stamped;
+  }
+}
+
+const answers = new WeakMap<ReplayExchange, readonly ReplayEvent[]>();
+
+/**
+ * The recorded events a call answers with: all of them, or, for a live request without a progress
+ * token, all but the progress (the live server sends none). Found once per exchange and shared by
+ * its calls, rather than a list per call.
+ */
+export function answerEvents(exchange: ReplayExchange, hasToken: boolean): readonly ReplayEvent[] {
+  if (hasToken) return exchange.events;
+  let events = answers.get(exchange);
+  if (!events) {
+    events = exchange.events.filter((e) => e.message?.method !== 'notifications/progress');
+    answers.set(exchange, events);
+  }
+  return events;
 }
 
 /** Copies `piece` into `out` at `at`; returns where the next piece goes. */
@@ -141,15 +191,21 @@ export function concatBytes(pieces: readonly Uint8Array[], size?: number): Uint8
   return Buffer.concat(pieces, size);
 }
 
+/** When an event was recorded: its offset and the read it came in. */
+interface StreamTiming {
+  readonly offsetUs: number;
+  readonly read?: number | undefined;
+}
+
 /**
  * When a stream plays: its head at `headUs`, then each event. Events the recording received in one
  * read share the offset of the first of them, so they are written together again (one read for the
  * client), as recorded.
  */
-export function streamOffsets(events: readonly LiveEvent[], headUs: number): number[] {
+export function streamOffsets(events: readonly StreamTiming[], headUs: number): number[] {
   const offsets: number[] = [headUs];
   for (let i = 0; i < events.length; i++) {
-    const event = events[i] as LiveEvent;
+    const event = events[i] as StreamTiming;
     const previous = events[i - 1];
     const sameRead = previous !== undefined && event.read !== undefined && previous.read === event.read;
     offsets.push(sameRead ? (offsets[i] as number) : Math.max(headUs, event.offsetUs));

@@ -50,8 +50,32 @@ export function requestDifferences(recorded: JsonRpcMessage | undefined, live: J
 
 const requestedVersion = (message: JsonRpcMessage): unknown => paramsOf(message).protocolVersion;
 
-const answeredVersion = (exchange: ReplayExchange): unknown =>
-  resultOf(exchange.events.find((e) => e.message && 'result' in e.message)?.message)?.protocolVersion;
+/**
+ * What matching reads of a recorded exchange's answer, found once per exchange: matching runs for
+ * every request, and re-reading a long answer's frames each time cost every session a scan of them.
+ */
+interface AnswerFacts {
+  /** Whether the recording holds the answer (not cut short by a cancellation). */
+  readonly answered: boolean;
+  /** The protocol version an `initialize` answer names. */
+  readonly version: unknown;
+}
+
+const answerFacts = new WeakMap<ReplayExchange, AnswerFacts>();
+
+function factsOf(exchange: ReplayExchange): AnswerFacts {
+  let facts = answerFacts.get(exchange);
+  if (!facts) {
+    facts = {
+      answered: exchange.events.some((v) => v.message && 'id' in v.message && !('method' in v.message)),
+      version: resultOf(exchange.events.find((e) => e.message && 'result' in e.message)?.message)?.protocolVersion,
+    };
+    answerFacts.set(exchange, facts);
+  }
+  return facts;
+}
+
+const answeredVersion = (exchange: ReplayExchange): unknown => factsOf(exchange).version;
 
 /**
  * How strictly a live request must match a recorded one:
@@ -107,9 +131,7 @@ export function chooseExchange(
   const candidates = exchanges.filter((e) => e.key === key);
   // A recording that ends with the answer beats one cut short (a cancelled call), then the transport.
   const sameTransport = (list: readonly ReplayExchange[]): ReplayExchange | undefined => {
-    const answered = list.filter((e) =>
-      e.events.some((v) => v.message && 'id' in v.message && !('method' in v.message)),
-    );
+    const answered = list.filter((e) => factsOf(e).answered);
     const pool = answered.length > 0 ? answered : list;
     return pool.find((e) => e.transport === transport) ?? pool[0];
   };

@@ -239,7 +239,7 @@ export class ModernHttpReplay {
       this.engine.cancel(call);
       finish();
     });
-    const offsets = streamOffsets(call.events, headUs);
+    const offsets = streamOffsets(call.recorded, headUs);
     this.engine.play(
       call,
       sse ? offsets : [Math.max(...offsets)],

@@ -23,8 +23,8 @@ export const realPaceClock: PaceClock = {
 
 /** One waiting run: its due time (clock ms) and its place in line among runs due together. */
 interface Due {
-  readonly at: number;
-  readonly seq: number;
+  at: number;
+  seq: number;
   run: (() => void) | undefined;
 }
 
@@ -55,8 +55,13 @@ class PaceScheduler {
   constructor(readonly clock: PaceClock) {}
 
   /** Runs `run` at `at` (clock ms), never synchronously; returns its handle for {@link cancel}. */
-  schedule(at: number, run: () => void): Due {
-    const due: Due = { at, seq: this.seq++, run };
+  schedule(at: number, run: () => void, reuse?: Due): Due {
+    // A run that has run (so is out of the heap) may be handed back: a stream's every step then
+    // reuses its one handle instead of allocating one per frame.
+    const due: Due = reuse ?? { at, seq: 0, run };
+    due.at = at;
+    due.seq = this.seq++;
+    due.run = run;
     this.push(due);
     this.live++;
     this.arm();
@@ -189,6 +194,8 @@ export function createPacer(clock: PaceClock = realPaceClock): Pacer {
       let pending: Due | undefined;
       let stopped = false;
       const run = (): void => {
+        // The scheduler popped this run's handle before running it: it is free to be scheduled again.
+        const ran = pending;
         pending = undefined;
         const first = next;
         while (!stopped && next < count && start + delayMs(next) <= clock.now()) deliver(next++);
@@ -199,7 +206,7 @@ export function createPacer(clock: PaceClock = realPaceClock): Pacer {
         }
         // What this stream just delivered leaves now, before the other streams due at this wake-up.
         if (next > first) flush?.();
-        pending = scheduler.schedule(start + delayMs(next), run);
+        pending = scheduler.schedule(start + delayMs(next), run, ran);
       };
       // Never deliver synchronously: the caller gets the stopper before anything happens.
       pending = scheduler.schedule(count === 0 ? start : start + delayMs(0), run);

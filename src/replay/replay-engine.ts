@@ -10,7 +10,7 @@ import type { ChunkingOptions } from './chunking.js';
 import { jsonRpcErrorText } from './json-rpc-error.js';
 import { rawRequestValues } from './json-text.js';
 import { advertisedCapabilities, LIVE_DEFAULT_REMARK, liveDefaultResult, sessionSource } from './live-defaults.js';
-import { LiveEvent, liveFill } from './live-event.js';
+import { answerEvents, type LiveEvent, type LiveFill, liveFill, StampedCall } from './live-event.js';
 import {
   checkMatchMode,
   chooseExchange,
@@ -80,7 +80,11 @@ export interface ReplaySession {
 export interface ReplayCall {
   readonly exchange: ReplayExchange;
   readonly liveId: unknown;
-  /** The recorded answer, stamped; progress left out when the live request had no token. */
+  /** The recorded events it answers with (progress left out when the live request had no token), shared by the exchange's calls. */
+  readonly recorded: readonly ReplayEvent[];
+  /** The live id and token stamped into them. */
+  readonly fill: LiveFill;
+  /** The recorded answer, stamped: made on first read (a stream of the recorded framing sends `recorded` with `fill`). */
   readonly events: readonly LiveEvent[];
   /** Stops the remaining deliveries. */
   stop: (() => void) | undefined;
@@ -311,19 +315,9 @@ export class ReplayEngine {
       ...(exchange.tokenJson !== undefined && { recordedTokenJson: exchange.tokenJson }),
     });
     // The live server sends no progress for a request without a token.
-    const hasToken = live.tokenJson !== undefined;
-    const events: LiveEvent[] = [];
-    for (const event of exchange.events) {
-      if (hasToken || event.message?.method !== 'notifications/progress') events.push(new LiveEvent(event, fill));
-    }
-    const call: ReplayCall = {
-      exchange,
-      liveId: message.id,
-      events,
-      stop: undefined,
-      finished: false,
-      cancelled: false,
-    };
+    const recorded = answerEvents(exchange, live.tokenJson !== undefined);
+    // A session keeps its calls (for resumption): a call holds no object per frame unless read.
+    const call: ReplayCall = new StampedCall(exchange, message.id, recorded, fill);
     session.calls.push(call);
     // A long session must not keep every finished or cancelled call (they are only needed for resumption).
     if (session.calls.length > CALL_LIMIT) {
@@ -335,7 +329,7 @@ export class ReplayEngine {
 
   /** After `initialize`: the negotiated version, and the golden's server-initiated messages. */
   private startSession(session: ReplaySession, call: ReplayCall): void {
-    const answer = call.events.find((e) => isResponse(e.message))?.message;
+    const answer = call.recorded.find((e) => isResponse(e.message))?.message;
     const version = resultOf(answer)?.protocolVersion;
     session.version = typeof version === 'string' ? version : call.exchange.protocolVersion;
     const pushes = this.plan.pushes.get(call.exchange.source) ?? [];

@@ -6,6 +6,23 @@ import { type ReplayExchange, requestKey } from './replay-plan.js';
 /** Most tasks whose polls are counted at once; the oldest count is forgotten beyond it. */
 const TASK_LIMIT = 10_000;
 
+const startedTasks = new WeakMap<ReplayExchange, readonly string[]>();
+
+/** The task ids an exchange's answer creates, found once per exchange rather than at every call it answers. */
+function tasksStartedBy(exchange: ReplayExchange): readonly string[] {
+  let ids = startedTasks.get(exchange);
+  if (!ids) {
+    const found: string[] = [];
+    for (const event of exchange.events) {
+      const result = event.message && resultOf(event.message);
+      if (result?.resultType === 'task' && typeof result.taskId === 'string') found.push(result.taskId);
+    }
+    ids = found;
+    startedTasks.set(exchange, ids);
+  }
+  return ids;
+}
+
 /**
  * Serves a recorded task's polls in order (tasks extension, 2026-07-28). Every `tasks/get` of a task
  * is the same request, so matching alone would answer each with the first recorded poll: here the
@@ -38,10 +55,7 @@ export class TaskPolls {
 
   /** Notes an exchange being served: one that answers with a task starts that task's polls over. */
   started(exchange: ReplayExchange): void {
-    for (const event of exchange.events) {
-      const result = event.message && resultOf(event.message);
-      if (result?.resultType === 'task' && typeof result.taskId === 'string') this.served.delete(result.taskId);
-    }
+    for (const taskId of tasksStartedBy(exchange)) this.served.delete(taskId);
   }
 }
 

@@ -20,8 +20,33 @@ const BACKSLASH = 0x5c;
 
 const isWhitespace = (code: number): boolean => code === SPACE || code === TAB || code === LF || code === CR;
 
-/** The next character that can change the scanner's state: a bracket or a quote. */
-const STRUCTURAL = /[{}[\]"]/g;
+const QUOTE = 0x22;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+/**
+ * Offset of the next character at or after `from` that can change a scanner's state (a bracket or
+ * a quote); -1 when there is none. A loop over char codes, not a global regex: `exec` made a match
+ * array per bracket and quote, and the replay scans every live request (a few KB per session).
+ * Only the short runs between strings are stepped through; strings are skipped with `indexOf`.
+ */
+export function nextStructural(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (
+      code === QUOTE ||
+      code === OPEN_BRACE ||
+      code === CLOSE_BRACE ||
+      code === OPEN_BRACKET ||
+      code === CLOSE_BRACKET
+    ) {
+      return i;
+    }
+  }
+  return -1;
+}
 /** A key that `JSON.parse` would have to unescape, or would refuse (a raw control character). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: raw control characters are what JSON.parse refuses in a key.
 const NEEDS_JSON_PARSE = /[\\\x00-\x1f]/;
@@ -82,24 +107,21 @@ function valueType(first: string | undefined): JsonValueSpan['type'] {
 /**
  * Finds the value spans of members named in `keys`, in one pass over the text, without parsing it
  * into objects, so a caller can rewrite those values and leave every other byte as it was.
- * Malformed text yields the spans found before the problem. The scan jumps from bracket to quote
- * with native searches, so its cost grows with the number of strings and brackets, not characters.
+ * Malformed text yields the spans found before the problem. Strings are skipped with native
+ * searches, so a long string costs little; only the text between strings is stepped through.
  */
 export function findJsonValueSpans(text: string, keys: ReadonlySet<string>): JsonValueSpan[] {
   const spans: JsonValueSpan[] = [];
   const stack: ('object' | 'array')[] = [];
   let i = 0;
   while (i < text.length) {
-    // One shared sticky-free global regex is safe here: the scan is synchronous and sets lastIndex each time.
-    STRUCTURAL.lastIndex = i;
-    const found = STRUCTURAL.exec(text);
-    if (!found) break;
-    i = found.index;
-    const ch = found[0];
-    if (ch === '{' || ch === '[') {
-      stack.push(ch === '{' ? 'object' : 'array');
+    i = nextStructural(text, i);
+    if (i < 0) break;
+    const code = text.charCodeAt(i);
+    if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      stack.push(code === OPEN_BRACE ? 'object' : 'array');
       i++;
-    } else if (ch === '}' || ch === ']') {
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
       stack.pop();
       i++;
     } else {
