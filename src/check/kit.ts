@@ -32,7 +32,10 @@ export interface RowOptions {
   readonly onError?: (property: string, error: unknown) => PropertyResult;
 }
 
-/** Declares a row: `run` gets the context and the row's name; whatever it throws becomes a failing result. */
+/**
+ * Declares a row: `run` gets the context and the row's name; whatever it throws becomes a failing
+ * result, except a gateway that did not get ready in time ({@link notReady}): that row is inconclusive.
+ */
 export function row(
   name: string,
   load: BatteryLoad,
@@ -45,8 +48,69 @@ export function row(
     ...(waits !== undefined && { waits }),
     ...(era !== undefined && { era }),
     ...(skip !== undefined && { skip }),
-    run: (context) => run(context, name).catch((error: unknown) => onError(name, error)),
+    run: (context) =>
+      run(context, name).catch((error: unknown) =>
+        notReady(context, error) ? didNotStart(name, context, error) : onError(name, error),
+      ),
   };
+}
+
+/** The first request of a session: the one a freshly started process answers once it is ready. */
+const FIRST_REQUEST = /^Waiting for the answer to (initialize|server\/discover)\b/;
+
+/**
+ * Whether `error` is the gateway not getting ready: no answer within the timeout to the first
+ * request of a session, where each session starts a process (a stdio client starts a gateway per
+ * session; a gateway with a stdio upstream starts one per session). That is setup, not streaming:
+ * a slow start (`npx -y` on a cold cache) says nothing about what the gateway does to a stream.
+ */
+export function notReady(context: BatteryContext, error: unknown): boolean {
+  return spawnsProcesses(context) && isGoldenError(error, 'E_TIMEOUT') && FIRST_REQUEST.test(error.message);
+}
+
+/** The evidence of a row whose gateway did not start in time. */
+export const DID_NOT_START = 'the gateway did not start in time';
+
+/** The inconclusive result of a row whose gateway process did not answer its first request within the timeout. */
+function didNotStart(name: string, context: BatteryContext, error: unknown): PropertyResult {
+  return result(
+    name,
+    'inconclusive',
+    `${DID_NOT_START}: ${firstLine(error)} (each session starts a process here; a start is not judged: raise --timeout, now ${context.timeoutMs} ms, or install the gateway instead of running it with npx -y)`,
+  );
+}
+
+/**
+ * The first line of a call's error for a row's evidence; a gateway that did not get ready is
+ * thrown on instead, so that {@link row} makes the row inconclusive rather than failed.
+ */
+export function callFailure(context: BatteryContext, error: unknown): string {
+  if (notReady(context, error)) throw error;
+  return firstLine(error);
+}
+
+/** Ms from a recording's (or a session's) start to the first thing the gateway sent: how long it took to get ready. */
+function readyAfterMs(frames: readonly Frame[]): number | undefined {
+  const first = frames.find((f) => f.dir === 'server->client');
+  return first === undefined ? undefined : first.t / 1000;
+}
+
+/** Tells the runner how long a session's gateway (or upstream) process took to answer its first request. */
+function noteStart(context: BatteryContext, frames: readonly Frame[]): void {
+  if (!spawnsProcesses(context)) return;
+  const ms = readyAfterMs(frames);
+  if (ms !== undefined) context.onStarted?.(ms);
+}
+
+/** Records `scenario` through the gateway in the client's era, within the timeout (the scenario may say otherwise). */
+export async function recordThrough(context: BatteryContext, scenario: Scenario): Promise<Recording> {
+  const recording = await recordCall(context.gateway, {
+    era: clientEraOf(context),
+    timeoutMs: context.timeoutMs,
+    ...scenario,
+  });
+  noteStart(context, recording.frames);
+  return recording;
 }
 
 /** A row result. */
@@ -125,7 +189,7 @@ export async function pair(
 ): Promise<{ received: Recording; reference: Recording }> {
   const timed = { ...scenario, timeoutMs: context.timeoutMs };
   const reference = await recordCall(context.direct, { ...timed, era: upstreamEraOf(context) });
-  const received = await recordCall(context.gateway, { ...timed, era: clientEraOf(context) });
+  const received = await recordThrough(context, { ...timed, era: clientEraOf(context) });
   return { received, reference };
 }
 
@@ -142,7 +206,7 @@ export async function pairAtOnce(
   const timed = { ...scenario, timeoutMs: context.timeoutMs };
   const [reference, received] = await Promise.all([
     recordCall(context.direct, { ...timed, progressToken: referenceToken, era: upstreamEraOf(context) }),
-    recordCall(context.gateway, { ...timed, era: clientEraOf(context) }),
+    recordThrough(context, { ...timed, era: clientEraOf(context) }),
   ]);
   return { received, reference };
 }
@@ -162,9 +226,16 @@ export function recordingLane(label: string, recording: Recording, audit?: Audit
   };
 }
 
+/** Opens a session on the gateway in the client's era, telling the runner how long its process took to start. */
+export async function openSession(context: BatteryContext): Promise<CheckSession> {
+  const session = await openCheckSession(context.gateway, context.timeoutMs, context.clientEra);
+  noteStart(context, session.frames());
+  return session;
+}
+
 /** One session on the gateway for the length of `body`, closed afterwards whatever happens. */
 export async function withSession<T>(context: BatteryContext, body: (s: CheckSession) => Promise<T>): Promise<T> {
-  const session = await openCheckSession(context.gateway, context.timeoutMs, context.clientEra);
+  const session = await openSession(context);
   try {
     return await body(session);
   } finally {
@@ -180,8 +251,7 @@ export async function withSessions<T>(
   context: BatteryContext,
   body: (a: CheckSession, b: CheckSession) => Promise<T>,
 ): Promise<T> {
-  const open = () => openCheckSession(context.gateway, context.timeoutMs, context.clientEra);
-  const opened = await Promise.allSettled([open(), open()]);
+  const opened = await Promise.allSettled([openSession(context), openSession(context)]);
   const sessions = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
   try {
     const [a, b] = sessions;

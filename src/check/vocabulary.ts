@@ -4,11 +4,11 @@
  * this file imports no other file of check/.
  */
 import type { RecordTarget } from '../record/record-call.js';
+import type { Verdict } from '../report/verdict.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import type { Era } from '../transcript/frame.js';
 
-/** pass, fail, or not applicable to this gateway or transport. */
-export type Verdict = 'pass' | 'fail' | 'n/a';
+export type { Verdict };
 
 /** One call drawn on the timeline: when the upstream sent, when the client received. */
 export interface TimelineCall {
@@ -60,6 +60,8 @@ export interface BatteryContext {
   readonly idleBudgetMs?: number;
   /** The audit logs of two upstream replicas, when the gateway command names `{upstream2}` (the affinity row). */
   readonly replicas?: readonly [() => Promise<AuditEntry[]>, () => Promise<AuditEntry[]>];
+  /** Told how long a session's process took to answer its first request, where each session starts one (the summary's starts). */
+  readonly onStarted?: (ms: number) => void;
 }
 
 /**
@@ -100,4 +102,15 @@ export interface CheckReport {
   readonly results: readonly PropertyResult[];
   /** The `only` filter the check ran with: the verdict covers these rows, not the whole battery. */
   readonly only?: readonly string[];
+  /**
+   * How long the processes the check started took to answer a first request (the gateway's, and
+   * where each session starts one, every session's): setup, not judged by any row. `late` counts
+   * those that did not answer within the timeout.
+   */
+  readonly starts?: {
+    readonly count: number;
+    readonly medianMs: number;
+    readonly longestMs: number;
+    readonly late: number;
+  };
 }

@@ -1,4 +1,4 @@
-import { formatReport, timelineSvg } from '../check/report.js';
+import { formatReport, overallLine, timelineSvg } from '../check/report.js';
 import { MIN_CHECK_TIMEOUT_MS, runGatewayCheck } from '../check/run-check.js';
 import { CheckSetupError } from '../check/setup-error.js';
 import { GoldenError } from '../errors.js';
@@ -100,7 +100,8 @@ gateway could not be set up (it did not start, exited, or did not take a first c
       type: 'string',
       value: 'all',
       choices: ['all'],
-      description: 'run the four client/upstream era combinations, one table each (exit 1 if any fails)',
+      description:
+        'run the four client/upstream era combinations, one table each, then an overall line (exit 1 if any fails); --json, --junit and --html hold every table',
     },
     'gateway-path': { type: 'string', value: 'PATH', description: 'MCP endpoint path on the gateway (default /mcp)' },
     'no-accel-header': { type: 'boolean', description: 'the upstream omits "X-Accel-Buffering: no"' },
@@ -188,17 +189,16 @@ gateway could not be set up (it did not start, exited, or did not take a first c
           '--eras all includes the modern era, which the check speaks over HTTP only: drop --client-transport stdio and --upstream-transport stdio, or run --client-era legacy --upstream-era legacy.',
         );
       }
-      const files = (['json', 'junit', 'html', 'svg'] as const).filter((name) => args.string(name) !== undefined);
-      if (files.length > 0) {
+      if (args.string('svg') !== undefined) {
         throw new GoldenError(
           'E_USAGE',
-          `--eras all prints one table per combination and writes no report file; got ${files.map((f) => `--${f}`).join(', ')}. Run one combination (--client-era E --upstream-era E) with the report options instead.`,
+          '--eras all draws no single SVG timeline (one per combination would overwrite each other); got --svg. Use --html, which holds every table, or run one combination (--client-era E --upstream-era E) with --svg.',
         );
       }
     }
     const combinations = args.string('eras') !== undefined ? ALL_ERAS : [[clientEra, upstreamEra] as const];
     let pass = true;
-    let report: Awaited<ReturnType<typeof runGatewayCheck>> | undefined;
+    const reports: Awaited<ReturnType<typeof runGatewayCheck>>[] = [];
     for (const [client, upstreamOf] of combinations) {
       const release = stopOnSignal('check');
       const outcome = await runGatewayCheck({
@@ -231,22 +231,27 @@ gateway could not be set up (it did not start, exited, or did not take a first c
         process.stderr.write(`[mcp-golden] ${outcome.message}\n`);
         return 3;
       }
-      report = outcome;
+      reports.push(outcome);
       if (combinations.length > 1) process.stdout.write(`\n== client era ${client}, upstream era ${upstreamOf}\n`);
-      process.stdout.write(`${formatReport(report)}\n`);
-      pass &&= report.pass;
+      process.stdout.write(`${formatReport(outcome)}\n`);
+      pass &&= outcome.pass;
     }
+    const [report] = reports;
     if (!report) return 1;
+    // After several tables, one line says what the exit code says.
+    const summary = reports.length > 1 ? overallLine(reports) : (formatReport(report).split('\n').at(-1) ?? '');
+    if (reports.length > 1) process.stdout.write(`\n${summary}\n`);
     const json = args.string('json');
     const svg = args.string('svg');
-    if (json) await writeFileAtomic(json, `${JSON.stringify(report, null, 2)}\n`);
+    const several = { pass, reports };
+    if (json) await writeFileAtomic(json, `${JSON.stringify(reports.length > 1 ? several : report, null, 2)}\n`);
     if (svg) await writeFileAtomic(svg, timelineSvg(report));
     const junit = args.string('junit');
-    if (junit) await writeFileAtomic(junit, junitXml(checkJunit(report)));
+    if (junit) await writeFileAtomic(junit, junitXml(reports.flatMap(checkJunit)));
     const html = args.string('html');
     if (html) {
-      const summary = formatReport(report).split('\n').at(-1) ?? '';
-      await writeFileAtomic(html, timelineHtml(`mcp-golden check: ${report.gateway}`, summary, checkSections(report)));
+      const sections = reports.flatMap(checkSections);
+      await writeFileAtomic(html, timelineHtml(`mcp-golden check: ${report.gateway}`, summary, sections));
     }
     return pass ? 0 : 1;
   },

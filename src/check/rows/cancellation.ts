@@ -3,22 +3,23 @@
  * upstream did not send reaches the client after it (2025: notifications/cancelled; 2026-07-28: the
  * client closes the call's stream).
  */
-import { type Recording, recordCall } from '../../record/record-call.js';
+import type { Recording } from '../../record/record-call.js';
 import type { AuditEntry } from '../../server/audit-log.js';
 import { frameMessage } from '../../transcript/frame-content.js';
 import { errorOf, isErrorResult, type JsonRpcMessage, paramsOf, resultTexts } from '../../transcript/json-rpc.js';
 import { auditRow, describeAuditRow, rowsTagged, upstreamSaid } from '../audit.js';
 import type { CallSeen } from '../check-session.js';
 import {
+  callFailure,
   clientEraOf,
   erasLabel,
-  firstLine,
   frameWith,
   LEG,
   lane,
   newTag,
   progressValues,
   quote,
+  recordThrough,
   result,
   row,
   seenNumbers,
@@ -193,7 +194,7 @@ export const cancelByClosing = row(
     const tag = newTag('close');
     let recording: Recording;
     try {
-      recording = await recordCall(context.gateway, {
+      recording = await recordThrough(context, {
         tool: 'progress_tight',
         arguments: { steps: CLOSE_STEPS, step_ms: CLOSE_STEP_MS, tag },
         progressToken: tag,
@@ -202,7 +203,11 @@ export const cancelByClosing = row(
         timeoutMs: context.timeoutMs,
       });
     } catch (error) {
-      return result(CLOSE_ROW, 'fail', `${LEG.client}: the call failed before the cancel: ${firstLine(error)}`);
+      return result(
+        CLOSE_ROW,
+        'fail',
+        `${LEG.client}: the call failed before the cancel: ${callFailure(context, error)}`,
+      );
     }
     const how = clientEra === 'modern' ? 'closed its stream' : 'sent notifications/cancelled';
     const late = clientEra === 'modern' ? afterClose(recording) : recording.outcome.afterCancel.length;

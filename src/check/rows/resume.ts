@@ -3,20 +3,21 @@
  * 2026-07-28: the call re-issued), and a resumption never replays another session's events.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Recording, recordCall } from '../../record/record-call.js';
+import type { Recording } from '../../record/record-call.js';
 import { frameMessage, sseBlock } from '../../transcript/frame-content.js';
 import { progressOf } from '../../transcript/json-rpc.js';
 import { auditFor, describeAuditRow, rowsTagged } from '../audit.js';
-import { openCheckSession } from '../check-session.js';
 import {
+  callFailure,
   clientEraOf,
   failedRecording,
-  firstLine,
   LEG,
   messageEvents,
   newTag,
+  openSession,
   quote,
   recordingLane,
+  recordThrough,
   result,
   row,
 } from '../kit.js';
@@ -27,7 +28,7 @@ export const resume = row(
   'light',
   async (context, name) => {
     if (context.clientTransport !== 'http') return result(name, 'n/a', 'stdio has no Last-Event-ID');
-    const probe = await recordCall(context.gateway, {
+    const probe = await recordThrough(context, {
       tool: 'progress',
       arguments: { steps: 1, step_ms: 1 },
       progressToken: 'probe',
@@ -36,7 +37,7 @@ export const resume = row(
     if (!probe.frames.some((f) => f.channel === 'sse' && sseBlock(f)?.id)) {
       return result(name, 'n/a', 'the gateway sends no SSE event ids, so it offers no resumption');
     }
-    const received = await recordCall(context.gateway, {
+    const received = await recordThrough(context, {
       tool: 'progress',
       arguments: { steps: 6, step_ms: 100 },
       progressToken: 'check-resume',
@@ -78,8 +79,8 @@ export const resumeIsolation = row(
   'light',
   async (context, name) => {
     if (context.clientTransport !== 'http') return result(name, 'n/a', 'stdio has no Last-Event-ID');
-    const a = await openCheckSession(context.gateway, context.timeoutMs);
-    const b = await openCheckSession(context.gateway, context.timeoutMs).catch(async (error: unknown) => {
+    const a = await openSession(context);
+    const b = await openSession(context).catch(async (error: unknown) => {
       await a.close();
       throw error;
     });
@@ -160,7 +161,7 @@ export const reissue = row(
     const tag = newTag('reissue');
     let recording: Recording;
     try {
-      recording = await recordCall(context.gateway, {
+      recording = await recordThrough(context, {
         tool: 'progress_tight',
         arguments: { steps: REISSUE_STEPS, step_ms: 100, tag },
         progressToken: tag,
@@ -169,7 +170,7 @@ export const reissue = row(
         timeoutMs: context.timeoutMs,
       });
     } catch (error) {
-      return result(REISSUE_ROW, 'fail', `${LEG.client}: the re-issued call failed: ${firstLine(error)}`);
+      return result(REISSUE_ROW, 'fail', `${LEG.client}: the re-issued call failed: ${callFailure(context, error)}`);
     }
     const progress = recording.outcome.progress.map((m) => progressOf(m)?.progress);
     const fresh = progress.slice(2);

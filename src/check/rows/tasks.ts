@@ -1,11 +1,11 @@
-import { type Recording, recordCall } from '../../record/record-call.js';
+import type { Recording } from '../../record/record-call.js';
 import type { AuditEntry } from '../../server/audit-log.js';
 import type { Frame } from '../../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage } from '../../transcript/frame-content.js';
 import { memberOf } from '../../transcript/json-object.js';
 import { resultOf } from '../../transcript/json-rpc.js';
 import { rowsTagged } from '../audit.js';
-import { clientEraOf, firstLine, LEG, newTag, result, row, upstreamEraOf } from '../kit.js';
+import { callFailure, clientEraOf, LEG, newTag, recordThrough, result, row, upstreamEraOf } from '../kit.js';
 import type { BatteryContext, BatteryProperty, PropertyResult } from '../vocabulary.js';
 
 /** The rows' call: `task_steps` of the check's upstream, which runs as a task for a modern client. */
@@ -45,7 +45,7 @@ async function runTask(context: BatteryContext, row: string, cancelAfter?: numbe
   const tag = newTag(row);
   let recording: Recording | string;
   try {
-    recording = await recordCall(context.gateway, {
+    recording = await recordThrough(context, {
       tool: 'task_steps',
       arguments: { steps: cancelAfter ? 50 : STEPS, step_ms: STEP_MS, poll_ms: POLL_MS, tag },
       progressToken: tag,
@@ -54,7 +54,7 @@ async function runTask(context: BatteryContext, row: string, cancelAfter?: numbe
       ...(cancelAfter !== undefined && { cancelAfter }),
     });
   } catch (error) {
-    recording = firstLine(error);
+    recording = callFailure(context, error);
   }
   const found = (await rowsTagged(context, tag, 2000))[0];
   const replica = await replicaOf(context, tag);

@@ -3,7 +3,6 @@
  * without its `event:` field, a rewritten body under its old Content-Length), and the 2026-07-28
  * `Mcp-*` headers that must reach the upstream agreeing with the body.
  */
-import { recordCall } from '../../record/record-call.js';
 import type { Scenario } from '../../record/scenario.js';
 import type { Frame } from '../../transcript/frame.js';
 import { MODERN_PROTOCOL_VERSION } from '../../transcript/frame.js';
@@ -11,12 +10,13 @@ import { sseBlock } from '../../transcript/frame-content.js';
 import { decodeHeaderValue } from '../../transcript/modern-envelope.js';
 import { rowsTagged } from '../audit.js';
 import {
+  callFailure,
   clientEraOf,
-  firstLine,
   LEG,
   messageEvents,
   newTag,
   quote,
+  recordThrough,
   result,
   row,
   seenNumbers,
@@ -131,10 +131,10 @@ export const mcpHeaders = row(
     };
     let clientSide: string;
     try {
-      const recording = await recordCall(context.gateway, scenario);
+      const recording = await recordThrough(context, scenario);
       clientSide = `${LEG.client}: the call returned ${recording.outcome.response ? 'its result' : 'no result'}`;
     } catch (error) {
-      clientSide = `${LEG.client}: the call was refused: ${firstLine(error)}`;
+      clientSide = `${LEG.client}: the call was refused: ${callFailure(context, error)}`;
     }
     const row = (await rowsTagged(context, tag, 1000)).at(-1);
     if (!row) {
