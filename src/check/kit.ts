@@ -124,6 +124,20 @@ export function result(
   return { property, verdict, evidence, numbers, calls };
 }
 
+/**
+ * The result of a row that ran and found nothing to judge (no progress reached the client, the
+ * gateway sends no event ids, every session landed on one replica): n/a with what was seen. What a
+ * row needs to have a meaning at all is declared on the row (`needs`), never decided in it.
+ */
+export function notExercised(
+  property: string,
+  why: string,
+  numbers: PropertyResult['numbers'] = {},
+  calls: TimelineCall[] = [],
+): PropertyResult {
+  return result(property, 'n/a', why, numbers, calls);
+}
+
 /** A row result judged by one of the invariants. */
 export function fromInvariant(property: string, judged: InvariantResult, calls: TimelineCall[]): PropertyResult {
   return result(property, judged.pass ? 'pass' : 'fail', judged.evidence, judged.numbers, calls);

@@ -1,7 +1,18 @@
 import type { AuditEntry } from '../../server/audit-log.js';
 import { memberOf } from '../../transcript/json-object.js';
 import { errorOf } from '../../transcript/json-rpc.js';
-import { callFailure, clientEraOf, LEG, newTag, quote, result, row, upstreamEraOf, withSession } from '../kit.js';
+import {
+  callFailure,
+  clientEraOf,
+  LEG,
+  newTag,
+  notExercised,
+  quote,
+  result,
+  row,
+  upstreamEraOf,
+  withSession,
+} from '../kit.js';
 import type { BatteryContext } from '../vocabulary.js';
 
 /** The row's name. */
@@ -139,14 +150,17 @@ export const sessionAffinity = row(AFFINITY_ROW, 'light', async (context) => {
     const more = problems.length > 4 ? `; and ${problems.length - 4} more` : '';
     return result(AFFINITY_ROW, 'fail', `${shown}${more}`, { ...numbers, problems: problems.length });
   }
-  const spread =
-    homes[0] === 0 || homes[1] === 0
-      ? ' (all on one replica: the gateway used only one, so affinity was not exercised)'
-      : '';
+  if (homes[0] === 0 || homes[1] === 0) {
+    return notExercised(
+      AFFINITY_ROW,
+      `affinity was not exercised: all ${SESSIONS} sessions landed on replica ${homes[0] === 0 ? 2 : 1} (sessions on replica 1: ${homes[0]}, on replica 2: ${homes[1]}), so no call could reach a replica that lacks its session; ${LEG.client}: no call failed. A gateway that spreads sessions over both replicas is judged here`,
+      numbers,
+    );
+  }
   return result(
     AFFINITY_ROW,
     'pass',
-    `${LEG.upstream}: ${SESSIONS} sessions x ${CALLS} calls, each session's calls all reached one replica and one upstream session (sessions on replica 1: ${homes[0]}, on replica 2: ${homes[1]})${spread}; ${LEG.client}: no call failed`,
+    `${LEG.upstream}: ${SESSIONS} sessions x ${CALLS} calls, each session's calls all reached one replica and one upstream session (sessions on replica 1: ${homes[0]}, on replica 2: ${homes[1]}); ${LEG.client}: no call failed`,
     numbers,
   );
 });
