@@ -15,7 +15,14 @@ import { progressOf } from '../transcript/json-rpc.js';
 import { readToolCall } from '../transcript/read-calls.js';
 import { upstreamSentMs } from './audit.js';
 import { type CallSeen, type CheckSession, openCheckSession } from './check-session.js';
-import type { BatteryContext, BatteryLoad, BatteryProperty, PropertyResult, TimelineCall } from './vocabulary.js';
+import type {
+  BatteryContext,
+  BatteryLoad,
+  BatteryProperty,
+  PropertyResult,
+  RowNeeds,
+  TimelineCall,
+} from './vocabulary.js';
 
 /** The two legs evidence is quoted from. */
 export const LEG = { client: 'client→gateway', upstream: 'gateway→upstream' } as const;
@@ -26,8 +33,8 @@ export interface RowOptions {
   readonly waits?: boolean;
   /** See {@link BatteryProperty.era}. */
   readonly era?: 'modern';
-  /** See {@link BatteryProperty.skip}. */
-  readonly skip?: (context: BatteryContext) => string | undefined;
+  /** See {@link BatteryProperty.needs}. */
+  readonly needs?: RowNeeds;
   /** The result of a row that threw. @default thrown */
   readonly onError?: (property: string, error: unknown) => PropertyResult;
 }
@@ -40,19 +47,38 @@ export function row(
   name: string,
   load: BatteryLoad,
   run: (context: BatteryContext, name: string) => Promise<PropertyResult>,
-  { waits, era, skip, onError = thrown }: RowOptions = {},
+  { waits, era, needs, onError = thrown }: RowOptions = {},
 ): BatteryProperty {
   return {
     name,
     load,
     ...(waits !== undefined && { waits }),
     ...(era !== undefined && { era }),
-    ...(skip !== undefined && { skip }),
+    ...(needs !== undefined && { needs }),
     run: (context) =>
       run(context, name).catch((error: unknown) =>
         notReady(context, error) ? didNotStart(name, context, error) : onError(name, error),
       ),
   };
+}
+
+/**
+ * The sentence of the first need of `property` the check runs without (the row is then n/a), or
+ * `undefined` when every need is met. Only the runner asks: a row never decides n/a by its context.
+ */
+export function unmetNeed(property: Pick<BatteryProperty, 'needs'>, context: BatteryContext): string | undefined {
+  const needs = property.needs;
+  if (!needs) return undefined;
+  const [client, upstream] = [clientEraOf(context), upstreamEraOf(context)];
+  const unmet = [
+    needs.clientTransport && needs.clientTransport.is !== context.clientTransport && needs.clientTransport,
+    needs.upstreamTransport && needs.upstreamTransport.is !== context.upstreamTransport && needs.upstreamTransport,
+    needs.eras?.client && needs.eras.client.is !== client && needs.eras.client,
+    needs.eras?.upstream && needs.eras.upstream.is !== upstream && needs.eras.upstream,
+    needs.eras?.either && needs.eras.either.is !== client && needs.eras.either.is !== upstream && needs.eras.either,
+    needs.replicas && !context.replicas && needs.replicas,
+  ].find((need) => need);
+  return unmet ? unmet.why : undefined;
 }
 
 /** The first request of a session: the one a freshly started process answers once it is ready. */

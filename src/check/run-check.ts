@@ -20,7 +20,7 @@ import {
   type LaunchedGateway,
   startGateway,
 } from './gateway-process.js';
-import { DID_NOT_START, spawnsProcesses } from './kit.js';
+import { DID_NOT_START, spawnsProcesses, unmetNeed } from './kit.js';
 import { runBattery } from './run-battery.js';
 import { answeredJsonRpc, CheckSetupError, causeText, probe, silentTimeout, startFix, tail } from './setup-error.js';
 import type { BatteryContext, BatteryProperty, CheckReport, PropertyResult } from './vocabulary.js';
@@ -332,8 +332,8 @@ async function runRows(
   const context = contextOn(gateway.target);
   const { supervisor } = gateway;
   const run = async (property: BatteryProperty): Promise<PropertyResult> => {
-    const skip = property.skip?.(context);
-    if (skip) return { property: property.name, verdict: 'n/a', evidence: skip, numbers: {}, calls: [] };
+    const unmet = unmetNeed(property, context);
+    if (unmet) return { property: property.name, verdict: 'n/a', evidence: unmet, numbers: {}, calls: [] };
     if (!supervisor) return property.run(context);
     const failed = (evidence: string): PropertyResult => ({
       property: property.name,

@@ -72,6 +72,24 @@ export interface BatteryContext {
  */
 export type BatteryLoad = 'tight' | 'loose' | 'light' | 'heavy';
 
+/** One thing a row needs to have a meaning (`is`), and the sentence the row's n/a says when the check ran without it. */
+export interface Need<T> {
+  readonly is: T;
+  readonly why: string;
+}
+
+/** What a row needs, declared once on the row (`row(…, { needs })`); the runner checks it before the row runs. */
+export interface RowNeeds {
+  /** The transport the check's client speaks to the gateway. */
+  readonly clientTransport?: Need<'http' | 'stdio'>;
+  /** The transport the gateway speaks to the upstream. */
+  readonly upstreamTransport?: Need<'http' | 'stdio'>;
+  /** The era the client speaks, the era the upstream speaks, or an era that either leg speaks. */
+  readonly eras?: { readonly client?: Need<Era>; readonly upstream?: Need<Era>; readonly either?: Need<Era> };
+  /** Two upstream replicas behind the gateway (`{upstream2}`). */
+  readonly replicas?: Need<2>;
+}
+
 /** One property of the battery: one row of the verdict table. */
 export interface BatteryProperty {
   readonly name: string;
@@ -83,8 +101,8 @@ export interface BatteryProperty {
    * row); in 2025 on both legs it would be n/a.
    */
   readonly era?: 'modern';
-  /** Why the row has no meaning in this context (the runner reports it n/a without running it), or `undefined`. */
-  skip?(context: BatteryContext): string | undefined;
+  /** What the row needs to have a meaning: where the check runs without it, the runner reports it n/a with the need's sentence, without running it. */
+  readonly needs?: RowNeeds;
   /** Never throws: a row turns its errors into a failing result. */
   run(context: BatteryContext): Promise<PropertyResult>;
 }

@@ -3,7 +3,7 @@ import type { AuditEntry } from '../../server/audit-log.js';
 import { frameMessage } from '../../transcript/frame-content.js';
 import { errorOf, resultOf } from '../../transcript/json-rpc.js';
 import { rowsTagged } from '../audit.js';
-import { callFailure, erasLabel, LEG, newTag, quote, recordThrough, result, row, upstreamEraOf } from '../kit.js';
+import { callFailure, erasLabel, LEG, newTag, quote, recordThrough, result, row } from '../kit.js';
 
 /** The row's name. */
 export const IDLE_ROW = 'idle budget: a silent call gets its result (2026-07-28)';
@@ -43,13 +43,6 @@ export const idleBudget = row(
   IDLE_ROW,
   'light',
   async (context) => {
-    if (upstreamEraOf(context) === 'legacy') {
-      return result(
-        IDLE_ROW,
-        'n/a',
-        'a 2025-11-25 upstream opens its SSE stream (sends response headers) as soon as the call arrives; the idle budget concerns a 2026-07-28 upstream, which sends none before its first notification or result',
-      );
-    }
     const budgetMs = context.idleBudgetMs ?? DEFAULT_IDLE_BUDGET_MS;
     const tag = newTag('idle');
     const started = Date.now();
@@ -101,5 +94,16 @@ export const idleBudget = row(
       numbers,
     );
   },
-  { era: 'modern', waits: true },
+  {
+    era: 'modern',
+    waits: true,
+    needs: {
+      eras: {
+        upstream: {
+          is: 'modern',
+          why: 'a 2025-11-25 upstream opens its SSE stream (sends response headers) as soon as the call arrives; the idle budget concerns a 2026-07-28 upstream, which sends none before its first notification or result',
+        },
+      },
+    },
+  },
 );

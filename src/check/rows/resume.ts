@@ -9,11 +9,11 @@ import { progressOf } from '../../transcript/json-rpc.js';
 import { auditFor, describeAuditRow, rowsTagged } from '../audit.js';
 import {
   callFailure,
-  clientEraOf,
   failedRecording,
   LEG,
   messageEvents,
   newTag,
+  notExercised,
   openSession,
   quote,
   recordingLane,
@@ -21,13 +21,15 @@ import {
   result,
   row,
 } from '../kit.js';
+import type { Need } from '../vocabulary.js';
+
+const HTTP_CLIENT: Need<'http'> = { is: 'http', why: 'stdio has no Last-Event-ID' };
 
 /** A 2025 client resumes a dropped stream with Last-Event-ID: every event exactly once, then the result. */
 export const resume = row(
   'Last-Event-ID resume',
   'light',
   async (context, name) => {
-    if (context.clientTransport !== 'http') return result(name, 'n/a', 'stdio has no Last-Event-ID');
     const probe = await recordThrough(context, {
       tool: 'progress',
       arguments: { steps: 1, step_ms: 1 },
@@ -35,7 +37,7 @@ export const resume = row(
       timeoutMs: context.timeoutMs,
     });
     if (!probe.frames.some((f) => f.channel === 'sse' && sseBlock(f)?.id)) {
-      return result(name, 'n/a', 'the gateway sends no SSE event ids, so it offers no resumption');
+      return notExercised(name, 'the gateway sends no SSE event ids, so it offers no resumption');
     }
     const received = await recordThrough(context, {
       tool: 'progress',
@@ -62,10 +64,15 @@ export const resume = row(
   },
   {
     onError: failedRecording,
-    skip: (context) =>
-      clientEraOf(context) === 'modern'
-        ? 'the 2026-07-28 era has no Last-Event-ID resumption (a dropped call is re-issued: see the re-issue row)'
-        : undefined,
+    needs: {
+      clientTransport: HTTP_CLIENT,
+      eras: {
+        client: {
+          is: 'legacy',
+          why: 'the 2026-07-28 era has no Last-Event-ID resumption (a dropped call is re-issued: see the re-issue row)',
+        },
+      },
+    },
   },
 );
 
@@ -78,7 +85,6 @@ export const resumeIsolation = row(
   "Last-Event-ID never replays another session's events",
   'light',
   async (context, name) => {
-    if (context.clientTransport !== 'http') return result(name, 'n/a', 'stdio has no Last-Event-ID');
     const a = await openSession(context);
     const b = await openSession(context).catch(async (error: unknown) => {
       await a.close();
@@ -96,9 +102,8 @@ export const resumeIsolation = row(
         ),
       ];
       if (ids.length === 0)
-        return result(
+        return notExercised(
           name,
-          'n/a',
           'the gateway sends no SSE event ids, so there is no Last-Event-ID to take to another session',
         );
       const first = ids[0] as string;
@@ -127,10 +132,10 @@ export const resumeIsolation = row(
     }
   },
   {
-    skip: (context) =>
-      clientEraOf(context) === 'modern'
-        ? 'the 2026-07-28 era has neither sessions nor Last-Event-ID resumption'
-        : undefined,
+    needs: {
+      clientTransport: HTTP_CLIENT,
+      eras: { client: { is: 'legacy', why: 'the 2026-07-28 era has neither sessions nor Last-Event-ID resumption' } },
+    },
   },
 );
 
@@ -151,13 +156,6 @@ export const reissue = row(
   REISSUE_ROW,
   'light',
   async (context) => {
-    if (clientEraOf(context) === 'legacy') {
-      return result(
-        REISSUE_ROW,
-        'n/a',
-        'a 2025-11-25 client resumes a dropped stream with Last-Event-ID (the Last-Event-ID resume row); it does not re-issue',
-      );
-    }
     const tag = newTag('reissue');
     let recording: Recording;
     try {
@@ -206,5 +204,15 @@ export const reissue = row(
       numbers,
     );
   },
-  { era: 'modern' },
+  {
+    era: 'modern',
+    needs: {
+      eras: {
+        client: {
+          is: 'modern',
+          why: 'a 2025-11-25 client resumes a dropped stream with Last-Event-ID (the Last-Event-ID resume row); it does not re-issue',
+        },
+      },
+    },
+  },
 );

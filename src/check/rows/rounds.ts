@@ -4,18 +4,7 @@ import type { AuditEntry } from '../../server/audit-log.js';
 import { frameMessage, type JsonRpcMessage } from '../../transcript/frame-content.js';
 import { isResponse, resultOf } from '../../transcript/json-rpc.js';
 import { rowsTagged } from '../audit.js';
-import {
-  callFailure,
-  clientEraOf,
-  erasLabel,
-  LEG,
-  newTag,
-  quote,
-  recordThrough,
-  result,
-  row,
-  upstreamEraOf,
-} from '../kit.js';
+import { callFailure, erasLabel, LEG, newTag, quote, recordThrough, result, row } from '../kit.js';
 import type { BatteryContext, PropertyResult } from '../vocabulary.js';
 
 /** The row's name. */
@@ -59,20 +48,6 @@ export const inputRounds = row(
   ROUND_ROW,
   'light',
   async (context) => {
-    if (clientEraOf(context) === 'legacy') {
-      return result(
-        ROUND_ROW,
-        'n/a',
-        'a 2025-11-25 client gets server requests (elicitation/create) on the call stream, not input_required results',
-      );
-    }
-    if (upstreamEraOf(context) === 'legacy') {
-      return result(
-        ROUND_ROW,
-        'n/a',
-        'a 2025-11-25 upstream sends server requests on the call stream; it answers no input_required',
-      );
-    }
     const tag = newTag('round');
     let recording: Recording | undefined;
     let failure: string | undefined;
@@ -90,7 +65,21 @@ export const inputRounds = row(
     const rows = await rowsTagged(context, tag, 1000, 2);
     return judge(context, recording, failure, rows);
   },
-  { era: 'modern' },
+  {
+    era: 'modern',
+    needs: {
+      eras: {
+        client: {
+          is: 'modern',
+          why: 'a 2025-11-25 client gets server requests (elicitation/create) on the call stream, not input_required results',
+        },
+        upstream: {
+          is: 'modern',
+          why: 'a 2025-11-25 upstream sends server requests on the call stream; it answers no input_required',
+        },
+      },
+    },
+  },
 );
 
 function judge(

@@ -5,32 +5,27 @@ import { frameMessage, type JsonRpcMessage } from '../../transcript/frame-conten
 import { memberOf } from '../../transcript/json-object.js';
 import { resultOf } from '../../transcript/json-rpc.js';
 import { rowsTagged } from '../audit.js';
-import {
-  callFailure,
-  clientEraOf,
-  LEG,
-  newTag,
-  notExercised,
-  recordThrough,
-  result,
-  row,
-  upstreamEraOf,
-} from '../kit.js';
-import type { BatteryContext, BatteryProperty, PropertyResult } from '../vocabulary.js';
+import { callFailure, LEG, newTag, notExercised, recordThrough, result, row } from '../kit.js';
+import type { BatteryContext, BatteryProperty, PropertyResult, RowNeeds } from '../vocabulary.js';
 
 /** The rows' call: `task_steps` of the check's upstream, which runs as a task for a modern client. */
 const STEPS = 3;
 const STEP_MS = 80;
 const POLL_MS = 40;
 
-/** Why the task rows have no meaning in the context's eras, or `undefined` when they run. */
-function taskSkip(context: BatteryContext): string | undefined {
-  if (clientEraOf(context) !== 'modern')
-    return 'a 2025-11-25 client declares no tasks extension (io.modelcontextprotocol/tasks is 2026-07-28)';
-  if (upstreamEraOf(context) !== 'modern')
-    return 'the 2025-11-25 upstream has no tasks extension (io.modelcontextprotocol/tasks is 2026-07-28)';
-  return undefined;
-}
+/** The task rows have a meaning where both legs speak 2026-07-28, the era of the tasks extension. */
+const TASK_NEEDS: RowNeeds = {
+  eras: {
+    client: {
+      is: 'modern',
+      why: 'a 2025-11-25 client declares no tasks extension (io.modelcontextprotocol/tasks is 2026-07-28)',
+    },
+    upstream: {
+      is: 'modern',
+      why: 'the 2025-11-25 upstream has no tasks extension (io.modelcontextprotocol/tasks is 2026-07-28)',
+    },
+  },
+};
 
 /** What one task call gave on both legs. */
 interface TaskRun {
@@ -134,7 +129,7 @@ function verdict(name: string, run: TaskRun, clientSide: string, problems: reado
 
 /** A row for the tasks extension: a 2026-07-28 duty, n/a outside modern-to-modern. */
 const taskRow = (name: string, judge: (context: BatteryContext) => Promise<PropertyResult>): BatteryProperty =>
-  row(name, 'light', judge, { era: 'modern', skip: taskSkip });
+  row(name, 'light', judge, { era: 'modern', needs: TASK_NEEDS });
 
 const PASSES_ROW = 'tasks: resultType "task" passes through (2026-07-28)';
 
