@@ -206,12 +206,16 @@ export function quote(text: string, max = 140): string {
 
 /** The era the check's client speaks to the gateway. */
 export const clientEraOf = (context: BatteryContext): Era => context.clientEra ?? 'legacy';
-/** The era of the reference upstream behind the gateway. */
-export const upstreamEraOf = (context: BatteryContext): Era => context.upstreamEra ?? 'legacy';
+/**
+ * The era the reference upstream speaks to this gateway: its own, or where it serves both (`dual`),
+ * the client's, which a gateway that passes requests through keeps.
+ */
+export const upstreamEraOf = (context: BatteryContext): Era =>
+  context.upstreamEra === 'dual' ? clientEraOf(context) : (context.upstreamEra ?? 'legacy');
 
 /** `client modern, upstream legacy`: how the evidence names a combination. */
 export function erasLabel(context: BatteryContext): string {
-  return `client ${clientEraOf(context)}, upstream ${upstreamEraOf(context)}`;
+  return `client ${clientEraOf(context)}, upstream ${context.upstreamEra ?? 'legacy'}`;
 }
 
 /** True when every recording starts a process (a stdio client or a stdio upstream). */

@@ -6,6 +6,10 @@ const MARK: Record<Verdict, string> = { pass: 'pass', fail: 'FAIL', 'n/a': 'n/a 
 
 /** The last line's verdict: faithful, faithful only with the header, or broken; never more than the rows judged show. */
 function summary(report: CheckReport): string {
+  if (report.noBridge) {
+    const required = report.pass ? ': not a streaming failure (--require-bridge makes it one)' : ' (--require-bridge)';
+    return `the gateway does not bridge eras (client ${report.noBridge.from} → upstream ${report.noBridge.to})${required}`;
+  }
   const unjudged = report.results.filter((r) => r.verdict === 'inconclusive').length;
   const judged =
     unjudged > 0 ? ` in the rows judged (${unjudged} inconclusive: not a failure, not shown faithful)` : '';
@@ -29,6 +33,7 @@ export function formatReport(report: CheckReport, width = 110): string {
   const lines = [
     `mcp-golden check: ${report.gateway}`,
     `upstream ${report.upstreamTransport}, client ${report.clientTransport}${report.eras ? `, client era ${report.eras.client}, upstream era ${report.eras.upstream}` : ''}, ${(report.durationMs / 1000).toFixed(1)} s`,
+    ...(report.noBridge ? ['', ...wrap(`finding: the gateway ${report.noBridge.evidence}`, width)] : []),
     '',
     ` ${'property'.padEnd(nameWidth)} | res  | evidence`,
     rule,
@@ -58,7 +63,10 @@ export function overallLine(reports: readonly CheckReport[]): string {
   const failed = reports.filter((r) => !r.pass);
   const inconclusive = reports.reduce((n, r) => n + r.results.filter((x) => x.verdict === 'inconclusive').length, 0);
   const unjudged = inconclusive > 0 ? ` (${inconclusive} rows inconclusive: not a failure, not shown faithful)` : '';
-  const head = `overall, ${reports.length} tables: ${reports.length - failed.length} passed, ${failed.length} failed`;
+  const bridgeless = reports.filter((r) => r.noBridge && r.pass).map(erasOf);
+  const unbridged =
+    bridgeless.length > 0 ? ` (${bridgeless.length} of them do not bridge eras: ${bridgeless.join('; ')})` : '';
+  const head = `overall, ${reports.length} tables: ${reports.length - failed.length} passed${unbridged}, ${failed.length} failed`;
   if (failed.length === 0) return `${head}: the gateway forwards MCP streaming faithfully in every table${unjudged}`;
   return `${head} (${failed.map(erasOf).join('; ')}): the gateway breaks MCP streaming${unjudged}`;
 }

@@ -23,7 +23,7 @@ import {
 import { DID_NOT_START, spawnsProcesses, unmetNeed } from './kit.js';
 import { runBattery } from './run-battery.js';
 import { answeredJsonRpc, CheckSetupError, causeText, probe, silentTimeout, startFix, tail } from './setup-error.js';
-import type { BatteryContext, BatteryProperty, CheckReport, PropertyResult } from './vocabulary.js';
+import type { BatteryContext, BatteryProperty, CheckReport, PropertyResult, UpstreamEra } from './vocabulary.js';
 
 /** Options of {@link runGatewayCheck}. */
 export interface CheckOptions {
@@ -49,8 +49,10 @@ export interface CheckOptions {
   readonly long?: { readonly totalMs: number; readonly everyMs: number };
   /** The era the check's client speaks to the gateway (`modern`: 2026-07-28, HTTP only). @default 'legacy' */
   readonly clientEra?: Era;
-  /** The era of the reference upstream (`modern`: it refuses the 2025 handshake, HTTP only). @default 'legacy' */
-  readonly upstreamEra?: Era;
+  /** The era of the reference upstream: `legacy` 2025-11-25 only, `modern` 2026-07-28 only (HTTP only), `dual` both (HTTP only). @default 'legacy' */
+  readonly upstreamEra?: UpstreamEra;
+  /** A gateway that does not bridge the client's era to the upstream's fails the check (else that finding alone passes). @default false */
+  readonly requireBridge?: boolean;
   /** How long the idle row's call stays silent before its result (modern upstream). @default 3000 */
   readonly idleBudgetMs?: number;
   /**
@@ -104,7 +106,7 @@ interface Settings {
   readonly clientTransport: 'http' | 'stdio';
   readonly timeoutMs: number;
   readonly clientEra: Era;
-  readonly upstreamEra: Era;
+  readonly upstreamEra: UpstreamEra;
   readonly modern: boolean;
   readonly wantsReplica: boolean;
 }
@@ -141,13 +143,13 @@ function settle(options: CheckOptions): Settings {
       '{upstream2} (or --upstream2-port) starts a second upstream replica over HTTP, for the session affinity row; with --upstream-transport stdio the gateway spawns its upstreams itself. Drop {upstream2}, or use --upstream-transport http.',
     );
   }
-  if (upstreamEra === 'modern' && upstreamTransport !== 'http') {
+  if (upstreamEra !== 'legacy' && upstreamTransport !== 'http') {
     throw new GoldenError(
       'E_USAGE',
-      '--upstream-era modern needs --upstream-transport http: the modern-only reference upstream is served over Streamable HTTP only. Drop --upstream-transport stdio, or use --upstream-era legacy.',
+      `--upstream-era ${upstreamEra} needs --upstream-transport http: the reference upstream speaks 2026-07-28 over Streamable HTTP only. Drop --upstream-transport stdio, or use --upstream-era legacy.`,
     );
   }
-  const modern = clientEra === 'modern' || upstreamEra === 'modern';
+  const modern = clientEra === 'modern' || upstreamEra !== 'legacy';
   return { options, upstreamTransport, clientTransport, timeoutMs, clientEra, upstreamEra, modern, wantsReplica };
 }
 
@@ -202,6 +204,7 @@ async function startUpstreams(settings: Settings, started: (u: Partial<Upstreams
       // The Mcp-* headers row judges Mcp-Param-* from the audit: a missing one fails that row only.
       paramHeaders: 'record',
       ...(settings.upstreamEra === 'modern' && { legacy: 'reject' as const }),
+      ...(settings.upstreamEra === 'legacy' && { modern: 'reject' as const }),
       ...extra,
     });
   const upstream = await serve(options.upstreamPort, {});
@@ -262,11 +265,18 @@ async function startGatewayUnderCheck(settings: Settings, ups: Upstreams): Promi
  * up and speaking MCP: what it does wrong is for the rows to judge. Anything else is a setup error
  * naming the likely fix. Returns how long the gateway took to answer.
  */
-async function checkFirstCall(settings: Settings, gateway: GatewayUnderCheck, ups: Upstreams): Promise<number> {
+async function checkFirstCall(
+  settings: Settings,
+  gateway: GatewayUnderCheck,
+  ups: Upstreams,
+): Promise<{ readonly readyMs: number } | { readonly noBridge: NonNullable<CheckReport['noBridge']> }> {
   const { options, timeoutMs } = settings;
   const first = await probe(gateway.target, timeoutMs, settings.clientEra);
-  if ('readyMs' in first) return first.readyMs;
-  if (answeredJsonRpc(first.error)) return 0;
+  if ('readyMs' in first) return first;
+  if (answeredJsonRpc(first.error)) {
+    const noBridge = notBridged(settings, first.error);
+    return noBridge ? { noBridge } : { readyMs: 0 };
+  }
   const cause = causeText(first.error);
   if (options.gatewayUrl) {
     throw new CheckSetupError(
@@ -295,6 +305,33 @@ async function checkFirstCall(settings: Settings, gateway: GatewayUnderCheck, up
     `${how}\nIts output ended with:\n${tail(process.output())}`,
     fix(exited === undefined && silentTimeout(first.error, process.output())),
   );
+}
+
+const ERA_NAME = { legacy: '2025-11-25', modern: '2026-07-28', dual: '2025-11-25 and 2026-07-28' } as const;
+
+/**
+ * The finding that the gateway does not bridge the eras of this combination: the client's first
+ * request, of an era the upstream does not speak, came back refused (a JSON-RPC error over HTTP), as
+ * a request passed through unchanged does. `undefined` where the eras agree or the upstream speaks both.
+ */
+function notBridged(settings: Settings, error: unknown): CheckReport['noBridge'] {
+  const { clientEra: from, upstreamEra: to } = settings;
+  if (to === 'dual' || from === to) return undefined;
+  const text = error instanceof Error ? error.message : String(error);
+  const status = /HTTP (\d{3})/.exec(text)?.[1];
+  const code = /"code":(-?\d+)/.exec(text)?.[1];
+  const message = /"message":"((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
+  const sent =
+    from === 'modern' ? 'server/discover (2026-07-28 envelope, Mcp-* headers, no session)' : 'initialize (2025-11-25)';
+  return {
+    from,
+    to,
+    evidence:
+      `does not bridge ${ERA_NAME[from]} to ${ERA_NAME[to]}: the client sent ${sent}; it came back HTTP ${status ?? '?'} ${code ?? ''} ${message === undefined ? '' : JSON.stringify(message.replaceAll('\\"', '"'))}, the ${ERA_NAME[to]}-only upstream's refusal of a request in the other era`.replace(
+        /\s+/g,
+        ' ',
+      ),
+  };
 }
 
 /** The context the rows run with, on the gateway at `target` (a fresh process after a crash has its own URL). */
@@ -373,6 +410,29 @@ function startsOf(ms: readonly number[], results: readonly PropertyResult[]): Ch
   return { count: ms.length, medianMs: Math.round(median), longestMs: Math.round(sorted.at(-1) ?? 0), late };
 }
 
+/** The report of a combination the gateway does not bridge: one finding, every row n/a; a failure only with `requireBridge`. */
+function noBridgeReport(
+  settings: Settings,
+  chosen: readonly BatteryProperty[],
+  gateway: GatewayUnderCheck,
+  noBridge: NonNullable<CheckReport['noBridge']>,
+  started: number,
+): CheckReport {
+  const evidence = `not judged: the gateway ${noBridge.evidence.replace(/:.*/, '')} (the finding above)`;
+  return {
+    gateway: gateway.label,
+    upstreamTransport: settings.upstreamTransport,
+    clientTransport: settings.clientTransport,
+    eras: { client: settings.clientEra, upstream: settings.upstreamEra },
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    pass: settings.options.requireBridge !== true,
+    results: chosen.map((p) => ({ property: p.name, verdict: 'n/a' as const, evidence, numbers: {}, calls: [] })),
+    noBridge,
+    ...(settings.options.only && settings.options.only.length > 0 && { only: settings.options.only }),
+  };
+}
+
 /**
  * Starts the reference upstream and the gateway, runs the battery of streaming properties through
  * the gateway (each compared with the same call made directly), stops everything it started, and
@@ -393,7 +453,9 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
     const upstreams = await startUpstreams(settings, (more) => (ups = { ...ups, ...more }));
     ups = upstreams;
     gateway = await startGatewayUnderCheck(settings, upstreams);
-    const readyMs = await checkFirstCall(settings, gateway, upstreams);
+    const first = await checkFirstCall(settings, gateway, upstreams);
+    if ('noBridge' in first) return noBridgeReport(settings, chosen, gateway, first.noBridge, started);
+    const { readyMs } = first;
     const starts: number[] = gateway.listenMs !== undefined ? [gateway.listenMs + readyMs] : [];
     // Where each session starts a process, every one of them is a start (the probe's too).
     const spawns = spawnsProcesses(settings);

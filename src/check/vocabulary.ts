@@ -10,6 +10,12 @@ import type { Era } from '../transcript/frame.js';
 
 export type { Verdict };
 
+/**
+ * The era of the check's reference upstream: `legacy` a 2025-11-25-only server (it answers a
+ * 2026-07-28 request as SDK v1's stateful transport does), `modern` 2026-07-28 only, `dual` both.
+ */
+export type UpstreamEra = Era | 'dual';
+
 /** One call drawn on the timeline: when the upstream sent, when the client received. */
 export interface TimelineCall {
   readonly label: string;
@@ -54,8 +60,8 @@ export interface BatteryContext {
   readonly upstreamAccelHeader?: boolean;
   /** The era the check's client speaks to the gateway. @default 'legacy' */
   readonly clientEra?: Era;
-  /** The era of the reference upstream (`modern`: it refuses the 2025 handshake). @default 'legacy' */
-  readonly upstreamEra?: Era;
+  /** The era of the reference upstream. @default 'legacy' */
+  readonly upstreamEra?: UpstreamEra;
   /** How long the idle row's call stays silent before its result (`--idle-budget-ms`). @default 3000 */
   readonly idleBudgetMs?: number;
   /** The audit logs of two upstream replicas, when the gateway command names `{upstream2}` (the affinity row). */
@@ -113,7 +119,13 @@ export interface CheckReport {
   readonly upstreamTransport: 'http' | 'stdio';
   readonly clientTransport: 'http' | 'stdio';
   /** The eras the check ran in, where one was modern (absent: 2025-11-25 on both legs). */
-  readonly eras?: { readonly client: Era; readonly upstream: Era };
+  readonly eras?: { readonly client: Era; readonly upstream: UpstreamEra };
+  /**
+   * The gateway does not bridge the eras of this combination: it passed the client's request of one
+   * era unchanged to an upstream that does not speak it. One finding, with what was sent and what came
+   * back; every row is then n/a. A failure only with `requireBridge`.
+   */
+  readonly noBridge?: { readonly from: Era; readonly to: UpstreamEra; readonly evidence: string };
   readonly startedAt: string;
   readonly durationMs: number;
   readonly pass: boolean;

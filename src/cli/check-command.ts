@@ -18,12 +18,18 @@ function era(value: string | undefined): 'legacy' | 'modern' | undefined {
   return value === 'legacy' || value === 'modern' ? value : undefined;
 }
 
-/** The four combinations `--eras all` runs, client era first. */
+/** An upstream era option's value; the declaration's `choices` already refused anything else. */
+function upstreamEraValue(value: string | undefined): 'legacy' | 'modern' | 'dual' | undefined {
+  return value === 'dual' ? value : era(value);
+}
+
+/** The combinations `--eras all` runs, client era first: each era on its own, both mixed ones, and a modern client before a server of both eras. */
 const ALL_ERAS = [
   ['legacy', 'legacy'],
   ['legacy', 'modern'],
   ['modern', 'legacy'],
   ['modern', 'modern'],
+  ['modern', 'dual'],
 ] as const;
 
 /** A transport option's value; the declaration's `choices` already refused anything else. */
@@ -92,16 +98,21 @@ gateway could not be set up (it did not start, exited, or did not take a first c
     'upstream-era': {
       type: 'string',
       value: 'ERA',
-      choices: ERAS,
+      choices: [...ERAS, 'dual'],
       description:
-        'era of the reference upstream: legacy, or modern (refuses the 2025 handshake; HTTP only) (default legacy)',
+        'era of the reference upstream: legacy (2025-11-25 only), modern (2026-07-28 only; HTTP only) or dual (both; HTTP only) (default legacy)',
+    },
+    'require-bridge': {
+      type: 'boolean',
+      description:
+        'a gateway that does not bridge the client era to the upstream era fails (exit 1); without it that finding alone exits 0',
     },
     eras: {
       type: 'string',
       value: 'all',
       choices: ['all'],
       description:
-        'run the four client/upstream era combinations, one table each, then an overall line (exit 1 if any fails); --json, --junit and --html hold every table',
+        'run the client/upstream era combinations a bridge is judged on (legacy/legacy, legacy/modern, modern/legacy, modern/modern, modern/dual), one table each, then an overall line (exit 1 if any fails); --json, --junit and --html hold every table',
     },
     'gateway-path': { type: 'string', value: 'PATH', description: 'MCP endpoint path on the gateway (default /mcp)' },
     'no-accel-header': { type: 'boolean', description: 'the upstream omits "X-Accel-Buffering: no"' },
@@ -175,7 +186,7 @@ gateway could not be set up (it did not start, exited, or did not take a first c
     const gatewayPath = args.string('gateway-path');
     const only = args.strings('only');
     const clientEra = era(args.string('client-era'));
-    const upstreamEra = era(args.string('upstream-era'));
+    const upstreamEra = upstreamEraValue(args.string('upstream-era'));
     if (args.string('eras') !== undefined) {
       if (clientEra || upstreamEra) {
         throw new GoldenError(
@@ -216,6 +227,7 @@ gateway could not be set up (it did not start, exited, or did not take a first c
         ...(client && { clientEra: client }),
         ...(upstreamOf && { upstreamEra: upstreamOf }),
         upstream: { accelHeader: !args.boolean('no-accel-header') },
+        ...(args.boolean('require-bridge') && { requireBridge: true }),
         onProgress: ({ index, total, property, result }) => {
           const step = `[${index + 1}/${total}]`;
           process.stderr.write(result ? ` ${result.verdict}\n` : `[mcp-golden] ${step} ${property} ...`);
