@@ -321,6 +321,10 @@ function notBridged(settings: Settings, error: unknown): CheckReport['noBridge']
   const status = /HTTP (\d{3})/.exec(text)?.[1];
   const code = /"code":(-?\d+)/.exec(text)?.[1];
   const message = /"message":"((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
+  // Only the upstream's refusal of the other era: -32022 from a 2026-07-28-only server, -32000 "Server
+  // not initialized" from a 2025-only one. Any other refusal (a header a bridge left out) is the rows' to judge.
+  const eraRefusal = code === '-32022' || (code === '-32000' && /not initialized/i.test(message ?? ''));
+  if (!eraRefusal) return undefined;
   const sent =
     from === 'modern' ? 'server/discover (2026-07-28 envelope, Mcp-* headers, no session)' : 'initialize (2025-11-25)';
   return {
