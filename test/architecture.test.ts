@@ -192,6 +192,37 @@ test('check/: only the runner imports the battery list, only the entry points im
   expect(rowToRow).toEqual([]);
 });
 
+test('check/: no row decides n/a itself, and every row is built with row()', () => {
+  const rows = sourceFiles(join(src, 'check', 'rows'));
+  // What a row needs is declared once (`row(…, { needs })`) and checked by the runner; a row that
+  // ran and found nothing to judge says so with the kit's notExercised.
+  const inline = rows.filter((file) => /'n\/a'/.test(readFileSync(file, 'utf8'))).map((file) => relative(src, file));
+  expect(inline).toEqual([]);
+  // A row written as an object literal skips row(): an error it throws would escape as no result.
+  const literal = rows
+    .filter((file) => /:\s*BatteryProperty\s*=\s*\{|\brun\s*\(\s*context/.test(readFileSync(file, 'utf8')))
+    .map((file) => relative(src, file));
+  expect(literal).toEqual([]);
+});
+
+test('check/: no function is longer than 80 lines', async () => {
+  const ts = (await import('typescript')).default;
+  const long: string[] = [];
+  for (const file of sourceFiles(join(src, 'check'))) {
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: import('typescript').Node): void => {
+      if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+        const first = source.getLineAndCharacterOfPosition(node.getStart()).line;
+        const last = source.getLineAndCharacterOfPosition(node.end).line;
+        if (last - first + 1 > 80) long.push(`${relative(src, file)}:${first + 1} (${last - first + 1} lines)`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  expect(long).toEqual([]);
+});
+
 /** The files of check/ as docs/architecture.md's table names them (`rows/<family>.ts` stands for every row file). */
 function checkKeyOf(file: string): string {
   const name = relative(join(src, 'check'), file).replace(/\.ts$/, '');

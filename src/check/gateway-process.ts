@@ -82,6 +82,18 @@ function canConnect(port: number): Promise<boolean> {
   });
 }
 
+/** A gateway that exited or did not listen in time, with what it wrote (`''`: nothing). */
+export class GatewayStartError extends GoldenError {
+  constructor(
+    code: 'E_TARGET' | 'E_TIMEOUT',
+    message: string,
+    readonly output: string,
+  ) {
+    super(code, message);
+    this.name = 'GatewayStartError';
+  }
+}
+
 /** A gateway started by the check. */
 export interface GatewayProcess {
   readonly command: string;
@@ -127,17 +139,22 @@ export async function startGateway(
     while (Date.now() < deadline) {
       const exitReason = gateway.exited();
       if (exitReason !== undefined) {
-        throw new GoldenError(
+        throw new GatewayStartError(
           'E_TARGET',
           `The gateway "${command}" ${exitReason} before listening on 127.0.0.1:${port}. Its output ended with:\n${output.trim() || '(nothing)'}`,
+          output.trim(),
         );
       }
       if (await canConnect(port)) return gateway;
       await sleep(50);
     }
-    throw new GoldenError(
+    // A gateway that said something and never listened most likely listens elsewhere; one that
+    // said nothing may still be starting (the check's setup error names the fix for each).
+    const hint = output.trim() === '' ? '' : ' Check that it takes {port} as its listening port.';
+    throw new GatewayStartError(
       'E_TIMEOUT',
-      `The gateway "${command}" did not listen on 127.0.0.1:${port} within ${timeoutMs} ms (timeout after ${timeoutMs} ms). Check that it takes {port} as its listening port. Its output ended with:\n${output.trim() || '(nothing)'}`,
+      `The gateway "${command}" did not listen on 127.0.0.1:${port} within ${timeoutMs} ms (timeout after ${timeoutMs} ms).${hint} Its output ended with:\n${output.trim() || '(nothing)'}`,
+      output.trim(),
     );
   } catch (error) {
     // The shell may have exited while its children live on (a backgrounded server): stop them all.

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { GoldenError } from '../errors.js';
-import { failedRecording, row, withSessions } from './kit.js';
+import { failedRecording, row, unmetNeed, withSessions } from './kit.js';
 import type { BatteryContext } from './vocabulary.js';
 
 const context = { clientEra: 'modern' } as BatteryContext;
@@ -42,25 +42,59 @@ describe('row', () => {
     expect((await failing.run(context)).evidence).toBe('fetch failed (ECONNREFUSED: connect refused)');
   });
 
-  test('hands its name to the body and declares its load, waits, era and skip', async () => {
+  test('hands its name to the body and declares its load, waits, era and needs', async () => {
     const declared = row(
       'named',
       'heavy',
       async (_, name) => ({ property: name, verdict: 'pass', evidence: '', numbers: {}, calls: [] }),
-      {
-        waits: true,
-        era: 'modern',
-        skip: (c) => (c.clientEra === 'modern' ? 'not in this era' : undefined),
-      },
+      { waits: true, era: 'modern', needs: { eras: { client: { is: 'legacy', why: 'not in this era' } } } },
     );
     expect((await declared.run(context)).property).toBe('named');
-    expect([declared.load, declared.waits, declared.era, declared.skip?.(context)]).toEqual([
+    expect([declared.load, declared.waits, declared.era, unmetNeed(declared, context)]).toEqual([
       'heavy',
       true,
       'modern',
       'not in this era',
     ]);
     expect(Object.keys(row('plain', 'light', async () => declared.run(context)))).toEqual(['name', 'load', 'run']);
+  });
+
+  test('the first unmet need gives the sentence; a context that meets every need gives none', () => {
+    const needs = {
+      clientTransport: { is: 'http', why: 'needs an HTTP client' },
+      upstreamTransport: { is: 'http', why: 'needs an HTTP upstream' },
+      eras: { either: { is: 'modern', why: 'one leg must speak 2026-07-28' } },
+      replicas: { is: 2, why: 'needs two replicas' },
+    } as const;
+    const base = {
+      clientTransport: 'http',
+      upstreamTransport: 'http',
+      clientEra: 'legacy',
+      upstreamEra: 'modern',
+    } as BatteryContext;
+    const replicas = [async () => [], async () => []] as const;
+    expect(unmetNeed({ needs }, { ...base, replicas })).toBeUndefined();
+    expect(unmetNeed({ needs }, base)).toBe('needs two replicas');
+    expect(unmetNeed({ needs }, { ...base, replicas, upstreamEra: 'legacy' })).toBe('one leg must speak 2026-07-28');
+    expect(unmetNeed({ needs }, { ...base, replicas, clientTransport: 'stdio' })).toBe('needs an HTTP client');
+    expect(unmetNeed({ needs }, { ...base, replicas, upstreamTransport: 'stdio' })).toBe('needs an HTTP upstream');
+  });
+
+  test('a timeout on the first request of a session that starts a process is inconclusive, not a failure', async () => {
+    const late = row('late', 'light', async () => {
+      throw new GoldenError(
+        'E_TIMEOUT',
+        'Waiting for the answer to initialize from "gw": nothing arrived within 10 ms.',
+      );
+    });
+    const stdio = { ...context, clientTransport: 'stdio', timeoutMs: 10 } as BatteryContext;
+    expect(await late.run(stdio)).toMatchObject({
+      verdict: 'inconclusive',
+      evidence: expect.stringMatching(/^the gateway did not start in time: Waiting for the answer to initialize/),
+    });
+    // Over HTTP to an HTTP upstream the gateway was ready at the first call: a later silence is its own.
+    const http = { ...stdio, clientTransport: 'http', upstreamTransport: 'http' } as BatteryContext;
+    expect((await late.run(http)).verdict).toBe('fail');
   });
 });
 

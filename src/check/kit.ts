@@ -15,7 +15,14 @@ import { progressOf } from '../transcript/json-rpc.js';
 import { readToolCall } from '../transcript/read-calls.js';
 import { upstreamSentMs } from './audit.js';
 import { type CallSeen, type CheckSession, openCheckSession } from './check-session.js';
-import type { BatteryContext, BatteryLoad, BatteryProperty, PropertyResult, TimelineCall } from './vocabulary.js';
+import type {
+  BatteryContext,
+  BatteryLoad,
+  BatteryProperty,
+  PropertyResult,
+  RowNeeds,
+  TimelineCall,
+} from './vocabulary.js';
 
 /** The two legs evidence is quoted from. */
 export const LEG = { client: 'client→gateway', upstream: 'gateway→upstream' } as const;
@@ -26,27 +33,110 @@ export interface RowOptions {
   readonly waits?: boolean;
   /** See {@link BatteryProperty.era}. */
   readonly era?: 'modern';
-  /** See {@link BatteryProperty.skip}. */
-  readonly skip?: (context: BatteryContext) => string | undefined;
+  /** See {@link BatteryProperty.needs}. */
+  readonly needs?: RowNeeds;
   /** The result of a row that threw. @default thrown */
   readonly onError?: (property: string, error: unknown) => PropertyResult;
 }
 
-/** Declares a row: `run` gets the context and the row's name; whatever it throws becomes a failing result. */
+/**
+ * Declares a row: `run` gets the context and the row's name; whatever it throws becomes a failing
+ * result, except a gateway that did not get ready in time ({@link notReady}): that row is inconclusive.
+ */
 export function row(
   name: string,
   load: BatteryLoad,
   run: (context: BatteryContext, name: string) => Promise<PropertyResult>,
-  { waits, era, skip, onError = thrown }: RowOptions = {},
+  { waits, era, needs, onError = thrown }: RowOptions = {},
 ): BatteryProperty {
   return {
     name,
     load,
     ...(waits !== undefined && { waits }),
     ...(era !== undefined && { era }),
-    ...(skip !== undefined && { skip }),
-    run: (context) => run(context, name).catch((error: unknown) => onError(name, error)),
+    ...(needs !== undefined && { needs }),
+    run: (context) =>
+      run(context, name).catch((error: unknown) =>
+        notReady(context, error) ? didNotStart(name, context, error) : onError(name, error),
+      ),
   };
+}
+
+/**
+ * The sentence of the first need of `property` the check runs without (the row is then n/a), or
+ * `undefined` when every need is met. Only the runner asks: a row never decides n/a by its context.
+ */
+export function unmetNeed(property: Pick<BatteryProperty, 'needs'>, context: BatteryContext): string | undefined {
+  const needs = property.needs;
+  if (!needs) return undefined;
+  const [client, upstream] = [clientEraOf(context), upstreamEraOf(context)];
+  const unmet = [
+    needs.clientTransport && needs.clientTransport.is !== context.clientTransport && needs.clientTransport,
+    needs.upstreamTransport && needs.upstreamTransport.is !== context.upstreamTransport && needs.upstreamTransport,
+    needs.eras?.client && needs.eras.client.is !== client && needs.eras.client,
+    needs.eras?.upstream && needs.eras.upstream.is !== upstream && needs.eras.upstream,
+    needs.eras?.either && needs.eras.either.is !== client && needs.eras.either.is !== upstream && needs.eras.either,
+    needs.replicas && !context.replicas && needs.replicas,
+  ].find((need) => need);
+  return unmet ? unmet.why : undefined;
+}
+
+/** The first request of a session: the one a freshly started process answers once it is ready. */
+const FIRST_REQUEST = /^Waiting for the answer to (initialize|server\/discover)\b/;
+
+/**
+ * Whether `error` is the gateway not getting ready: no answer within the timeout to the first
+ * request of a session, where each session starts a process (a stdio client starts a gateway per
+ * session; a gateway with a stdio upstream starts one per session). That is setup, not streaming:
+ * a slow start (`npx -y` on a cold cache) says nothing about what the gateway does to a stream.
+ */
+export function notReady(context: BatteryContext, error: unknown): boolean {
+  return spawnsProcesses(context) && isGoldenError(error, 'E_TIMEOUT') && FIRST_REQUEST.test(error.message);
+}
+
+/** The evidence of a row whose gateway did not start in time. */
+export const DID_NOT_START = 'the gateway did not start in time';
+
+/** The inconclusive result of a row whose gateway process did not answer its first request within the timeout. */
+function didNotStart(name: string, context: BatteryContext, error: unknown): PropertyResult {
+  return result(
+    name,
+    'inconclusive',
+    `${DID_NOT_START}: ${firstLine(error)} (each session starts a process here; a start is not judged: raise --timeout, now ${context.timeoutMs} ms, or install the gateway instead of running it with npx -y)`,
+  );
+}
+
+/**
+ * The first line of a call's error for a row's evidence; a gateway that did not get ready is
+ * thrown on instead, so that {@link row} makes the row inconclusive rather than failed.
+ */
+export function callFailure(context: BatteryContext, error: unknown): string {
+  if (notReady(context, error)) throw error;
+  return firstLine(error);
+}
+
+/** Ms from a recording's (or a session's) start to the first thing the gateway sent: how long it took to get ready. */
+function readyAfterMs(frames: readonly Frame[]): number | undefined {
+  const first = frames.find((f) => f.dir === 'server->client');
+  return first === undefined ? undefined : first.t / 1000;
+}
+
+/** Tells the runner how long a session's gateway (or upstream) process took to answer its first request. */
+function noteStart(context: BatteryContext, frames: readonly Frame[]): void {
+  if (!spawnsProcesses(context)) return;
+  const ms = readyAfterMs(frames);
+  if (ms !== undefined) context.onStarted?.(ms);
+}
+
+/** Records `scenario` through the gateway in the client's era, within the timeout (the scenario may say otherwise). */
+export async function recordThrough(context: BatteryContext, scenario: Scenario): Promise<Recording> {
+  const recording = await recordCall(context.gateway, {
+    era: clientEraOf(context),
+    timeoutMs: context.timeoutMs,
+    ...scenario,
+  });
+  noteStart(context, recording.frames);
+  return recording;
 }
 
 /** A row result. */
@@ -58,6 +148,20 @@ export function result(
   calls: TimelineCall[] = [],
 ): PropertyResult {
   return { property, verdict, evidence, numbers, calls };
+}
+
+/**
+ * The result of a row that ran and found nothing to judge (no progress reached the client, the
+ * gateway sends no event ids, every session landed on one replica): n/a with what was seen. What a
+ * row needs to have a meaning at all is declared on the row (`needs`), never decided in it.
+ */
+export function notExercised(
+  property: string,
+  why: string,
+  numbers: PropertyResult['numbers'] = {},
+  calls: TimelineCall[] = [],
+): PropertyResult {
+  return result(property, 'n/a', why, numbers, calls);
 }
 
 /** A row result judged by one of the invariants. */
@@ -102,12 +206,16 @@ export function quote(text: string, max = 140): string {
 
 /** The era the check's client speaks to the gateway. */
 export const clientEraOf = (context: BatteryContext): Era => context.clientEra ?? 'legacy';
-/** The era of the reference upstream behind the gateway. */
-export const upstreamEraOf = (context: BatteryContext): Era => context.upstreamEra ?? 'legacy';
+/**
+ * The era the reference upstream speaks to this gateway: its own, or where it serves both (`dual`),
+ * the client's, which a gateway that passes requests through keeps.
+ */
+export const upstreamEraOf = (context: BatteryContext): Era =>
+  context.upstreamEra === 'dual' ? clientEraOf(context) : (context.upstreamEra ?? 'legacy');
 
 /** `client modern, upstream legacy`: how the evidence names a combination. */
 export function erasLabel(context: BatteryContext): string {
-  return `client ${clientEraOf(context)}, upstream ${upstreamEraOf(context)}`;
+  return `client ${clientEraOf(context)}, upstream ${context.upstreamEra ?? 'legacy'}`;
 }
 
 /** True when every recording starts a process (a stdio client or a stdio upstream). */
@@ -125,7 +233,7 @@ export async function pair(
 ): Promise<{ received: Recording; reference: Recording }> {
   const timed = { ...scenario, timeoutMs: context.timeoutMs };
   const reference = await recordCall(context.direct, { ...timed, era: upstreamEraOf(context) });
-  const received = await recordCall(context.gateway, { ...timed, era: clientEraOf(context) });
+  const received = await recordThrough(context, { ...timed, era: clientEraOf(context) });
   return { received, reference };
 }
 
@@ -142,7 +250,7 @@ export async function pairAtOnce(
   const timed = { ...scenario, timeoutMs: context.timeoutMs };
   const [reference, received] = await Promise.all([
     recordCall(context.direct, { ...timed, progressToken: referenceToken, era: upstreamEraOf(context) }),
-    recordCall(context.gateway, { ...timed, era: clientEraOf(context) }),
+    recordThrough(context, { ...timed, era: clientEraOf(context) }),
   ]);
   return { received, reference };
 }
@@ -162,9 +270,16 @@ export function recordingLane(label: string, recording: Recording, audit?: Audit
   };
 }
 
+/** Opens a session on the gateway in the client's era, telling the runner how long its process took to start. */
+export async function openSession(context: BatteryContext): Promise<CheckSession> {
+  const session = await openCheckSession(context.gateway, context.timeoutMs, context.clientEra);
+  noteStart(context, session.frames());
+  return session;
+}
+
 /** One session on the gateway for the length of `body`, closed afterwards whatever happens. */
 export async function withSession<T>(context: BatteryContext, body: (s: CheckSession) => Promise<T>): Promise<T> {
-  const session = await openCheckSession(context.gateway, context.timeoutMs, context.clientEra);
+  const session = await openSession(context);
   try {
     return await body(session);
   } finally {
@@ -180,8 +295,7 @@ export async function withSessions<T>(
   context: BatteryContext,
   body: (a: CheckSession, b: CheckSession) => Promise<T>,
 ): Promise<T> {
-  const open = () => openCheckSession(context.gateway, context.timeoutMs, context.clientEra);
-  const opened = await Promise.allSettled([open(), open()]);
+  const opened = await Promise.allSettled([openSession(context), openSession(context)]);
   const sessions = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
   try {
     const [a, b] = sessions;

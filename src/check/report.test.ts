@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatReport, timelineSvg } from './report.js';
+import { formatReport, overallLine, timelineSvg } from './report.js';
 import type { CheckReport } from './vocabulary.js';
 
 const LONG = 'progress is forwarded live through the gateway, not buffered until the result';
@@ -71,6 +71,45 @@ describe('formatReport summary', () => {
       .at(-1);
     expect(last).toMatch(
       /the gateway forwards the rows run \(--only "unicode"\) faithfully; the rest of the battery was not run$/,
+    );
+  });
+});
+
+describe('inconclusive rows, starts and the overall line', () => {
+  const slow: CheckReport = {
+    ...report,
+    pass: true,
+    results: [
+      { property: 'unicode', verdict: 'pass', evidence: 'byte-identical', numbers: {}, calls: [] },
+      {
+        property: 'blocks: count and order',
+        verdict: 'inconclusive',
+        evidence: 'the gateway did not start in time: no answer',
+        numbers: {},
+        calls: [],
+      },
+    ],
+    starts: { count: 12, medianMs: 2100, longestMs: 9400, late: 1 },
+  };
+
+  test('an inconclusive row is counted apart and the last line does not call the gateway faithful outright', () => {
+    const lines = formatReport(slow).split('\n');
+    expect(lines.find((l) => l.includes('blocks: count and order'))).toMatch(/\| inc\. \| the gateway did not start/);
+    expect(lines.at(-2)).toBe(
+      "gateway starts: 12 process(es) answered a first request after 2.1 s (median), 9.4 s at the longest; 1 did not answer within --timeout (their rows are inconclusive); the rows' clocks start after that",
+    );
+    expect(lines.at(-1)).toBe(
+      '1 passed, 0 failed, 0 not applicable, 1 inconclusive: the gateway forwards MCP streaming faithfully in the rows judged (1 inconclusive: not a failure, not shown faithful)',
+    );
+  });
+
+  test('after several tables the overall line names the failed combinations, as the exit code does', () => {
+    const modern: CheckReport = { ...report, eras: { client: 'modern', upstream: 'legacy' } };
+    expect(overallLine([slow, modern])).toBe(
+      'overall, 2 tables: 1 passed, 1 failed (client modern → upstream legacy): the gateway breaks MCP streaming (1 rows inconclusive: not a failure, not shown faithful)',
+    );
+    expect(overallLine([slow, slow])).toMatch(
+      /^overall, 2 tables: 2 passed, 0 failed: the gateway forwards MCP streaming faithfully in every table/,
     );
   });
 });

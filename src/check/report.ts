@@ -1,16 +1,23 @@
 import { tickStep } from '../report/html-report.js';
 import { wrap } from '../wrap.js';
-import { type CheckReport, NEEDS_ACCEL_HEADER, type TimelineCall } from './vocabulary.js';
+import { type CheckReport, NEEDS_ACCEL_HEADER, type TimelineCall, type Verdict } from './vocabulary.js';
 
-const MARK = { pass: 'pass', fail: 'FAIL', 'n/a': 'n/a ' } as const;
+const MARK: Record<Verdict, string> = { pass: 'pass', fail: 'FAIL', 'n/a': 'n/a ', inconclusive: 'inc.' };
 
-/** The last line's verdict: faithful, faithful only with the header, or broken. */
+/** The last line's verdict: faithful, faithful only with the header, or broken; never more than the rows judged show. */
 function summary(report: CheckReport): string {
+  if (report.noBridge) {
+    const required = report.pass ? ': not a streaming failure (--require-bridge makes it one)' : ' (--require-bridge)';
+    return `the gateway does not bridge eras (client ${report.noBridge.from} → upstream ${report.noBridge.to})${required}`;
+  }
+  const unjudged = report.results.filter((r) => r.verdict === 'inconclusive').length;
+  const judged =
+    unjudged > 0 ? ` in the rows judged (${unjudged} inconclusive: not a failure, not shown faithful)` : '';
   if (report.pass && report.only) {
     const asked = report.only.map((text) => JSON.stringify(text)).join(', ');
-    return `the gateway forwards the rows run (--only ${asked}) faithfully; the rest of the battery was not run`;
+    return `the gateway forwards the rows run (--only ${asked}) faithfully${judged}; the rest of the battery was not run`;
   }
-  if (report.pass) return 'the gateway forwards MCP streaming faithfully';
+  if (report.pass) return `the gateway forwards MCP streaming faithfully${judged}`;
   const failed = report.results.filter((r) => r.verdict === 'fail');
   if (failed.every((r) => r.numbers[NEEDS_ACCEL_HEADER] === true)) {
     return 'the gateway forwards MCP streaming faithfully only when the upstream sends X-Accel-Buffering: no';
@@ -26,6 +33,7 @@ export function formatReport(report: CheckReport, width = 110): string {
   const lines = [
     `mcp-golden check: ${report.gateway}`,
     `upstream ${report.upstreamTransport}, client ${report.clientTransport}${report.eras ? `, client era ${report.eras.client}, upstream era ${report.eras.upstream}` : ''}, ${(report.durationMs / 1000).toFixed(1)} s`,
+    ...(report.noBridge ? ['', ...wrap(`finding: the gateway ${report.noBridge.evidence}`, width)] : []),
     '',
     ` ${'property'.padEnd(nameWidth)} | res  | evidence`,
     rule,
@@ -35,12 +43,46 @@ export function formatReport(report: CheckReport, width = 110): string {
     lines.push(` ${r.property.padEnd(nameWidth)} | ${MARK[r.verdict]} | ${first}`);
     for (const more of rest) lines.push(` ${''.padEnd(nameWidth)} |      | ${more}`);
   }
-  const count = (v: string): number => report.results.filter((r) => r.verdict === v).length;
-  lines.push(
-    rule,
-    `${count('pass')} passed, ${count('fail')} failed, ${count('n/a')} not applicable: ${summary(report)}`,
-  );
+  lines.push(rule);
+  if (report.starts) lines.push(startsLine(report.starts));
+  lines.push(`${counts(report)}: ${summary(report)}`);
   return lines.join('\n');
+}
+
+/** `client legacy → upstream modern`: the era combination a report ran in. */
+export function erasOf(report: Pick<CheckReport, 'eras'>): string {
+  const eras = report.eras ?? { client: 'legacy', upstream: 'legacy' };
+  return `client ${eras.client} → upstream ${eras.upstream}`;
+}
+
+/**
+ * The last line after several tables (`--eras all`): how many tables passed, which failed, and the
+ * verdict the exit code gives (1 when any table failed), so that it never says faithful when one failed.
+ */
+export function overallLine(reports: readonly CheckReport[]): string {
+  const failed = reports.filter((r) => !r.pass);
+  const inconclusive = reports.reduce((n, r) => n + r.results.filter((x) => x.verdict === 'inconclusive').length, 0);
+  const unjudged = inconclusive > 0 ? ` (${inconclusive} rows inconclusive: not a failure, not shown faithful)` : '';
+  const bridgeless = reports.filter((r) => r.noBridge && r.pass).map(erasOf);
+  const unbridged =
+    bridgeless.length > 0 ? ` (${bridgeless.length} of them do not bridge eras: ${bridgeless.join('; ')})` : '';
+  const head = `overall, ${reports.length} tables: ${reports.length - failed.length} passed${unbridged}, ${failed.length} failed`;
+  if (failed.length === 0) return `${head}: the gateway forwards MCP streaming faithfully in every table${unjudged}`;
+  return `${head} (${failed.map(erasOf).join('; ')}): the gateway breaks MCP streaming${unjudged}`;
+}
+
+/** How many rows got each verdict: `27 passed, 1 failed, 4 not applicable` (and inconclusive, when any). */
+export function counts(report: Pick<CheckReport, 'results'>): string {
+  const count = (v: Verdict): number => report.results.filter((r) => r.verdict === v).length;
+  const inconclusive = count('inconclusive');
+  return `${count('pass')} passed, ${count('fail')} failed, ${count('n/a')} not applicable${inconclusive > 0 ? `, ${inconclusive} inconclusive` : ''}`;
+}
+
+/** The line on gateway starts: how many processes the check started and how long they took to answer a first request. */
+function startsLine(starts: NonNullable<CheckReport['starts']>): string {
+  const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+  const late = starts.late > 0 ? `; ${starts.late} did not answer within --timeout (their rows are inconclusive)` : '';
+  return `gateway starts: ${starts.count} process(es) answered a first request after ${s(starts.medianMs)} (median), ${s(starts.longestMs)} at the longest${late}; the rows' clocks start after that`;
 }
 
 const escapeXml = (text: string): string => text.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -49,6 +91,7 @@ const VERDICT_MARK = {
   pass: { text: '✓ pass', color: '#2ca02c' },
   fail: { text: '✗ FAIL', color: '#d62728' },
   'n/a': { text: '– n/a', color: '#888888' },
+  inconclusive: { text: '? inconclusive', color: '#b8860b' },
 } as const;
 
 /**

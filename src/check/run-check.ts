@@ -15,14 +15,15 @@ import {
   fillTemplate,
   freePort,
   type GatewayCrash,
+  GatewayStartError,
   GatewaySupervisor,
   type LaunchedGateway,
   startGateway,
 } from './gateway-process.js';
-import { spawnsProcesses } from './kit.js';
+import { DID_NOT_START, spawnsProcesses, unmetNeed } from './kit.js';
 import { runBattery } from './run-battery.js';
-import { answeredJsonRpc, CheckSetupError, causeText, probe, startFix, tail } from './setup-error.js';
-import type { BatteryContext, BatteryProperty, CheckReport, PropertyResult } from './vocabulary.js';
+import { answeredJsonRpc, CheckSetupError, causeText, probe, silentTimeout, startFix, tail } from './setup-error.js';
+import type { BatteryContext, BatteryProperty, CheckReport, PropertyResult, UpstreamEra } from './vocabulary.js';
 
 /** Options of {@link runGatewayCheck}. */
 export interface CheckOptions {
@@ -48,8 +49,10 @@ export interface CheckOptions {
   readonly long?: { readonly totalMs: number; readonly everyMs: number };
   /** The era the check's client speaks to the gateway (`modern`: 2026-07-28, HTTP only). @default 'legacy' */
   readonly clientEra?: Era;
-  /** The era of the reference upstream (`modern`: it refuses the 2025 handshake, HTTP only). @default 'legacy' */
-  readonly upstreamEra?: Era;
+  /** The era of the reference upstream: `legacy` 2025-11-25 only, `modern` 2026-07-28 only (HTTP only), `dual` both (HTTP only). @default 'legacy' */
+  readonly upstreamEra?: UpstreamEra;
+  /** A gateway that does not bridge the client's era to the upstream's fails the check (else that finding alone passes). @default false */
+  readonly requireBridge?: boolean;
   /** How long the idle row's call stays silent before its result (modern upstream). @default 3000 */
   readonly idleBudgetMs?: number;
   /**
@@ -96,16 +99,20 @@ function quote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
 }
 
-/**
- * Starts the reference upstream and the gateway, runs the battery of streaming properties through
- * the gateway (each compared with the same call made directly), stops everything it started, and
- * returns the verdict per property. Every wait is bounded by `timeoutMs`.
- *
- * @example
- * const report = await runGatewayCheck({ gateway: 'my-gateway --upstream {upstream} --port {port}' })
- * console.log(formatReport(report))
- */
-export async function runGatewayCheck(options: CheckOptions): Promise<CheckReport> {
+/** What {@link runGatewayCheck} runs with, once its options are checked. */
+interface Settings {
+  readonly options: CheckOptions;
+  readonly upstreamTransport: 'http' | 'stdio';
+  readonly clientTransport: 'http' | 'stdio';
+  readonly timeoutMs: number;
+  readonly clientEra: Era;
+  readonly upstreamEra: UpstreamEra;
+  readonly modern: boolean;
+  readonly wantsReplica: boolean;
+}
+
+/** The options checked: each combination the check cannot run is a usage error that names the way out. */
+function settle(options: CheckOptions): Settings {
   if (!options.gateway === !options.gatewayUrl) {
     throw new GoldenError(
       'E_USAGE',
@@ -123,7 +130,6 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
   }
   const clientEra = options.clientEra ?? 'legacy';
   const upstreamEra = options.upstreamEra ?? 'legacy';
-  const modern = clientEra === 'modern' || upstreamEra === 'modern';
   if (clientEra === 'modern' && clientTransport !== 'http') {
     throw new GoldenError(
       'E_USAGE',
@@ -137,12 +143,18 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       '{upstream2} (or --upstream2-port) starts a second upstream replica over HTTP, for the session affinity row; with --upstream-transport stdio the gateway spawns its upstreams itself. Drop {upstream2}, or use --upstream-transport http.',
     );
   }
-  if (upstreamEra === 'modern' && upstreamTransport !== 'http') {
+  if (upstreamEra !== 'legacy' && upstreamTransport !== 'http') {
     throw new GoldenError(
       'E_USAGE',
-      '--upstream-era modern needs --upstream-transport http: the modern-only reference upstream is served over Streamable HTTP only. Drop --upstream-transport stdio, or use --upstream-era legacy.',
+      `--upstream-era ${upstreamEra} needs --upstream-transport http: the reference upstream speaks 2026-07-28 over Streamable HTTP only. Drop --upstream-transport stdio, or use --upstream-era legacy.`,
     );
   }
+  const modern = clientEra === 'modern' || upstreamEra !== 'legacy';
+  return { options, upstreamTransport, clientTransport, timeoutMs, clientEra, upstreamEra, modern, wantsReplica };
+}
+
+/** The rows to run: the battery (era rows only where a leg is modern or `--only` names them), `--long`, `--only`. */
+function chooseRows({ options, modern }: Settings): BatteryProperty[] {
   const rows: BatteryProperty[] = [
     // In 2025 on both legs the era rows are n/a: listed only when --only asks for them (as --eras all may).
     ...BATTERY.filter((p) => p.era !== 'modern' || modern || options.only?.some((o) => p.name.includes(o))),
@@ -155,180 +167,324 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
       `--only ${options.only?.map((o) => JSON.stringify(o)).join(', ')} matches no property. The properties are:\n${rows.map((p) => `  ${p.name}`).join('\n')}\nGive part of one of these names, e.g. --only cancellation.`,
     );
   }
+  return chosen;
+}
+
+/** The reference upstream (and its second replica) the check started, and how to reach it. */
+interface Upstreams {
+  readonly upstream?: ReferenceServer;
+  readonly replica2?: ReferenceServer;
+  /** The upstream itself, for reference recordings. */
+  readonly direct: RecordTarget;
+  /** What `{upstream}` becomes: a URL, or a shell-quoted stdio command. */
+  readonly spec: string;
+  /** Where the stdio upstreams write their audit file. */
+  readonly auditDir?: string;
+}
+
+/** Starts the reference upstream(s) in the upstream's era; `started` receives each as soon as it runs, so a later failure still stops it. */
+async function startUpstreams(settings: Settings, started: (u: Partial<Upstreams>) => void): Promise<Upstreams> {
+  const { options } = settings;
+  if (settings.upstreamTransport === 'stdio') {
+    const plain = referenceStdioCommand();
+    const args = [...(plain.args ?? []), '--check-tools'];
+    // Only the upstreams the gateway starts write the audit file: a row there is a call that came
+    // through the gateway, never one of the check's own direct calls.
+    const auditDir = await mkdtemp(join(tmpdir(), 'mcp-golden-check-audit-'));
+    removeAtExit(auditDir);
+    started({ auditDir });
+    const spec = [plain.command, ...args, '--audit-file', join(auditDir, 'audit.jsonl')].map(quote).join(' ');
+    return { direct: { ...plain, args }, spec, auditDir };
+  }
+  const serve = (port: number | undefined, extra: { sessionIdPrefix?: string }): Promise<ReferenceServer> =>
+    startReferenceServer({
+      port: port ?? 0,
+      ...options.upstream,
+      checkTools: true,
+      // The Mcp-* headers row judges Mcp-Param-* from the audit: a missing one fails that row only.
+      paramHeaders: 'record',
+      ...(settings.upstreamEra === 'modern' && { legacy: 'reject' as const }),
+      ...(settings.upstreamEra === 'legacy' && { modern: 'reject' as const }),
+      ...extra,
+    });
+  const upstream = await serve(options.upstreamPort, {});
+  started({ upstream });
+  // Separate session state, and ids the first replica never hands out.
+  const replica2 = settings.wantsReplica
+    ? await serve(options.upstream2Port, { sessionIdPrefix: 'replica2-session-' })
+    : undefined;
+  if (replica2) started({ replica2 });
+  return { upstream, ...(replica2 && { replica2 }), direct: upstream.url, spec: upstream.url };
+}
+
+/** The gateway as the rows reach it: its target, its label, and the supervisor of the process the check started over HTTP. */
+interface GatewayUnderCheck {
+  readonly target: RecordTarget;
+  readonly label: string;
+  readonly supervisor?: GatewaySupervisor;
+  /** Ms the gateway process took to listen, where the check started one over HTTP. */
+  readonly listenMs?: number;
+}
+
+/** Starts the gateway (over HTTP) or builds its stdio command (a process per session); a gateway that does not start is a setup error. */
+async function startGatewayUnderCheck(settings: Settings, ups: Upstreams): Promise<GatewayUnderCheck> {
+  const { options, timeoutMs } = settings;
+  if (options.gatewayUrl) return { target: options.gatewayUrl, label: options.gatewayUrl };
+  const template = options.gateway as string;
+  const fill = (port: number): string =>
+    fillTemplate(template, { upstream: ups.spec, port, ...(ups.replica2 && { upstream2: ups.replica2.url }) });
+  if (settings.clientTransport === 'stdio') {
+    const label = fill(await freePort());
+    return { target: { command: '/bin/sh', args: ['-c', label], label }, label };
+  }
+  const launch = async (): Promise<LaunchedGateway> => {
+    const port = await freePort();
+    const process = await startGateway(fill(port), port, timeoutMs);
+    return { process, target: `http://127.0.0.1:${port}${options.gatewayPath ?? '/mcp'}` };
+  };
+  const began = performance.now();
+  const first = await launch().catch((error: unknown) => {
+    if (!isGoldenError(error, 'E_TARGET') && !isGoldenError(error, 'E_TIMEOUT')) throw error;
+    const silent = error instanceof GatewayStartError && silentTimeout(error, error.output);
+    throw new CheckSetupError(
+      `The gateway did not start: ${error.message.replace(/^The gateway/, 'the gateway')}`,
+      startFix(template, settings.upstreamTransport, settings.clientTransport, { silent, timeoutMs }),
+    );
+  });
+  const listenMs = performance.now() - began;
+  return {
+    target: first.target,
+    label: first.process.command,
+    supervisor: new GatewaySupervisor(first, launch),
+    listenMs,
+  };
+}
+
+/**
+ * One call through the gateway before the rows. A gateway that answers it with a JSON-RPC error is
+ * up and speaking MCP: what it does wrong is for the rows to judge. Anything else is a setup error
+ * naming the likely fix. Returns how long the gateway took to answer.
+ */
+async function checkFirstCall(
+  settings: Settings,
+  gateway: GatewayUnderCheck,
+  ups: Upstreams,
+): Promise<{ readonly readyMs: number } | { readonly noBridge: NonNullable<CheckReport['noBridge']> }> {
+  const { options, timeoutMs } = settings;
+  const first = await probe(gateway.target, timeoutMs, settings.clientEra);
+  if ('readyMs' in first) return first;
+  if (answeredJsonRpc(first.error)) {
+    const noBridge = notBridged(settings, first.error);
+    return noBridge ? { noBridge } : { readyMs: 0 };
+  }
+  const cause = causeText(first.error);
+  if (options.gatewayUrl) {
+    throw new CheckSetupError(
+      `The first call to --gateway-url ${options.gatewayUrl} failed: ${cause}`,
+      `Likely fix: start the gateway first, or fix the host, port and path in --gateway-url; it must forward to the check's upstream on 127.0.0.1:${ups.upstream?.port ?? options.upstreamPort} (--upstream-port).`,
+    );
+  }
+  const fix = (silent: boolean): string =>
+    startFix(options.gateway ?? '', settings.upstreamTransport, settings.clientTransport, { silent, timeoutMs });
+  const process = gateway.supervisor?.process;
+  if (!process) {
+    throw new CheckSetupError(
+      `The gateway did not take a first call over stdio: ${cause}\nThe command as run: ${gateway.label}`,
+      fix(isGoldenError(first.error, 'E_TIMEOUT')),
+    );
+  }
+  await Promise.race([process.exit, sleep(500)]);
+  const exited = process.exited();
+  const how =
+    exited !== undefined
+      ? `The gateway "${process.command}" started listening, then ${exited} before the first row (the first call failed: ${cause}).`
+      : isGoldenError(first.error, 'E_TIMEOUT')
+        ? `The gateway "${process.command}" listens but did not answer a first call within ${timeoutMs} ms: ${cause}`
+        : `The first call through the gateway "${process.command}" failed: ${cause}`;
+  throw new CheckSetupError(
+    `${how}\nIts output ended with:\n${tail(process.output())}`,
+    fix(exited === undefined && silentTimeout(first.error, process.output())),
+  );
+}
+
+const ERA_NAME = { legacy: '2025-11-25', modern: '2026-07-28', dual: '2025-11-25 and 2026-07-28' } as const;
+
+/**
+ * The finding that the gateway does not bridge the eras of this combination: the client's first
+ * request, of an era the upstream does not speak, came back refused (a JSON-RPC error over HTTP), as
+ * a request passed through unchanged does. `undefined` where the eras agree or the upstream speaks both.
+ */
+function notBridged(settings: Settings, error: unknown): CheckReport['noBridge'] {
+  const { clientEra: from, upstreamEra: to } = settings;
+  if (to === 'dual' || from === to) return undefined;
+  const text = error instanceof Error ? error.message : String(error);
+  const status = /HTTP (\d{3})/.exec(text)?.[1];
+  const code = /"code":(-?\d+)/.exec(text)?.[1];
+  const message = /"message":"((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
+  // Only the upstream's refusal of the other era: -32022 from a 2026-07-28-only server, -32000 "Server
+  // not initialized" from a 2025-only one. Any other refusal (a header a bridge left out) is the rows' to judge.
+  const eraRefusal = code === '-32022' || (code === '-32000' && /not initialized/i.test(message ?? ''));
+  if (!eraRefusal) return undefined;
+  const sent =
+    from === 'modern' ? 'server/discover (2026-07-28 envelope, Mcp-* headers, no session)' : 'initialize (2025-11-25)';
+  return {
+    from,
+    to,
+    evidence:
+      `does not bridge ${ERA_NAME[from]} to ${ERA_NAME[to]}: the client sent ${sent}; it came back HTTP ${status ?? '?'} ${code ?? ''} ${message === undefined ? '' : JSON.stringify(message.replaceAll('\\"', '"'))}, the ${ERA_NAME[to]}-only upstream's refusal of a request in the other era`.replace(
+        /\s+/g,
+        ' ',
+      ),
+  };
+}
+
+/** The context the rows run with, on the gateway at `target` (a fresh process after a crash has its own URL). */
+function contextFor(settings: Settings, ups: Upstreams, target: RecordTarget, onStarted: (ms: number) => void) {
+  const { upstream, replica2 } = ups;
+  const context: BatteryContext = {
+    gateway: target,
+    direct: ups.direct,
+    clientTransport: settings.clientTransport,
+    upstreamTransport: settings.upstreamTransport,
+    timeoutMs: settings.timeoutMs,
+    upstreamAccelHeader: upstream !== undefined && settings.options.upstream?.accelHeader !== false,
+    clientEra: settings.clientEra,
+    upstreamEra: settings.upstreamEra,
+    onStarted,
+    ...(settings.options.idleBudgetMs !== undefined && { idleBudgetMs: settings.options.idleBudgetMs }),
+    ...(upstream &&
+      replica2 && {
+        replicas: [async () => upstream.audit.entries(), async () => replica2.audit.entries()] as const,
+      }),
+    audit: upstream
+      ? async () => bothReplicas(upstream, replica2)
+      : () => stdioAudit(target, settings.timeoutMs, join(ups.auditDir as string, 'audit.jsonl')),
+  };
+  return context;
+}
+
+/** Runs the rows through the gateway, each on the live gateway process (a fresh one after a crash), and adds the crash row. */
+async function runRows(
+  settings: Settings,
+  chosen: readonly BatteryProperty[],
+  gateway: GatewayUnderCheck,
+  contextOn: (target: RecordTarget) => BatteryContext,
+): Promise<PropertyResult[]> {
+  const context = contextOn(gateway.target);
+  const { supervisor } = gateway;
+  const run = async (property: BatteryProperty): Promise<PropertyResult> => {
+    const unmet = unmetNeed(property, context);
+    if (unmet) return { property: property.name, verdict: 'n/a', evidence: unmet, numbers: {}, calls: [] };
+    if (!supervisor) return property.run(context);
+    const failed = (evidence: string): PropertyResult => ({
+      property: property.name,
+      verdict: 'fail',
+      evidence,
+      numbers: {},
+      calls: [],
+    });
+    return supervisor.run(
+      property.name,
+      (url) => property.run(contextOn(url)),
+      (r) => r.verdict === 'fail',
+      (why) => failed(`not run: ${why}`),
+      (r, why) => ({ ...r, verdict: 'fail', evidence: `${why}: ${r.evidence}` }),
+    );
+  };
+  const results = await runBattery(chosen, {
+    spawns: spawnsProcesses(context),
+    run,
+    onResult: (index, result) => {
+      settings.options.onProgress?.({ index, total: chosen.length, property: result.property });
+      settings.options.onProgress?.({ index, total: chosen.length, property: result.property, result });
+    },
+  });
+  await supervisor?.settle();
+  const crashes = supervisor?.crashes ?? [];
+  if (crashes.length > 0) results.push(crashRow(crashes, supervisor?.gaveUp));
+  return results;
+}
+
+/** The report's `starts`: how long the processes the check started took to answer a first request. */
+function startsOf(ms: readonly number[], results: readonly PropertyResult[]): CheckReport['starts'] {
+  const late = results.filter((r) => r.verdict === 'inconclusive' && r.evidence.startsWith(DID_NOT_START)).length;
+  if (ms.length === 0 && late === 0) return undefined;
+  const sorted = [...ms].sort((a, b) => a - b);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
+  return { count: ms.length, medianMs: Math.round(median), longestMs: Math.round(sorted.at(-1) ?? 0), late };
+}
+
+/** The report of a combination the gateway does not bridge: one finding, every row n/a; a failure only with `requireBridge`. */
+function noBridgeReport(
+  settings: Settings,
+  chosen: readonly BatteryProperty[],
+  gateway: GatewayUnderCheck,
+  noBridge: NonNullable<CheckReport['noBridge']>,
+  started: number,
+): CheckReport {
+  const evidence = `not judged: the gateway ${noBridge.evidence.replace(/:.*/, '')} (the finding above)`;
+  return {
+    gateway: gateway.label,
+    upstreamTransport: settings.upstreamTransport,
+    clientTransport: settings.clientTransport,
+    eras: { client: settings.clientEra, upstream: settings.upstreamEra },
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    pass: settings.options.requireBridge !== true,
+    results: chosen.map((p) => ({ property: p.name, verdict: 'n/a' as const, evidence, numbers: {}, calls: [] })),
+    noBridge,
+    ...(settings.options.only && settings.options.only.length > 0 && { only: settings.options.only }),
+  };
+}
+
+/**
+ * Starts the reference upstream and the gateway, runs the battery of streaming properties through
+ * the gateway (each compared with the same call made directly), stops everything it started, and
+ * returns the verdict per property. Every wait is bounded by `timeoutMs`; a gateway's start is
+ * setup, not a verdict: its row clocks start once it has answered a first request.
+ *
+ * @example
+ * const report = await runGatewayCheck({ gateway: 'my-gateway --upstream {upstream} --port {port}' })
+ * console.log(formatReport(report))
+ */
+export async function runGatewayCheck(options: CheckOptions): Promise<CheckReport> {
+  const settings = settle(options);
+  const chosen = chooseRows(settings);
   const started = Date.now();
-  let upstream: ReferenceServer | undefined;
-  let replica2: ReferenceServer | undefined;
-  let gateway: GatewaySupervisor | undefined;
-  let auditDir: string | undefined;
+  let ups: Partial<Upstreams> = {};
+  let gateway: GatewayUnderCheck | undefined;
   try {
-    let direct: RecordTarget;
-    let upstreamSpec: string;
-    if (upstreamTransport === 'http') {
-      upstream = await startReferenceServer({
-        port: options.upstreamPort ?? 0,
-        ...options.upstream,
-        checkTools: true,
-        // The Mcp-* headers row judges Mcp-Param-* from the audit: a missing one fails that row only.
-        paramHeaders: 'record',
-        ...(upstreamEra === 'modern' && { legacy: 'reject' as const }),
-      });
-      direct = upstream.url;
-      upstreamSpec = upstream.url;
-      if (wantsReplica) {
-        replica2 = await startReferenceServer({
-          port: options.upstream2Port ?? 0,
-          ...options.upstream,
-          checkTools: true,
-          // Separate session state, and ids the first replica never hands out.
-          sessionIdPrefix: 'replica2-session-',
-          paramHeaders: 'record',
-          ...(upstreamEra === 'modern' && { legacy: 'reject' as const }),
-        });
-      }
-    } else {
-      const plain = referenceStdioCommand();
-      const args = [...(plain.args ?? []), '--check-tools'];
-      direct = { ...plain, args };
-      // Only the upstreams the gateway starts write the audit file: a row there is a call that came
-      // through the gateway, never one of the check's own direct calls.
-      auditDir = await mkdtemp(join(tmpdir(), 'mcp-golden-check-audit-'));
-      removeAtExit(auditDir);
-      upstreamSpec = [plain.command, ...args, '--audit-file', join(auditDir, 'audit.jsonl')].map(quote).join(' ');
-    }
-    let target: RecordTarget;
-    let label: string;
-    if (options.gatewayUrl) {
-      target = options.gatewayUrl;
-      label = options.gatewayUrl;
-    } else {
-      const launch = async (): Promise<LaunchedGateway> => {
-        const port = await freePort();
-        const command = fillTemplate(options.gateway as string, {
-          upstream: upstreamSpec,
-          port,
-          ...(replica2 && { upstream2: replica2.url }),
-        });
-        const process = await startGateway(command, port, timeoutMs);
-        return { process, target: `http://127.0.0.1:${port}${options.gatewayPath ?? '/mcp'}` };
-      };
-      if (clientTransport === 'http') {
-        const first = await launch().catch((error: unknown) => {
-          if (!isGoldenError(error, 'E_TARGET') && !isGoldenError(error, 'E_TIMEOUT')) throw error;
-          throw new CheckSetupError(
-            `The gateway did not start: ${error.message.replace(/^The gateway/, 'the gateway')}`,
-            startFix(options.gateway ?? '', upstreamTransport, clientTransport),
-          );
-        });
-        label = first.process.command;
-        gateway = new GatewaySupervisor(first, launch);
-        target = first.target;
-      } else {
-        label = fillTemplate(options.gateway as string, {
-          upstream: upstreamSpec,
-          port: await freePort(),
-          ...(replica2 && { upstream2: replica2.url }),
-        });
-        target = { command: '/bin/sh', args: ['-c', label], label };
-      }
-    }
-    const contextFor = (gatewayTarget: RecordTarget): BatteryContext => ({
-      gateway: gatewayTarget,
-      direct,
-      clientTransport,
-      upstreamTransport,
-      timeoutMs,
-      upstreamAccelHeader: upstream !== undefined && options.upstream?.accelHeader !== false,
-      clientEra,
-      upstreamEra,
-      ...(options.idleBudgetMs !== undefined && { idleBudgetMs: options.idleBudgetMs }),
-      ...(upstream &&
-        replica2 && {
-          replicas: [
-            async () => (upstream as ReferenceServer).audit.entries(),
-            async () => (replica2 as ReferenceServer).audit.entries(),
-          ] as const,
-        }),
-      audit: upstream
-        ? async () => bothReplicas(upstream as ReferenceServer, replica2)
-        : () => stdioAudit(gatewayTarget, timeoutMs, join(auditDir as string, 'audit.jsonl')),
-    });
-    const context = contextFor(target);
-    const firstCall = await probe(target, timeoutMs, clientEra);
-    // A gateway that answers the first call with a JSON-RPC error is up and speaking MCP: what it
-    // does wrong (a header it drops, say) is for the rows to judge, not a setup error.
-    if (firstCall !== undefined && !answeredJsonRpc(firstCall)) {
-      const cause = causeText(firstCall);
-      if (options.gatewayUrl) {
-        throw new CheckSetupError(
-          `The first call to --gateway-url ${options.gatewayUrl} failed: ${cause}`,
-          `Likely fix: start the gateway first, or fix the host, port and path in --gateway-url; it must forward to the check's upstream on 127.0.0.1:${upstream?.port ?? options.upstreamPort} (--upstream-port).`,
-        );
-      }
-      if (!gateway) {
-        throw new CheckSetupError(
-          `The gateway did not take a first call over stdio: ${cause}\nThe command as run: ${label}`,
-          startFix(options.gateway ?? '', upstreamTransport, clientTransport),
-        );
-      }
-      const process = gateway.process;
-      await Promise.race([process.exit, sleep(500)]);
-      const exited = process.exited();
-      const how =
-        exited !== undefined
-          ? `The gateway "${process.command}" started listening, then ${exited} before the first row (the first call failed: ${cause}).`
-          : isGoldenError(firstCall, 'E_TIMEOUT')
-            ? `The gateway "${process.command}" listens but did not answer a first call within ${timeoutMs} ms: ${cause}`
-            : `The first call through the gateway "${process.command}" failed: ${cause}`;
-      throw new CheckSetupError(
-        `${how}\nIts output ended with:\n${tail(process.output())}`,
-        startFix(options.gateway ?? '', upstreamTransport, clientTransport),
-      );
-    }
-    const run = async (property: BatteryProperty): Promise<PropertyResult> => {
-      const skipped = (evidence: string): PropertyResult => ({
-        property: property.name,
-        verdict: 'fail',
-        evidence,
-        numbers: {},
-        calls: [],
-      });
-      const skip = property.skip?.(context);
-      if (skip) return { property: property.name, verdict: 'n/a', evidence: skip, numbers: {}, calls: [] };
-      if (!gateway) return property.run(context);
-      return gateway.run(
-        property.name,
-        (url) => property.run(contextFor(url)),
-        (r) => r.verdict === 'fail',
-        (why) => skipped(`not run: ${why}`),
-        (r, why) => ({ ...r, verdict: 'fail', evidence: `${why}: ${r.evidence}` }),
-      );
-    };
-    const results = await runBattery(chosen, {
-      spawns: spawnsProcesses(context),
-      run,
-      onResult: (index, result) => {
-        options.onProgress?.({ index, total: chosen.length, property: result.property });
-        options.onProgress?.({ index, total: chosen.length, property: result.property, result });
-      },
-    });
-    await gateway?.settle();
-    const crashes = gateway?.crashes ?? [];
-    if (crashes.length > 0) results.push(crashRow(crashes, gateway?.gaveUp));
+    const upstreams = await startUpstreams(settings, (more) => (ups = { ...ups, ...more }));
+    ups = upstreams;
+    gateway = await startGatewayUnderCheck(settings, upstreams);
+    const first = await checkFirstCall(settings, gateway, upstreams);
+    if ('noBridge' in first) return noBridgeReport(settings, chosen, gateway, first.noBridge, started);
+    const { readyMs } = first;
+    const starts: number[] = gateway.listenMs !== undefined ? [gateway.listenMs + readyMs] : [];
+    // Where each session starts a process, every one of them is a start (the probe's too).
+    const spawns = spawnsProcesses(settings);
+    if (spawns && gateway.listenMs === undefined) starts.push(readyMs);
+    const onStarted = (ms: number): void => void (spawns && starts.push(ms));
+    const results = await runRows(settings, chosen, gateway, (target) =>
+      contextFor(settings, upstreams, target, onStarted),
+    );
+    const measured = startsOf(starts, results);
     return {
-      gateway: label,
-      upstreamTransport,
-      clientTransport,
-      ...(modern && { eras: { client: clientEra, upstream: upstreamEra } }),
+      gateway: gateway.label,
+      upstreamTransport: settings.upstreamTransport,
+      clientTransport: settings.clientTransport,
+      ...(settings.modern && { eras: { client: settings.clientEra, upstream: settings.upstreamEra } }),
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
       pass: results.every((r) => r.verdict !== 'fail'),
       results,
       ...(options.only && options.only.length > 0 && { only: options.only }),
+      ...(measured && { starts: measured }),
     };
   } finally {
-    await gateway?.stop();
-    await upstream?.close();
-    await replica2?.close();
-    if (auditDir !== undefined) await removeNow(auditDir);
+    await gateway?.supervisor?.stop();
+    await ups.upstream?.close();
+    await ups.replica2?.close();
+    if (ups.auditDir !== undefined) await removeNow(ups.auditDir);
   }
 }

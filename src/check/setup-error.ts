@@ -8,15 +8,25 @@ import type { Era } from '../transcript/frame.js';
 /**
  * One quick call through the gateway before the battery. A gateway that cannot take one call
  * (refused, reset, exited, never answered) is a setup error, not a verdict: no row runs. Returns
- * the error of that call, or undefined when it went through.
+ * the error of that call, or how long the gateway took to send its first answer.
  */
-export async function probe(target: RecordTarget, timeoutMs: number, era: Era): Promise<unknown> {
+export async function probe(
+  target: RecordTarget,
+  timeoutMs: number,
+  era: Era,
+): Promise<{ readonly error: unknown } | { readonly readyMs: number }> {
   try {
-    await recordCall(target, { tool: 'chatty', timeoutMs, era });
-    return undefined;
+    const recording = await recordCall(target, { tool: 'chatty', timeoutMs, era });
+    const first = recording.frames.find((f) => f.dir === 'server->client');
+    return { readyMs: (first?.t ?? 0) / 1000 };
   } catch (error) {
-    return error;
+    return { error };
   }
+}
+
+/** Whether a failed first call is the gateway saying nothing at all within the timeout (it may still be starting). */
+export function silentTimeout(error: unknown, output: string): boolean {
+  return isGoldenError(error, 'E_TIMEOUT') && output.trim() === '';
 }
 
 /** Whether the probe's failure is an HTTP answer carrying a JSON-RPC message (the gateway is up). */
@@ -41,12 +51,23 @@ function unquotedUpstream(template: string): boolean {
   return /(^|[^'"])\{upstream\}(?!['"])/.test(template);
 }
 
-/** The likely fix for a gateway command that did not start or did not take a first call. */
+/**
+ * The likely fix for a gateway command that did not start or did not take a first call, from what
+ * was seen: a gateway that wrote nothing and neither listened nor answered within the timeout is
+ * most likely still starting (`npx -y` downloads the package on a cold cache).
+ */
 export function startFix(
   template: string,
   upstreamTransport: 'http' | 'stdio',
   clientTransport: 'http' | 'stdio',
+  seen: { readonly silent: boolean; readonly timeoutMs: number } = { silent: false, timeoutMs: 0 },
 ): string {
+  if (seen.silent) {
+    const npx = /\bnpx\b/.test(template)
+      ? ' or install the gateway first (npm install --save-dev <its package>) and run its binary instead of `npx -y`, which downloads it again on a cold cache'
+      : ' or start it once by hand to warm what it loads';
+    return `Likely fix: the gateway wrote nothing and ${clientTransport === 'stdio' ? 'did not answer initialize' : 'did not listen'} within ${seen.timeoutMs} ms, as a gateway still starting does: raise --timeout (e.g. --timeout ${Math.max(60_000, seen.timeoutMs * 4)}),${npx}.`;
+  }
   const quoteHint =
     upstreamTransport === 'stdio' && unquotedUpstream(template)
       ? ` With --upstream-transport stdio, {upstream} becomes a command of several words: if your gateway takes the upstream command as one argument, quote it, e.g. --gateway 'supergateway --stdio "{upstream}" --outputTransport streamableHttp --port {port}'.`

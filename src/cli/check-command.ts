@@ -1,4 +1,4 @@
-import { formatReport, timelineSvg } from '../check/report.js';
+import { formatReport, overallLine, timelineSvg } from '../check/report.js';
 import { MIN_CHECK_TIMEOUT_MS, runGatewayCheck } from '../check/run-check.js';
 import { CheckSetupError } from '../check/setup-error.js';
 import { GoldenError } from '../errors.js';
@@ -19,12 +19,18 @@ function era(value: string | undefined): 'legacy' | 'modern' | undefined {
   return value === 'legacy' || value === 'modern' ? value : undefined;
 }
 
-/** The four combinations `--eras all` runs, client era first. */
+/** An upstream era option's value; the declaration's `choices` already refused anything else. */
+function upstreamEraValue(value: string | undefined): 'legacy' | 'modern' | 'dual' | undefined {
+  return value === 'dual' ? value : era(value);
+}
+
+/** The combinations `--eras all` runs, client era first: each era on its own, both mixed ones, and a modern client before a server of both eras. */
 const ALL_ERAS = [
   ['legacy', 'legacy'],
   ['legacy', 'modern'],
   ['modern', 'legacy'],
   ['modern', 'modern'],
+  ['modern', 'dual'],
 ] as const;
 
 /** A transport option's value; the declaration's `choices` already refused anything else. */
@@ -93,15 +99,21 @@ gateway could not be set up (it did not start, exited, or did not take a first c
     'upstream-era': {
       type: 'string',
       value: 'ERA',
-      choices: ERAS,
+      choices: [...ERAS, 'dual'],
       description:
-        'era of the reference upstream: legacy, or modern (refuses the 2025 handshake; HTTP only) (default legacy)',
+        'era of the reference upstream: legacy (2025-11-25 only), modern (2026-07-28 only; HTTP only) or dual (both; HTTP only) (default legacy)',
+    },
+    'require-bridge': {
+      type: 'boolean',
+      description:
+        'a gateway that does not bridge the client era to the upstream era fails (exit 1); without it that finding alone exits 0',
     },
     eras: {
       type: 'string',
       value: 'all',
       choices: ['all'],
-      description: 'run the four client/upstream era combinations, one table each (exit 1 if any fails)',
+      description:
+        'run the client/upstream era combinations a bridge is judged on (legacy/legacy, legacy/modern, modern/legacy, modern/modern, modern/dual), one table each, then an overall line (exit 1 if any fails); --json, --junit and --html hold every table',
     },
     'gateway-path': { type: 'string', value: 'PATH', description: 'MCP endpoint path on the gateway (default /mcp)' },
     'no-accel-header': { type: 'boolean', description: 'the upstream omits "X-Accel-Buffering: no"' },
@@ -175,7 +187,7 @@ gateway could not be set up (it did not start, exited, or did not take a first c
     const gatewayPath = args.string('gateway-path');
     const only = args.strings('only');
     const clientEra = era(args.string('client-era'));
-    const upstreamEra = era(args.string('upstream-era'));
+    const upstreamEra = upstreamEraValue(args.string('upstream-era'));
     if (args.string('eras') !== undefined) {
       if (clientEra || upstreamEra) {
         throw new GoldenError(
@@ -189,17 +201,16 @@ gateway could not be set up (it did not start, exited, or did not take a first c
           '--eras all includes the modern era, which the check speaks over HTTP only: drop --client-transport stdio and --upstream-transport stdio, or run --client-era legacy --upstream-era legacy.',
         );
       }
-      const files = (['json', 'junit', 'html', 'svg'] as const).filter((name) => args.string(name) !== undefined);
-      if (files.length > 0) {
+      if (args.string('svg') !== undefined) {
         throw new GoldenError(
           'E_USAGE',
-          `--eras all prints one table per combination and writes no report file; got ${files.map((f) => `--${f}`).join(', ')}. Run one combination (--client-era E --upstream-era E) with the report options instead.`,
+          '--eras all draws no single SVG timeline (one per combination would overwrite each other); got --svg. Use --html, which holds every table, or run one combination (--client-era E --upstream-era E) with --svg.',
         );
       }
     }
     const combinations = args.string('eras') !== undefined ? ALL_ERAS : [[clientEra, upstreamEra] as const];
     let pass = true;
-    let report: Awaited<ReturnType<typeof runGatewayCheck>> | undefined;
+    const reports: Awaited<ReturnType<typeof runGatewayCheck>>[] = [];
     for (const [client, upstreamOf] of combinations) {
       const release = stopOnSignal('check', io);
       const outcome = await runGatewayCheck({
@@ -217,6 +228,7 @@ gateway could not be set up (it did not start, exited, or did not take a first c
         ...(client && { clientEra: client }),
         ...(upstreamOf && { upstreamEra: upstreamOf }),
         upstream: { accelHeader: !args.boolean('no-accel-header') },
+        ...(args.boolean('require-bridge') && { requireBridge: true }),
         onProgress: ({ index, total, property, result }) => {
           const step = `[${index + 1}/${total}]`;
           io.stderr.write(result ? ` ${result.verdict}\n` : `[mcp-golden] ${step} ${property} ...`);
@@ -232,25 +244,28 @@ gateway could not be set up (it did not start, exited, or did not take a first c
         io.stderr.write(`[mcp-golden] ${outcome.message}\n`);
         return 3;
       }
-      report = outcome;
+      reports.push(outcome);
       if (combinations.length > 1) io.stdout.write(`\n== client era ${client}, upstream era ${upstreamOf}\n`);
-      io.stdout.write(`${formatReport(report)}\n`);
-      pass &&= report.pass;
+      io.stdout.write(`${formatReport(outcome)}\n`);
+      pass &&= outcome.pass;
     }
+    const [report] = reports;
     if (!report) return 1;
+    // After several tables, one line says what the exit code says.
+    const summary = reports.length > 1 ? overallLine(reports) : (formatReport(report).split('\n').at(-1) ?? '');
+    if (reports.length > 1) io.stdout.write(`\n${summary}\n`);
     const json = args.string('json');
     const svg = args.string('svg');
-    if (json) await writeFileAtomic(pathIn(io, json), `${JSON.stringify(report, null, 2)}\n`);
+    const several = { pass, reports };
+    if (json)
+      await writeFileAtomic(pathIn(io, json), `${JSON.stringify(reports.length > 1 ? several : report, null, 2)}\n`);
     if (svg) await writeFileAtomic(pathIn(io, svg), timelineSvg(report));
     const junit = args.string('junit');
-    if (junit) await writeFileAtomic(pathIn(io, junit), junitXml(checkJunit(report)));
+    if (junit) await writeFileAtomic(pathIn(io, junit), junitXml(reports.flatMap(checkJunit)));
     const html = args.string('html');
     if (html) {
-      const summary = formatReport(report).split('\n').at(-1) ?? '';
-      await writeFileAtomic(
-        pathIn(io, html),
-        timelineHtml(`mcp-golden check: ${report.gateway}`, summary, checkSections(report)),
-      );
+      const sections = reports.flatMap(checkSections);
+      await writeFileAtomic(pathIn(io, html), timelineHtml(`mcp-golden check: ${report.gateway}`, summary, sections));
     }
     return pass ? 0 : 1;
   },

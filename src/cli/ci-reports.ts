@@ -88,9 +88,11 @@ export function checkJunit(report: CheckReport): JunitSuite[] {
       classname: 'mcp-golden.check',
       ...(row.verdict === 'fail' && { failure: { message: row.evidence } }),
       ...(row.verdict === 'n/a' && { skipped: row.evidence }),
+      ...(row.verdict === 'inconclusive' && { skipped: `inconclusive: ${row.evidence}` }),
     }),
   );
-  return [{ name: `mcp-golden check: ${report.gateway}`, cases, ms: report.durationMs }];
+  const eras = report.eras ? ` (client era ${report.eras.client}, upstream era ${report.eras.upstream})` : '';
+  return [{ name: `mcp-golden check: ${report.gateway}${eras}`, cases, ms: report.durationMs }];
 }
 
 /** A golden linted: its path, transcript and report. */

@@ -48,7 +48,8 @@ export function checkSections(report: CheckReport): TimelineSection[] {
       };
     });
   });
-  return [{ title: `gateway: ${report.gateway}`, rows }];
+  const eras = report.eras ? ` (client era ${report.eras.client}, upstream era ${report.eras.upstream})` : '';
+  return [{ title: `gateway: ${report.gateway}${eras}`, rows }];
 }
 
 interface CallRow {

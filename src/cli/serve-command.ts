@@ -19,10 +19,16 @@ export const serveCommand = defineCommand({
       description: 'answer with one JSON body instead of SSE (progress is then dropped)',
     },
     'no-accel-header': { type: 'boolean', description: 'omit "X-Accel-Buffering: no" on SSE responses' },
+    era: {
+      type: 'string',
+      value: 'ERA',
+      choices: ['legacy', 'modern', 'dual'],
+      description:
+        "protocol eras served over HTTP: legacy (2025-11-25 only: a 2026-07-28 request gets 400 -32000 as from SDK v1's stateful transport), modern (2026-07-28 only: a 2025 initialize gets 400 -32022, GET and DELETE 405, as SDK v2's legacy: 'reject') or dual (both) (default dual)",
+    },
     'modern-only': {
       type: 'boolean',
-      description:
-        "speak 2026-07-28 only (HTTP): a 2025 initialize gets 400 with -32022, GET and DELETE 405, as SDK v2's legacy: 'reject'",
+      description: 'the same as --era modern',
     },
     'keep-alive': {
       type: 'string',
@@ -73,10 +79,10 @@ export const serveCommand = defineCommand({
       if (args.string('port') !== undefined) {
         throw new GoldenError('E_USAGE', 'Conflicting options: --stdio and --port. Use one transport.');
       }
-      if (args.boolean('modern-only')) {
+      if (args.boolean('modern-only') || (args.string('era') ?? 'legacy') !== 'legacy') {
         throw new GoldenError(
           'E_USAGE',
-          'Option --modern-only is for HTTP: the stdio server speaks the 2025 handshake. Drop --stdio, or drop --modern-only.',
+          `Option ${args.boolean('modern-only') ? '--modern-only' : `--era ${args.string('era')}`} is for HTTP: the stdio server speaks the 2025 handshake only. Drop --stdio, or use --era legacy.`,
         );
       }
       // Each transport loads only its own server: a gateway may start `serve --stdio` per session.
@@ -122,7 +128,8 @@ export const serveCommand = defineCommand({
         ...(sessionTtlMs !== undefined && { sessionTtlMs }),
         ...(maxSessions !== undefined && { maxSessions }),
         allowedOrigins: args.strings('allow-origin'),
-        ...(args.boolean('modern-only') && { legacy: 'reject' as const }),
+        ...((args.boolean('modern-only') || args.string('era') === 'modern') && { legacy: 'reject' as const }),
+        ...(args.string('era') === 'legacy' && { modern: 'reject' as const }),
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;

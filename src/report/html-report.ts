@@ -1,3 +1,4 @@
+import type { Verdict } from './verdict.js';
 import { escapeXml } from './xml-text.js';
 
 /** What a mark on a lane stands for. */
@@ -19,7 +20,7 @@ export interface TimelineLane {
 /** One row of the page: a call (or a check row, or a golden) with its verdict, evidence and lanes. */
 export interface TimelineRow {
   readonly name: string;
-  readonly verdict: 'pass' | 'fail' | 'n/a';
+  readonly verdict: Verdict;
   /** Why, in words and numbers, shown beside the row. */
   readonly evidence: string;
   readonly lanes: readonly TimelineLane[];
@@ -88,7 +89,12 @@ function laneSvg(row: TimelineRow, span: number): string {
   return parts.join('');
 }
 
-const MARK = { pass: '✓ pass', fail: '✗ FAIL', 'n/a': '– n/a' } as const;
+const MARK: Record<Verdict, string> = {
+  pass: '✓ pass',
+  fail: '✗ FAIL',
+  'n/a': '– n/a',
+  inconclusive: '? inconclusive',
+};
 
 function rowHtml(row: TimelineRow, span: number): string {
   const lanes = row.lanes.map((l) => `<div>${escapeXml(l.name)}</div>`).join('');

@@ -48,6 +48,13 @@ export interface ReferenceServerOptions {
    * 405. @default 'serve'
    */
   readonly legacy?: 'serve' | 'reject';
+  /**
+   * `reject`: a 2025-11-25-only server: a 2026-07-28 request (the per-request envelope, `Mcp-*`
+   * headers, no session) is answered as the stateful `StreamableHTTPServerTransport` of SDK v1 1.32
+   * answers it, 400 with -32000 "Bad Request: Server not initialized" (GET and DELETE too), because
+   * it goes to that transport like any request without a session. @default 'serve'
+   */
+  readonly modern?: 'serve' | 'reject';
   /** What session ids start with, so two replicas never hand out the same id. @default 'session-' */
   readonly sessionIdPrefix?: string;
   /**
@@ -248,7 +255,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     }
     if (options.accelHeader === false) withoutAccelHeader(res);
     // The modern era (2026-07-28) beside the sessions: a request that says it is modern is its own exchange.
-    if (req.method !== 'POST' && hasModernHeaders(req.headers)) {
+    const modernServed = options.modern !== 'reject';
+    if (modernServed && req.method !== 'POST' && hasModernHeaders(req.headers)) {
       refuseModernMethod(res, req.method ?? '');
       return;
     }
@@ -274,7 +282,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       body = checked.body;
       // The check's upstream omits the header for the calls that ask it to (see NO_ACCEL_TOKEN_MARK).
       if (options.checkTools && options.accelHeader !== false && asksNoAccelHeader(body)) withoutAccelHeader(res);
-      if (!known && (hasModernHeaders(req.headers) || hasEnvelope(body))) {
+      if (modernServed && !known && (hasModernHeaders(req.headers) || hasEnvelope(body))) {
         await serveModern(req, res, body, {
           audit,
           failAtStep: options.failAtStep,

@@ -98,6 +98,15 @@ describe('check stops every process it started, on every path', () => {
     expect(orphaned.leftovers).toEqual([]);
   });
 
+  test.concurrent('a stdio gateway that never answers initialize is a setup error (exit 3), and nothing the check started is left running', async () => {
+    // It listens on a port of its own and never reads stdin; it ignores SIGTERM, and a child shares its group.
+    const gateway = `sleep 60 & ${SILENT} 0 --ignore-term # {upstream}`;
+    const run = await check(['--client-transport', 'stdio', '--gateway', gateway, '--timeout', '2000']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/did not take a first call over stdio/);
+    expect(run.leftovers).toEqual([]);
+  });
+
   test.concurrent.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)(
     '%s to check mid-run stops the gateway and the upstream and exits 128+n',
     async (signal) => {

@@ -35,7 +35,7 @@ export const ALL_PROPERTIES = [
 /** Runs the battery (or the `only` rows) through an in-repo fault proxy in front of the reference upstream. */
 export async function checkThrough(
   fault: Fault,
-  options: Pick<CheckOptions, 'only' | 'long' | 'clientEra' | 'upstreamEra'> = {},
+  options: Pick<CheckOptions, 'only' | 'long' | 'clientEra' | 'upstreamEra' | 'requireBridge'> = {},
 ): Promise<CheckReport> {
   const upstreamPort = await freePort();
   const proxy = await startFaultProxy(`http://127.0.0.1:${upstreamPort}/mcp`, fault);

@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 // A gateway in front of two upstream replicas, for the check's affinity rows:
-//   node replica-gateway.mjs <upstream-url> <upstream2-url> <port> pin|round-robin
+//   node replica-gateway.mjs <upstream-url> <upstream2-url> <port> pin|round-robin|one
 // pin: a request with Mcp-Session-Id goes to the replica that issued that id (2025-11-25), a tasks/*
 // request with Mcp-Name: <taskId> to the replica that created that task (2026-07-28), others alternate;
 // round-robin: every request goes to the next replica, whatever its session or task.
+// one: every request goes to the first replica (a balancer that pins everything to one backend).
 import { createServer } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { forwardRequest } from './forward-request.mjs';
 
 const [first, second, portArg, mode] = process.argv.slice(2);
-if (!first || !second || !portArg || (mode !== 'pin' && mode !== 'round-robin')) {
-  process.stderr.write('usage: replica-gateway.mjs <upstream-url> <upstream2-url> <port> pin|round-robin\n');
+if (!first || !second || !portArg || (mode !== 'pin' && mode !== 'round-robin' && mode !== 'one')) {
+  process.stderr.write('usage: replica-gateway.mjs <upstream-url> <upstream2-url> <port> pin|round-robin|one\n');
   process.exit(2);
 }
 const replicas = [new URL(first), new URL(second)];
@@ -56,7 +57,7 @@ function pinnedReplica(req) {
 }
 
 const server = createServer((req, res) => {
-  const index = pinnedReplica(req) ?? turn++ % replicas.length;
+  const index = mode === 'one' ? 0 : (pinnedReplica(req) ?? turn++ % replicas.length);
   const forward = forwardRequest(replicas[index], req, res, 'replica-gateway');
   forward.on('response', (answer) => {
     const issued = answer.headers['mcp-session-id'];

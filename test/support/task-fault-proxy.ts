@@ -13,9 +13,58 @@ import { type ReferenceServer, startReferenceServer } from '../../src/server/htt
  *   without asking the upstream (a cache): the client never sees the task end;
  * - `progress-on-task`: answers a `tools/call` that carried a progress token and created a task as
  *   SSE, with a made-up `notifications/progress` before the task (a gateway synthesising progress
- *   for long calls).
+ *   for long calls);
+ * - `map-task-ids`: hands the client its own id for each task (`gw-<upstream id>`) and maps it back on
+ *   every `tasks/*` request, body and `Mcp-Name`: a faithful gateway that keeps its own task table;
+ * - `task-to-result`: follows a task itself (`tasks/get` to its end) and answers the client's call with
+ *   the task's result as a plain `complete` result: the client never sees a task.
  */
-export type TaskFault = 'none' | 'complete-only' | 'replica-round-robin' | 'cache-task-status' | 'progress-on-task';
+export type TaskFault =
+  | 'none'
+  | 'complete-only'
+  | 'replica-round-robin'
+  | 'cache-task-status'
+  | 'progress-on-task'
+  | 'map-task-ids'
+  | 'task-to-result';
+
+const GATEWAY_TASK = 'gw-';
+
+/** Follows the upstream's task `taskId` with `tasks/get` as a client would (the call's own headers and envelope) until it ends; its last answer. */
+async function followTask(
+  to: URL,
+  req: { url?: string | undefined; headers: IncomingHttpHeaders },
+  call: Message,
+  taskId: string,
+) {
+  for (let poll = 1; ; poll++) {
+    const body = Buffer.from(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: `gateway-poll-${poll}`,
+        method: 'tasks/get',
+        params: { taskId, _meta: call.params?._meta },
+      }),
+    );
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([name]) => !name.startsWith('mcp-param-')),
+    ) as IncomingHttpHeaders;
+    const answer = parse(
+      (
+        await forward(
+          to,
+          'POST',
+          req.url ?? '/mcp',
+          { ...headers, 'mcp-method': 'tasks/get', 'mcp-name': taskId },
+          body,
+        )
+      ).body,
+    );
+    const status = answer?.result?.status;
+    if (status !== 'working' && status !== 'input_required') return answer;
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+}
 
 /** A running task-fault proxy (and the replica it started, for `replica-round-robin`). */
 export interface TaskFaultProxy {
@@ -77,8 +126,15 @@ export async function startTaskFaultProxy(upstream: string, fault: TaskFault): P
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
-      const body = Buffer.concat(chunks);
-      const message = parse(body);
+      let body = Buffer.concat(chunks);
+      let message = parse(body);
+      if (fault === 'map-task-ids' && typeof message?.params?.taskId === 'string') {
+        // The client's id back to the upstream's, in the body and in Mcp-Name.
+        const upstreamId = message.params.taskId.replace(GATEWAY_TASK, '');
+        message = { ...message, params: { ...message.params, taskId: upstreamId } };
+        body = Buffer.from(JSON.stringify(message));
+        req.headers['mcp-name'] = upstreamId;
+      }
       const taskId = typeof message?.params?.taskId === 'string' ? message.params.taskId : undefined;
       const isTaskRequest = String(message?.method).startsWith('tasks/');
       try {
@@ -96,6 +152,20 @@ export async function startTaskFaultProxy(upstream: string, fault: TaskFault): P
         let out = answer.body;
         const parsed = String(headers['content-type']).includes('application/json') ? parse(out) : undefined;
         if (fault === 'cache-task-status' && message?.method === 'tasks/get' && taskId) cached.set(taskId, out);
+        if (fault === 'map-task-ids' && typeof parsed?.result?.taskId === 'string')
+          out = Buffer.from(
+            JSON.stringify({
+              ...parsed,
+              result: { ...parsed.result, taskId: `${GATEWAY_TASK}${parsed.result.taskId}` },
+            }),
+          );
+        if (fault === 'task-to-result' && parsed?.result?.resultType === 'task' && message) {
+          const ended = await followTask(to, req, message, String(parsed.result.taskId));
+          const inner = (ended?.result?.result ?? {}) as Record<string, unknown>;
+          out = Buffer.from(
+            JSON.stringify({ jsonrpc: '2.0', id: parsed.id, result: { ...inner, resultType: 'complete' } }),
+          );
+        }
         if (fault === 'complete-only' && parsed?.result)
           out = Buffer.from(JSON.stringify({ ...parsed, result: { ...parsed.result, resultType: 'complete' } }));
         const token = (message?.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;

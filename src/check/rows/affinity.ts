@@ -1,8 +1,8 @@
 import type { AuditEntry } from '../../server/audit-log.js';
 import { memberOf } from '../../transcript/json-object.js';
 import { errorOf } from '../../transcript/json-rpc.js';
-import { clientEraOf, firstLine, LEG, newTag, quote, result, upstreamEraOf, withSession } from '../kit.js';
-import type { BatteryContext, BatteryProperty, PropertyResult } from '../vocabulary.js';
+import { callFailure, LEG, newTag, notExercised, quote, result, row, withSession } from '../kit.js';
+import type { BatteryContext } from '../vocabulary.js';
 
 /** The row's name. */
 export const AFFINITY_ROW = 'session affinity across two upstream replicas';
@@ -44,7 +44,7 @@ async function runSession(context: BatteryContext, base: string, index: number):
     });
     return { calls };
   } catch (error) {
-    return { calls, failure: firstLine(error) };
+    return { calls, failure: callFailure(context, error) };
   }
 }
 
@@ -75,36 +75,13 @@ function placeOf(
  * state: every call of one session must reach the replica (and the upstream session) its first
  * call reached, as the replicas' audit logs show, and no call may come back "session not found".
  */
-export const sessionAffinity: BatteryProperty = {
-  name: AFFINITY_ROW,
-  load: 'light',
-  async run(context: BatteryContext): Promise<PropertyResult> {
-    const [clientModern, upstreamModern] = [clientEraOf(context) === 'modern', upstreamEraOf(context) === 'modern'];
-    if (clientModern && upstreamModern) {
-      return result(
-        AFFINITY_ROW,
-        'n/a',
-        `the 2026-07-28 era has no sessions: its affinity (every tasks/* request pinned by Mcp-Name: <taskId> to the replica that created the task) is judged by the task rows, "tasks: tasks/get and tasks/cancel reach the task" above all, with {upstream2} in the gateway command`,
-      );
-    }
-    if (clientModern || upstreamModern) {
-      return result(
-        AFFINITY_ROW,
-        'n/a',
-        upstreamModern
-          ? 'the 2026-07-28 upstream keeps no session state, so no replica can lose a 2025 session; run the row with --upstream-era legacy'
-          : "the 2026-07-28 client opens no session to pin; the gateway's own 2025 sessions upstream are not visible to it; run the row with --client-era legacy",
-      );
-    }
-    if (context.upstreamTransport === 'stdio') {
-      return result(AFFINITY_ROW, 'n/a', 'a stdio upstream is a process of the gateway, not a replica behind it');
-    }
-    if (!context.replicas) {
-      return result(AFFINITY_ROW, 'n/a', `needs two upstream replicas: ${HOW_TO_ENABLE}`);
-    }
+export const sessionAffinity = row(
+  AFFINITY_ROW,
+  'light',
+  async (context) => {
     const base = newTag('affinity');
     const sessions = await Promise.all(Array.from({ length: SESSIONS }, (_, i) => runSession(context, base, i + 1)));
-    const [first, second] = context.replicas;
+    const [first, second] = context.replicas ?? [async () => [], async () => []];
     const audits = await Promise.all([first().catch(() => []), second().catch(() => [])]);
     const problems: string[] = [];
     const homes = [0, 0];
@@ -142,15 +119,35 @@ export const sessionAffinity: BatteryProperty = {
       const more = problems.length > 4 ? `; and ${problems.length - 4} more` : '';
       return result(AFFINITY_ROW, 'fail', `${shown}${more}`, { ...numbers, problems: problems.length });
     }
-    const spread =
-      homes[0] === 0 || homes[1] === 0
-        ? ' (all on one replica: the gateway used only one, so affinity was not exercised)'
-        : '';
+    if (homes[0] === 0 || homes[1] === 0) {
+      return notExercised(
+        AFFINITY_ROW,
+        `affinity was not exercised: all ${SESSIONS} sessions landed on replica ${homes[0] === 0 ? 2 : 1} (sessions on replica 1: ${homes[0]}, on replica 2: ${homes[1]}), so no call could reach a replica that lacks its session; ${LEG.client}: no call failed. A gateway that spreads sessions over both replicas is judged here`,
+        numbers,
+      );
+    }
     return result(
       AFFINITY_ROW,
       'pass',
-      `${LEG.upstream}: ${SESSIONS} sessions x ${CALLS} calls, each session's calls all reached one replica and one upstream session (sessions on replica 1: ${homes[0]}, on replica 2: ${homes[1]})${spread}; ${LEG.client}: no call failed`,
+      `${LEG.upstream}: ${SESSIONS} sessions x ${CALLS} calls, each session's calls all reached one replica and one upstream session (sessions on replica 1: ${homes[0]}, on replica 2: ${homes[1]}); ${LEG.client}: no call failed`,
       numbers,
     );
   },
-};
+  {
+    needs: {
+      eras: {
+        // 2026-07-28 has no sessions: its affinity (tasks/* pinned by Mcp-Name) is the task rows' duty.
+        client: {
+          is: 'legacy',
+          why: 'the 2026-07-28 era has no sessions: its affinity (every tasks/* request pinned by Mcp-Name: <taskId> to the replica that created the task) is judged by the task rows, "tasks: tasks/get and tasks/cancel reach the task" above all, with {upstream2} in the gateway command; run this row with --client-era legacy',
+        },
+        upstream: {
+          is: 'legacy',
+          why: 'the 2026-07-28 upstream keeps no session state, so no replica can lose a 2025 session; run the row with --upstream-era legacy',
+        },
+      },
+      upstreamTransport: { is: 'http', why: 'a stdio upstream is a process of the gateway, not a replica behind it' },
+      replicas: { is: 2, why: `needs two upstream replicas: ${HOW_TO_ENABLE}` },
+    },
+  },
+);

@@ -3,29 +3,31 @@
  * upstream did not send reaches the client after it (2025: notifications/cancelled; 2026-07-28: the
  * client closes the call's stream).
  */
-import { type Recording, recordCall } from '../../record/record-call.js';
+import type { Recording } from '../../record/record-call.js';
 import type { AuditEntry } from '../../server/audit-log.js';
 import { frameMessage } from '../../transcript/frame-content.js';
 import { errorOf, isErrorResult, type JsonRpcMessage, paramsOf, resultTexts } from '../../transcript/json-rpc.js';
 import { auditRow, describeAuditRow, rowsTagged, upstreamSaid } from '../audit.js';
-import type { CallSeen } from '../check-session.js';
+import type { CallSeen, CheckSession } from '../check-session.js';
 import {
+  callFailure,
   clientEraOf,
   erasLabel,
-  firstLine,
   frameWith,
   LEG,
   lane,
   newTag,
+  notExercised,
   progressValues,
   quote,
+  recordThrough,
   result,
   row,
   seenNumbers,
   upstreamEraOf,
   withSession,
 } from '../kit.js';
-import type { BatteryProperty } from '../vocabulary.js';
+import type { BatteryProperty, PropertyResult, TimelineCall } from '../vocabulary.js';
 
 /** What ended a call, as evidence quotes it: a result, or the error (or error result) it was refused with. */
 function answerOf(message: JsonRpcMessage): string {
@@ -52,6 +54,99 @@ export function unsentAfterCancel(seen: CallSeen, audit: AuditEntry): unknown[] 
     });
 }
 
+/** What one cancellation row saw, for its judgement. */
+interface CancelSeen {
+  readonly name: string;
+  readonly id: string | number;
+  readonly by: { progress?: number; ms?: number };
+  readonly session: CheckSession;
+  readonly seen: CallSeen;
+  readonly audit: AuditEntry | string;
+  readonly numbers: PropertyResult['numbers'];
+  readonly calls: TimelineCall[];
+}
+
+/** The verdict of a cancellation row from both legs: the client's call and the upstream's record of it. */
+function judgeCancel({ name, id, by, session, seen, audit, numbers, calls }: CancelSeen): PropertyResult {
+  const got = progressValues(seen).length;
+  if (seen.cancelAtMs === undefined && by.progress !== undefined && got < by.progress) {
+    // The cancel waits for progress the gateway never delivered: that loss is the progress rows'
+    // verdict, and failing here too would blame the gateway for a cancel it was never sent.
+    return notExercised(
+      name,
+      `not judged: the cancel after progress ${by.progress} could not be sent, because only ${got} progress notification${got === 1 ? '' : 's'} reached the client (${seen.response ? 'then the result' : `no result: ${seen.error ?? 'stream closed'}`}); the progress rows report that loss, and the timed cancel row judges cancellation without progress. ${LEG.upstream}: ${upstreamSaid(audit)}`,
+      numbers,
+      calls,
+    );
+  }
+  if (seen.cancelAtMs === undefined) {
+    return result(
+      name,
+      'fail',
+      `${LEG.client}: the call ended before the cancel could be sent: ${progressValues(seen).length} progress, ${seen.response ? answerOf(seen.response.message) : `no result (${seen.error ?? 'stream closed'})`}. ${LEG.upstream}: ${upstreamSaid(audit)}`,
+      numbers,
+      calls,
+    );
+  }
+  // The modern era's cancel is the client closing the call's stream: no message to quote.
+  const sent =
+    session.era === 'modern'
+      ? 'the close of its stream (2026-07-28)'
+      : quote(frameWith(session, 'notifications/cancelled') ?? '(not recorded)');
+  if (typeof audit === 'string')
+    return result(
+      name,
+      'fail',
+      `cannot tell whether the cancel ${sent} reached the upstream: ${audit}`,
+      numbers,
+      calls,
+    );
+  const cancelEpoch = seen.startedEpochMs + seen.cancelAtMs;
+  const upstreamEnd = audit.durationMs === null ? undefined : audit.startedAtEpochMs + audit.durationMs;
+  if (!audit.cancelled && upstreamEnd !== undefined && upstreamEnd < cancelEpoch) {
+    return result(
+      name,
+      'fail',
+      `${LEG.client}: progress ${by.progress ?? ''} reached the client ${(cancelEpoch - upstreamEnd).toFixed(0)} ms after the upstream had finished (${LEG.upstream}: ${upstreamSaid(audit)}): the gateway held progress back, so the client's cancel ${sent} came too late to stop anything`,
+      numbers,
+      calls,
+    );
+  }
+  if (!audit.cancelled) {
+    return result(
+      name,
+      'fail',
+      `${LEG.client}: sent ${sent} ${seen.cancelAtMs.toFixed(0)} ms into the call. ${LEG.upstream}: ${upstreamSaid(audit)}: the cancel never reached it under the id it knows (${JSON.stringify(audit.requestId)}), it ran ${audit.stepsCompleted} of 40 steps`,
+      numbers,
+      calls,
+    );
+  }
+  // Notifications the upstream sent before the cancel reached it were in flight and may still
+  // arrive, however late a loaded machine delivers them; a result after the cancel, or a
+  // notification the upstream never sent (or the client already had), means the gateway kept
+  // forwarding or invented messages.
+  const late = seen.afterCancel.filter((a) => a.message.method === 'notifications/progress');
+  const lateResult = seen.afterCancel.find((a) => !('method' in a.message));
+  const foreign = unsentAfterCancel(seen, audit);
+  const latency = audit.cancelledAtMs === null ? undefined : audit.startedAtEpochMs + audit.cancelledAtMs - cancelEpoch;
+  if (lateResult || foreign.length > 0) {
+    return result(
+      name,
+      'fail',
+      `${LEG.client}: after the cancel the client still received ${late.length} notifications${foreign.length > 0 ? ` (progress ${foreign.map((p) => JSON.stringify(p)).join(', ')} never sent by the upstream or already received)` : ''}${lateResult ? ` and the result ${quote(JSON.stringify(lateResult.message))}` : ''}; ${LEG.upstream}: the upstream sent ${audit.notifications.length} in all and stopped after ${audit.stepsCompleted} steps`,
+      numbers,
+      calls,
+    );
+  }
+  return result(
+    name,
+    'pass',
+    `${LEG.upstream}: the upstream saw the cancel for its request id ${JSON.stringify(audit.requestId)} (client id ${JSON.stringify(id)}) after ${audit.stepsCompleted} steps, ${latency === undefined ? '' : `${latency.toFixed(0)} ms after the client sent it`}; ${LEG.client}: ${late.length} notifications after it, all sent by the upstream before the cancel reached it`,
+    numbers,
+    calls,
+  );
+}
+
 /** Cancellation judged by the upstream's own record, found by tag whatever the gateway did to ids. */
 export const cancellation = (
   label: string,
@@ -76,85 +171,7 @@ export const cancellation = (
         afterCancel: seen.afterCancel.length,
         ...(typeof audit === 'object' && { upstreamCancelled: audit.cancelled, stepsCompleted: audit.stepsCompleted }),
       };
-      const got = progressValues(seen).length;
-      if (seen.cancelAtMs === undefined && by.progress !== undefined && got < by.progress) {
-        // The cancel waits for progress the gateway never delivered: that loss is the progress rows'
-        // verdict, and failing here too would blame the gateway for a cancel it was never sent.
-        return result(
-          name,
-          'n/a',
-          `not judged: the cancel after progress ${by.progress} could not be sent, because only ${got} progress notification${got === 1 ? '' : 's'} reached the client (${seen.response ? 'then the result' : `no result: ${seen.error ?? 'stream closed'}`}); the progress rows report that loss, and the timed cancel row judges cancellation without progress. ${LEG.upstream}: ${upstreamSaid(audit)}`,
-          numbers,
-          calls,
-        );
-      }
-      if (seen.cancelAtMs === undefined) {
-        return result(
-          name,
-          'fail',
-          `${LEG.client}: the call ended before the cancel could be sent: ${progressValues(seen).length} progress, ${seen.response ? answerOf(seen.response.message) : `no result (${seen.error ?? 'stream closed'})`}. ${LEG.upstream}: ${upstreamSaid(audit)}`,
-          numbers,
-          calls,
-        );
-      }
-      // The modern era's cancel is the client closing the call's stream: no message to quote.
-      const sent =
-        session.era === 'modern'
-          ? 'the close of its stream (2026-07-28)'
-          : quote(frameWith(session, 'notifications/cancelled') ?? '(not recorded)');
-      if (typeof audit === 'string')
-        return result(
-          name,
-          'fail',
-          `cannot tell whether the cancel ${sent} reached the upstream: ${audit}`,
-          numbers,
-          calls,
-        );
-      const cancelEpoch = seen.startedEpochMs + seen.cancelAtMs;
-      const upstreamEnd = audit.durationMs === null ? undefined : audit.startedAtEpochMs + audit.durationMs;
-      if (!audit.cancelled && upstreamEnd !== undefined && upstreamEnd < cancelEpoch) {
-        return result(
-          name,
-          'fail',
-          `${LEG.client}: progress ${by.progress ?? ''} reached the client ${(cancelEpoch - upstreamEnd).toFixed(0)} ms after the upstream had finished (${LEG.upstream}: ${upstreamSaid(audit)}): the gateway held progress back, so the client's cancel ${sent} came too late to stop anything`,
-          numbers,
-          calls,
-        );
-      }
-      if (!audit.cancelled) {
-        return result(
-          name,
-          'fail',
-          `${LEG.client}: sent ${sent} ${seen.cancelAtMs.toFixed(0)} ms into the call. ${LEG.upstream}: ${upstreamSaid(audit)}: the cancel never reached it under the id it knows (${JSON.stringify(audit.requestId)}), it ran ${audit.stepsCompleted} of 40 steps`,
-          numbers,
-          calls,
-        );
-      }
-      // Notifications the upstream sent before the cancel reached it were in flight and may still
-      // arrive, however late a loaded machine delivers them; a result after the cancel, or a
-      // notification the upstream never sent (or the client already had), means the gateway kept
-      // forwarding or invented messages.
-      const late = seen.afterCancel.filter((a) => a.message.method === 'notifications/progress');
-      const lateResult = seen.afterCancel.find((a) => !('method' in a.message));
-      const foreign = unsentAfterCancel(seen, audit);
-      const latency =
-        audit.cancelledAtMs === null ? undefined : audit.startedAtEpochMs + audit.cancelledAtMs - cancelEpoch;
-      if (lateResult || foreign.length > 0) {
-        return result(
-          name,
-          'fail',
-          `${LEG.client}: after the cancel the client still received ${late.length} notifications${foreign.length > 0 ? ` (progress ${foreign.map((p) => JSON.stringify(p)).join(', ')} never sent by the upstream or already received)` : ''}${lateResult ? ` and the result ${quote(JSON.stringify(lateResult.message))}` : ''}; ${LEG.upstream}: the upstream sent ${audit.notifications.length} in all and stopped after ${audit.stepsCompleted} steps`,
-          numbers,
-          calls,
-        );
-      }
-      return result(
-        name,
-        'pass',
-        `${LEG.upstream}: the upstream saw the cancel for its request id ${JSON.stringify(audit.requestId)} (client id ${JSON.stringify(id)}) after ${audit.stepsCompleted} steps, ${latency === undefined ? '' : `${latency.toFixed(0)} ms after the client sent it`}; ${LEG.client}: ${late.length} notifications after it, all sent by the upstream before the cancel reached it`,
-        numbers,
-        calls,
-      );
+      return judgeCancel({ name, id, by, session, seen, audit, numbers, calls });
     }),
   );
 
@@ -183,17 +200,10 @@ export const cancelByClosing = row(
   async (context) => {
     const clientEra = clientEraOf(context);
     const upstreamEra = upstreamEraOf(context);
-    if (clientEra === 'legacy' && upstreamEra === 'legacy') {
-      return result(
-        CLOSE_ROW,
-        'n/a',
-        'both legs speak 2025-11-25: a cancel is notifications/cancelled there, judged by the cancellation rows',
-      );
-    }
     const tag = newTag('close');
     let recording: Recording;
     try {
-      recording = await recordCall(context.gateway, {
+      recording = await recordThrough(context, {
         tool: 'progress_tight',
         arguments: { steps: CLOSE_STEPS, step_ms: CLOSE_STEP_MS, tag },
         progressToken: tag,
@@ -202,7 +212,11 @@ export const cancelByClosing = row(
         timeoutMs: context.timeoutMs,
       });
     } catch (error) {
-      return result(CLOSE_ROW, 'fail', `${LEG.client}: the call failed before the cancel: ${firstLine(error)}`);
+      return result(
+        CLOSE_ROW,
+        'fail',
+        `${LEG.client}: the call failed before the cancel: ${callFailure(context, error)}`,
+      );
     }
     const how = clientEra === 'modern' ? 'closed its stream' : 'sent notifications/cancelled';
     const late = clientEra === 'modern' ? afterClose(recording) : recording.outcome.afterCancel.length;
@@ -242,5 +256,16 @@ export const cancelByClosing = row(
       numbers,
     );
   },
-  { era: 'modern', waits: true },
+  {
+    era: 'modern',
+    waits: true,
+    needs: {
+      eras: {
+        either: {
+          is: 'modern',
+          why: 'both legs speak 2025-11-25: a cancel is notifications/cancelled there, judged by the cancellation rows',
+        },
+      },
+    },
+  },
 );

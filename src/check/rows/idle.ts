@@ -1,10 +1,9 @@
-import { type Recording, recordCall } from '../../record/record-call.js';
+import type { Recording } from '../../record/record-call.js';
 import type { AuditEntry } from '../../server/audit-log.js';
 import { frameMessage } from '../../transcript/frame-content.js';
 import { errorOf, resultOf } from '../../transcript/json-rpc.js';
 import { rowsTagged } from '../audit.js';
-import { clientEraOf, erasLabel, firstLine, LEG, newTag, quote, result, upstreamEraOf } from '../kit.js';
-import type { BatteryContext, BatteryProperty, PropertyResult } from '../vocabulary.js';
+import { callFailure, erasLabel, LEG, newTag, quote, recordThrough, result, row } from '../kit.js';
 
 /** The row's name. */
 export const IDLE_ROW = 'idle budget: a silent call gets its result (2026-07-28)';
@@ -40,33 +39,23 @@ const describeUpstream = (row: AuditEntry | undefined, tag: string): string =>
  * (time to first byte) cuts it. The row reports when the client got headers and the result, or
  * when the gateway cut the call or answered an error, and what the upstream saw.
  */
-export const idleBudget: BatteryProperty = {
-  name: IDLE_ROW,
-  load: 'light',
-  era: 'modern',
-  waits: true,
-  async run(context: BatteryContext): Promise<PropertyResult> {
-    if (upstreamEraOf(context) === 'legacy') {
-      return result(
-        IDLE_ROW,
-        'n/a',
-        'a 2025-11-25 upstream opens its SSE stream (sends response headers) as soon as the call arrives; the idle budget concerns a 2026-07-28 upstream, which sends none before its first notification or result',
-      );
-    }
+export const idleBudget = row(
+  IDLE_ROW,
+  'light',
+  async (context) => {
     const budgetMs = context.idleBudgetMs ?? DEFAULT_IDLE_BUDGET_MS;
     const tag = newTag('idle');
     const started = Date.now();
     let recording: Recording | undefined;
     let failure: string | undefined;
     try {
-      recording = await recordCall(context.gateway, {
+      recording = await recordThrough(context, {
         tool: 'silent_result',
         arguments: { silent_ms: budgetMs, tag },
-        era: clientEraOf(context),
         timeoutMs: budgetMs + context.timeoutMs,
       });
     } catch (error) {
-      failure = firstLine(error);
+      failure = callFailure(context, error);
     }
     const endedMs = Date.now() - started;
     const row = (await rowsTagged(context, tag, 1000)).at(-1);
@@ -105,4 +94,16 @@ export const idleBudget: BatteryProperty = {
       numbers,
     );
   },
-};
+  {
+    era: 'modern',
+    waits: true,
+    needs: {
+      eras: {
+        upstream: {
+          is: 'modern',
+          why: 'a 2025-11-25 upstream opens its SSE stream (sends response headers) as soon as the call arrives; the idle budget concerns a 2026-07-28 upstream, which sends none before its first notification or result',
+        },
+      },
+    },
+  },
+);

@@ -3,40 +3,43 @@
  * 2026-07-28: the call re-issued), and a resumption never replays another session's events.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Recording, recordCall } from '../../record/record-call.js';
+import type { Recording } from '../../record/record-call.js';
 import { frameMessage, sseBlock } from '../../transcript/frame-content.js';
 import { progressOf } from '../../transcript/json-rpc.js';
 import { auditFor, describeAuditRow, rowsTagged } from '../audit.js';
-import { openCheckSession } from '../check-session.js';
 import {
-  clientEraOf,
+  callFailure,
   failedRecording,
-  firstLine,
   LEG,
   messageEvents,
   newTag,
+  notExercised,
+  openSession,
   quote,
   recordingLane,
+  recordThrough,
   result,
   row,
 } from '../kit.js';
+import type { Need } from '../vocabulary.js';
+
+const HTTP_CLIENT: Need<'http'> = { is: 'http', why: 'stdio has no Last-Event-ID' };
 
 /** A 2025 client resumes a dropped stream with Last-Event-ID: every event exactly once, then the result. */
 export const resume = row(
   'Last-Event-ID resume',
   'light',
   async (context, name) => {
-    if (context.clientTransport !== 'http') return result(name, 'n/a', 'stdio has no Last-Event-ID');
-    const probe = await recordCall(context.gateway, {
+    const probe = await recordThrough(context, {
       tool: 'progress',
       arguments: { steps: 1, step_ms: 1 },
       progressToken: 'probe',
       timeoutMs: context.timeoutMs,
     });
     if (!probe.frames.some((f) => f.channel === 'sse' && sseBlock(f)?.id)) {
-      return result(name, 'n/a', 'the gateway sends no SSE event ids, so it offers no resumption');
+      return notExercised(name, 'the gateway sends no SSE event ids, so it offers no resumption');
     }
-    const received = await recordCall(context.gateway, {
+    const received = await recordThrough(context, {
       tool: 'progress',
       arguments: { steps: 6, step_ms: 100 },
       progressToken: 'check-resume',
@@ -61,10 +64,15 @@ export const resume = row(
   },
   {
     onError: failedRecording,
-    skip: (context) =>
-      clientEraOf(context) === 'modern'
-        ? 'the 2026-07-28 era has no Last-Event-ID resumption (a dropped call is re-issued: see the re-issue row)'
-        : undefined,
+    needs: {
+      clientTransport: HTTP_CLIENT,
+      eras: {
+        client: {
+          is: 'legacy',
+          why: 'the 2026-07-28 era has no Last-Event-ID resumption (a dropped call is re-issued: see the re-issue row)',
+        },
+      },
+    },
   },
 );
 
@@ -77,9 +85,8 @@ export const resumeIsolation = row(
   "Last-Event-ID never replays another session's events",
   'light',
   async (context, name) => {
-    if (context.clientTransport !== 'http') return result(name, 'n/a', 'stdio has no Last-Event-ID');
-    const a = await openCheckSession(context.gateway, context.timeoutMs);
-    const b = await openCheckSession(context.gateway, context.timeoutMs).catch(async (error: unknown) => {
+    const a = await openSession(context);
+    const b = await openSession(context).catch(async (error: unknown) => {
       await a.close();
       throw error;
     });
@@ -95,9 +102,8 @@ export const resumeIsolation = row(
         ),
       ];
       if (ids.length === 0)
-        return result(
+        return notExercised(
           name,
-          'n/a',
           'the gateway sends no SSE event ids, so there is no Last-Event-ID to take to another session',
         );
       const first = ids[0] as string;
@@ -126,10 +132,10 @@ export const resumeIsolation = row(
     }
   },
   {
-    skip: (context) =>
-      clientEraOf(context) === 'modern'
-        ? 'the 2026-07-28 era has neither sessions nor Last-Event-ID resumption'
-        : undefined,
+    needs: {
+      clientTransport: HTTP_CLIENT,
+      eras: { client: { is: 'legacy', why: 'the 2026-07-28 era has neither sessions nor Last-Event-ID resumption' } },
+    },
   },
 );
 
@@ -150,17 +156,10 @@ export const reissue = row(
   REISSUE_ROW,
   'light',
   async (context) => {
-    if (clientEraOf(context) === 'legacy') {
-      return result(
-        REISSUE_ROW,
-        'n/a',
-        'a 2025-11-25 client resumes a dropped stream with Last-Event-ID (the Last-Event-ID resume row); it does not re-issue',
-      );
-    }
     const tag = newTag('reissue');
     let recording: Recording;
     try {
-      recording = await recordCall(context.gateway, {
+      recording = await recordThrough(context, {
         tool: 'progress_tight',
         arguments: { steps: REISSUE_STEPS, step_ms: 100, tag },
         progressToken: tag,
@@ -169,7 +168,7 @@ export const reissue = row(
         timeoutMs: context.timeoutMs,
       });
     } catch (error) {
-      return result(REISSUE_ROW, 'fail', `${LEG.client}: the re-issued call failed: ${firstLine(error)}`);
+      return result(REISSUE_ROW, 'fail', `${LEG.client}: the re-issued call failed: ${callFailure(context, error)}`);
     }
     const progress = recording.outcome.progress.map((m) => progressOf(m)?.progress);
     const fresh = progress.slice(2);
@@ -205,5 +204,15 @@ export const reissue = row(
       numbers,
     );
   },
-  { era: 'modern' },
+  {
+    era: 'modern',
+    needs: {
+      eras: {
+        client: {
+          is: 'modern',
+          why: 'a 2025-11-25 client resumes a dropped stream with Last-Event-ID (the Last-Event-ID resume row); it does not re-issue',
+        },
+      },
+    },
+  },
 );

@@ -1,11 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
-import { type Recording, recordCall } from '../../record/record-call.js';
+import type { Recording } from '../../record/record-call.js';
 import type { AuditEntry } from '../../server/audit-log.js';
 import { frameMessage, type JsonRpcMessage } from '../../transcript/frame-content.js';
 import { isResponse, resultOf } from '../../transcript/json-rpc.js';
 import { rowsTagged } from '../audit.js';
-import { clientEraOf, erasLabel, firstLine, LEG, newTag, quote, result, upstreamEraOf } from '../kit.js';
-import type { BatteryContext, BatteryProperty, PropertyResult } from '../vocabulary.js';
+import { callFailure, erasLabel, LEG, newTag, quote, recordThrough, result, row } from '../kit.js';
+import type { BatteryContext, PropertyResult } from '../vocabulary.js';
 
 /** The row's name. */
 export const ROUND_ROW = 'input_required rounds pass through (2026-07-28)';
@@ -44,30 +44,15 @@ function clientLeg(recording: Recording): {
  * and the client's retry (a new id, `inputResponses` and the `requestState` echoed) must reach the
  * upstream intact, value for value. Both legs are read: the client's frames and the upstream's audit.
  */
-export const inputRounds: BatteryProperty = {
-  name: ROUND_ROW,
-  load: 'light',
-  era: 'modern',
-  async run(context: BatteryContext): Promise<PropertyResult> {
-    if (clientEraOf(context) === 'legacy') {
-      return result(
-        ROUND_ROW,
-        'n/a',
-        'a 2025-11-25 client gets server requests (elicitation/create) on the call stream, not input_required results',
-      );
-    }
-    if (upstreamEraOf(context) === 'legacy') {
-      return result(
-        ROUND_ROW,
-        'n/a',
-        'a 2025-11-25 upstream sends server requests on the call stream; it answers no input_required',
-      );
-    }
+export const inputRounds = row(
+  ROUND_ROW,
+  'light',
+  async (context) => {
     const tag = newTag('round');
     let recording: Recording | undefined;
     let failure: string | undefined;
     try {
-      recording = await recordCall(context.gateway, {
+      recording = await recordThrough(context, {
         tool: 'input_round',
         arguments: { tag },
         era: 'modern',
@@ -75,12 +60,27 @@ export const inputRounds: BatteryProperty = {
         timeoutMs: context.timeoutMs,
       });
     } catch (error) {
-      failure = firstLine(error);
+      failure = callFailure(context, error);
     }
     const rows = await rowsTagged(context, tag, 1000, 2);
     return judge(context, recording, failure, rows);
   },
-};
+  {
+    era: 'modern',
+    needs: {
+      eras: {
+        client: {
+          is: 'modern',
+          why: 'a 2025-11-25 client gets server requests (elicitation/create) on the call stream, not input_required results',
+        },
+        upstream: {
+          is: 'modern',
+          why: 'a 2025-11-25 upstream sends server requests on the call stream; it answers no input_required',
+        },
+      },
+    },
+  },
+);
 
 function judge(
   context: BatteryContext,

@@ -77,6 +77,20 @@ describe('mcp-golden check: the tasks extension rows (2026-07-28)', () => {
     60_000,
   );
 
+  test('a gateway that hands out its own task ids and maps them back passes every task row, as "reach the task" judges ids', async () => {
+    const report = await checkThroughTaskFault('map-task-ids');
+    expect(report.results.map((r) => [r.property, r.verdict])).toEqual(TASK_ROWS.map((name) => [name, 'pass']));
+    expect(row(report, 0)?.evidence).toMatch(/^client→gateway: resultType "task" \(task gw-[0-9a-f-]{36}\)/);
+  }, 60_000);
+
+  test('a gateway that turns a task into a plain result passes no task row: the task was not passed through', async () => {
+    const report = await checkThroughTaskFault('task-to-result');
+    expect(report.results.map((r) => r.verdict)).toEqual(['fail', 'fail', 'fail', 'fail']);
+    expect(row(report, 3)?.evidence).toMatch(
+      /^client→gateway: the gateway did not pass the task through: the call was answered without resultType "task"; gateway→upstream: task [0-9a-f-]{36}: result after 3 steps/,
+    );
+  }, 60_000);
+
   test('outside modern-to-modern the task rows are n/a, saying why', async () => {
     const report = await checkThrough('none', { clientEra: 'legacy', upstreamEra: 'legacy', only: ['tasks:'] });
     expect(report.results.map((r) => r.verdict)).toEqual(['n/a', 'n/a', 'n/a', 'n/a']);

@@ -1,26 +1,31 @@
-import { type Recording, recordCall } from '../../record/record-call.js';
+import type { Recording } from '../../record/record-call.js';
 import type { AuditEntry } from '../../server/audit-log.js';
 import type { Frame } from '../../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage } from '../../transcript/frame-content.js';
 import { memberOf } from '../../transcript/json-object.js';
 import { resultOf } from '../../transcript/json-rpc.js';
 import { rowsTagged } from '../audit.js';
-import { clientEraOf, firstLine, LEG, newTag, result, row, upstreamEraOf } from '../kit.js';
-import type { BatteryContext, BatteryProperty, PropertyResult } from '../vocabulary.js';
+import { callFailure, LEG, newTag, notExercised, recordThrough, result, row } from '../kit.js';
+import type { BatteryContext, BatteryProperty, PropertyResult, RowNeeds } from '../vocabulary.js';
 
 /** The rows' call: `task_steps` of the check's upstream, which runs as a task for a modern client. */
 const STEPS = 3;
 const STEP_MS = 80;
 const POLL_MS = 40;
 
-/** Why the task rows have no meaning in the context's eras, or `undefined` when they run. */
-function taskSkip(context: BatteryContext): string | undefined {
-  if (clientEraOf(context) !== 'modern')
-    return 'a 2025-11-25 client declares no tasks extension (io.modelcontextprotocol/tasks is 2026-07-28)';
-  if (upstreamEraOf(context) !== 'modern')
-    return 'the 2025-11-25 upstream has no tasks extension (io.modelcontextprotocol/tasks is 2026-07-28)';
-  return undefined;
-}
+/** The task rows have a meaning where both legs speak 2026-07-28, the era of the tasks extension. */
+const TASK_NEEDS: RowNeeds = {
+  eras: {
+    client: {
+      is: 'modern',
+      why: 'a 2025-11-25 client declares no tasks extension (io.modelcontextprotocol/tasks is 2026-07-28)',
+    },
+    upstream: {
+      is: 'modern',
+      why: 'the 2025-11-25 upstream has no tasks extension (io.modelcontextprotocol/tasks is 2026-07-28)',
+    },
+  },
+};
 
 /** What one task call gave on both legs. */
 interface TaskRun {
@@ -45,7 +50,7 @@ async function runTask(context: BatteryContext, row: string, cancelAfter?: numbe
   const tag = newTag(row);
   let recording: Recording | string;
   try {
-    recording = await recordCall(context.gateway, {
+    recording = await recordThrough(context, {
       tool: 'task_steps',
       arguments: { steps: cancelAfter ? 50 : STEPS, step_ms: STEP_MS, poll_ms: POLL_MS, tag },
       progressToken: tag,
@@ -54,7 +59,7 @@ async function runTask(context: BatteryContext, row: string, cancelAfter?: numbe
       ...(cancelAfter !== undefined && { cancelAfter }),
     });
   } catch (error) {
-    recording = firstLine(error);
+    recording = callFailure(context, error);
   }
   const found = (await rowsTagged(context, tag, 2000))[0];
   const replica = await replicaOf(context, tag);
@@ -92,16 +97,39 @@ const describeUpstream = (row: AuditEntry | undefined, tag: string, replica?: nu
     ? `task ${row.taskId ?? '(none: the call did not run as a task)'}${onReplica(replica)}: ${row.outcome} after ${row.stepsCompleted} steps, ${row.notifications.length} progress sent, ${(row.taskRequests ?? []).length} tasks/* request(s) reached it (${(row.taskRequests ?? []).map((r) => `${r.method} Mcp-Name ${JSON.stringify(r.mcpName)} -> ${r.status}`).join(', ') || 'none'})`
     : `no call tagged ${tag} in the upstream's audit log`;
 
-/** The row's verdict: `problems` name what broke (client side first), the upstream's record follows. */
+/** The `CreateTaskResult` the client's call was answered with, if it was answered with a task. */
+function createdTask(recording: Recording): Readonly<Record<string, unknown>> | undefined {
+  const call = exchanges(recording.frames).find((e) => e.request.method === 'tools/call');
+  const created = resultOf(call?.answer);
+  return created?.resultType === 'task' ? created : undefined;
+}
+
+/**
+ * The row's verdict: `problems` name what broke (client side first), the upstream's record follows.
+ * A task row passes only where a task was made and reached the client: a call the upstream ran
+ * without a task exercised nothing (n/a); one whose task the client never saw fails.
+ */
 function verdict(name: string, run: TaskRun, clientSide: string, problems: readonly string[], numbers = {}) {
   const upstreamSide = `${LEG.upstream}: ${describeUpstream(run.row, run.tag, run.replica)}`;
   if (problems.length > 0) return result(name, 'fail', `${problems.join('; ')}; ${upstreamSide}`, numbers);
+  if (run.row && !run.row.taskId)
+    return notExercised(
+      name,
+      `the upstream made no task for the call, so no task was there to pass through; ${upstreamSide}`,
+    );
+  if (typeof run.recording !== 'string' && !createdTask(run.recording))
+    return result(
+      name,
+      'fail',
+      `${LEG.client}: the gateway did not pass the task through: the call was answered without resultType "task"; ${upstreamSide}`,
+      numbers,
+    );
   return result(name, 'pass', `${LEG.client}: ${clientSide}; ${upstreamSide}`, numbers);
 }
 
 /** A row for the tasks extension: a 2026-07-28 duty, n/a outside modern-to-modern. */
 const taskRow = (name: string, judge: (context: BatteryContext) => Promise<PropertyResult>): BatteryProperty =>
-  row(name, 'light', judge, { era: 'modern', skip: taskSkip });
+  row(name, 'light', judge, { era: 'modern', needs: TASK_NEEDS });
 
 const PASSES_ROW = 'tasks: resultType "task" passes through (2026-07-28)';
 
@@ -119,10 +147,16 @@ const passesThrough = taskRow(PASSES_ROW, async (context) => {
     problems.push(
       `${LEG.client}: the call was answered resultType ${JSON.stringify(created?.resultType ?? null)}, expected "task"${run.row?.taskId ? ` (the upstream created task ${run.row.taskId})` : ''}`,
     );
-  else if (created.taskId !== run.row?.taskId)
-    problems.push(
-      `${LEG.client}: the task id ${JSON.stringify(created.taskId)} is not the upstream's ${JSON.stringify(run.row?.taskId ?? null)}`,
-    );
+  else {
+    // A gateway may hand out its own task ids: judged as "reach the task" judges them, by whether
+    // the client's tasks/* requests under the id it got reached the upstream's task.
+    const sent = taskRequests(frames).length;
+    const reached = (run.row?.taskRequests ?? []).length;
+    if (reached < sent)
+      problems.push(
+        `${LEG.upstream}: ${reached} of the client's ${sent} tasks/* requests for task ${JSON.stringify(created.taskId)} reached the upstream's task ${JSON.stringify(run.row?.taskId ?? null)}`,
+      );
+  }
   const done = memberOf(memberOf(resultOf(final)?.result, 'structuredContent'), 'done');
   if (problems.length === 0 && (statusOf(final) !== 'completed' || done !== true))
     problems.push(`${LEG.client}: the task ended ${statusOf(final)} without the tool's result`);

@@ -96,17 +96,20 @@ describe('mcp-golden check in the 2026-07-28 era', () => {
     expect(asked.pass).toBe(true);
   }, 60_000);
 
-  test('a plain proxy is no bridge: a 2025 client through it to a modern-only upstream fails, naming -32022', async () => {
-    const report = await checkThrough('none', {
-      clientEra: 'legacy',
-      upstreamEra: 'modern',
-      only: ['blocks', '2026-07-28'],
-    });
-    expect(report.pass).toBe(false);
-    const blocks = report.results.find((r) => r.property === 'blocks: count and order');
-    expect(blocks?.evidence).toMatch(/-32022/);
-    // A 2025 client re-issues nothing: that row has no meaning here.
-    expect(report.results.find((r) => r.property === ERA_ROWS[2])?.verdict).toBe('n/a');
+  test('a plain proxy is no bridge: one finding with what was sent and what came back, its rows n/a; a failure only with requireBridge', async () => {
+    const options = { clientEra: 'legacy', upstreamEra: 'modern', only: ['blocks', '2026-07-28'] } as const;
+    const report = await checkThrough('none', options);
+    expect(report.noBridge?.evidence).toMatch(
+      /^does not bridge 2025-11-25 to 2026-07-28: the client sent initialize \(2025-11-25\); it came back HTTP 400 -32022 "Unsupported protocol version/,
+    );
+    expect(new Set(report.results.map((r) => r.verdict))).toEqual(new Set(['n/a']));
+    expect(report.pass).toBe(true);
+    const modernClient = await checkThrough('none', { clientEra: 'modern', upstreamEra: 'legacy', only: ['blocks'] });
+    expect(modernClient.noBridge?.evidence).toMatch(
+      /^does not bridge 2026-07-28 to 2025-11-25: the client sent server\/discover .*; it came back HTTP 400 -32000 "Bad Request: Server not initialized"/,
+    );
+    const required = await checkThrough('none', { ...options, requireBridge: true });
+    expect(required.pass).toBe(false);
   }, 60_000);
 
   test('a proxy that does not propagate a hang-up also fails the cancellation rows, whose modern client cancels by closing', async () => {

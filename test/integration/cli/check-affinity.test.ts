@@ -26,6 +26,17 @@ describe('check with two upstream replicas ({upstream2})', () => {
     expect(spread.stdout).toMatch(/HTTP 404/);
   }, 120_000);
 
+  test('a gateway that sends every session to one replica does not exercise affinity: n/a with the reason, not pass', async () => {
+    const one = await runCli(
+      ['check', '--gateway', `node ${GATEWAY} {upstream} {upstream2} {port} one`, '--only', 'session affinity'],
+      { timeoutMs: 60_000 },
+    );
+    expect(one.stdout).toMatch(
+      new RegExp(`${ROW}\\s+\\| n/a\\s+\\| affinity was not exercised: all 4 sessions landed on`),
+    );
+    expect(one.code).toBe(0);
+  }, 60_000);
+
   test('without {upstream2} the row is n/a and says how to enable it', async () => {
     const result = await runCli(
       ['check', '--gateway', `node ${GATEWAY} {upstream} {upstream} {port} pin`, '--only', 'session affinity'],

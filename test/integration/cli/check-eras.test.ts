@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { runCli } from '../../support/cli.js';
@@ -7,33 +10,50 @@ const GATEWAY = fileURLToPath(new URL('../../support/faithful-gateway.mjs', impo
 const gateway = ['--gateway', `node ${GATEWAY} {upstream} {port}`];
 
 describe('check --client-era, --upstream-era, --eras all', () => {
-  test('--eras all prints one table per combination: a plain proxy passes legacy/legacy and modern/modern, fails the mixed ones', async () => {
-    const result = await runCli(['check', ...gateway, '--eras', 'all', '--only', 'blocks', '--only', '2026-07-28'], {
-      timeoutMs: 120_000,
-    });
-    expect(result.code).toBe(1);
+  test('--eras all prints one table per combination and an overall line; a plain proxy bridges no eras, which alone exits 0', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-golden-check-eras-'));
+    const files = { json: join(dir, 'r.json'), junit: join(dir, 'r.xml'), html: join(dir, 'r.html') };
+    const reports = Object.entries(files).flatMap(([flag, file]) => [`--${flag}`, file]);
+    const only = ['--only', 'blocks', '--only', '2026-07-28'];
+    const result = await runCli(['check', ...gateway, '--eras', 'all', ...only, ...reports], { timeoutMs: 150_000 });
+    expect(result.code).toBe(0);
     const headings = [...result.stdout.matchAll(/^== client era (\w+), upstream era (\w+)$/gm)].map(
       (m) => `${m[1]}/${m[2]}`,
     );
-    expect(headings).toEqual(['legacy/legacy', 'legacy/modern', 'modern/legacy', 'modern/modern']);
-    const summaries = [...result.stdout.matchAll(/^\d+ passed, \d+ failed, \d+ not applicable: (.*)$/gm)].map(
-      (m) => m[1],
+    expect(headings).toEqual(['legacy/legacy', 'legacy/modern', 'modern/legacy', 'modern/modern', 'modern/dual']);
+    // One finding per combination it does not bridge, not a FAIL per row.
+    expect(result.stdout.match(/^finding: the gateway does not bridge/gm)).toHaveLength(2);
+    expect(result.stdout).not.toMatch(/\| FAIL \|/);
+    // One overall line ends the output, and it says what the exit code says.
+    expect(result.stdout.trim().split('\n').at(-1)).toBe(
+      'overall, 5 tables: 5 passed (2 of them do not bridge eras: client legacy → upstream modern; client modern → upstream legacy), 0 failed: the gateway forwards MCP streaming faithfully in every table',
     );
-    // Narrowed with --only, a passing table says what it covered, not that the gateway is faithful.
-    const covered =
-      'the gateway forwards the rows run (--only "blocks", "2026-07-28") faithfully; the rest of the battery was not run';
-    expect(summaries).toEqual([
-      covered,
-      'the gateway breaks MCP streaming',
-      'the gateway breaks MCP streaming',
-      covered,
-    ]);
     const modern = result.stdout.split('== client era modern, upstream era modern')[1] ?? '';
-    expect(modern).toContain('client era modern, upstream era modern');
     expect(modern).toMatch(/cancel by closing the stream \(2026-07-28\)\s+\| pass/);
-    expect(modern).toMatch(/Mcp-\* headers reach the upstream \(2026-07-28\)\s+\| pass/);
-    expect(modern).toMatch(/re-issue after a drop \(2026-07-28\)\s+\| pass/);
-  }, 150_000);
+    // Every table reaches every report file.
+    const json = JSON.parse(await readFile(files.json, 'utf8'));
+    expect(json.pass).toBe(true);
+    expect(json.reports).toHaveLength(5);
+    expect([...(await readFile(files.junit, 'utf8')).matchAll(/<testsuite name="[^"]*"/g)]).toHaveLength(5);
+    expect(await readFile(files.html, 'utf8')).toContain('(client era modern, upstream era dual)');
+    await rm(dir, { recursive: true, force: true });
+    // Asked to, a gateway that does not bridge fails.
+    const required = await runCli([
+      'check',
+      ...gateway,
+      '--client-era',
+      'modern',
+      '--upstream-era',
+      'legacy',
+      '--only',
+      'blocks',
+      '--require-bridge',
+    ]);
+    expect(required.code).toBe(1);
+    expect(required.stdout.trim().split('\n').at(-1)).toMatch(
+      /the gateway does not bridge eras \(client modern → upstream legacy\) \(--require-bridge\)$/,
+    );
+  }, 200_000);
 
   test.each([
     [['--eras', 'all', '--client-era', 'modern'], /--eras all runs every combination/],
@@ -42,10 +62,7 @@ describe('check --client-era, --upstream-era, --eras all', () => {
       ['--upstream-era', 'modern', '--upstream-transport', 'stdio'],
       /--upstream-era modern needs --upstream-transport http/,
     ],
-    [
-      ['--eras', 'all', '--json', 'x.json'],
-      /--eras all prints one table per combination and writes no report file; got --json/,
-    ],
+    [['--eras', 'all', '--svg', 'x.svg'], /--eras all draws no single SVG timeline .*got --svg/],
     [['--client-era', 'future'], /Invalid --client-era "future": expected one of legacy, modern/],
   ])(
     '%j is a usage error',
