@@ -1,21 +1,9 @@
 import { GoldenError } from '../errors.js';
-import { timelineHtml } from '../report/html-report.js';
-import { junitXml } from '../report/junit.js';
-import { sarifLog } from '../report/sarif.js';
-import { readGolden, writeFileAtomic } from '../store/golden-file.js';
 import type { Transcript } from '../transcript/frame.js';
-import { compileVolatile, mergeVolatile, NAMED_MASKS } from '../transcript/volatile.js';
-import { findGoldens } from '../verify/find-goldens.js';
-import { redactSecrets, targetSecrets } from '../verify/target-secrets.js';
-import { verifyGoldens } from '../verify/verify-goldens.js';
-import { buildVerifyReport, formatReportTail, formatVerdictLine } from '../verify/verify-report.js';
-import { SARIF_TOOL, verifyJunit, verifySarif } from './ci-reports.js';
+import { NAMED_MASKS } from '../transcript/named-masks.js';
 import { pathIn } from './cli-io.js';
 import { defineCommand } from './command-spec.js';
-import { verifySections } from './html-reports.js';
-import { loadProjectConfig } from './project-config.js';
 import { parseTargetOptions, TARGET_OPTIONS, targetValues } from './target-options.js';
-import { verifyConfigOf } from './verify-config.js';
 
 /** `mcp-golden verify`. */
 export const verifyCommand = defineCommand({
@@ -73,6 +61,29 @@ classified breaking or compatible).`,
 "goldens": {"<name>": {...}}}}) and per scenario ("ignore", "mask"); a golden records the ones used.
 Exit 0 when every golden matches, 1 when any differs, 2 on usage errors.`,
   async run(args, io) {
+    // The implementation loads here, after parsing: `--help` and usage errors load none of it.
+    const {
+      timelineHtml,
+      junitXml,
+      sarifLog,
+      readGolden,
+      writeFileAtomic,
+      compileVolatile,
+      mergeVolatile,
+      findGoldens,
+      redactSecrets,
+      targetSecrets,
+      verifyGoldens,
+      buildVerifyReport,
+      formatReportTail,
+      formatVerdictLine,
+      SARIF_TOOL,
+      verifyJunit,
+      verifySarif,
+      verifySections,
+      loadProjectConfig,
+      verifyConfigOf,
+    } = await import('./verify-implementation.js');
     const target = parseTargetOptions(targetValues(args), 'verify');
     if (!target) {
       throw new GoldenError(
