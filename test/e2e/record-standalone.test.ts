@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { runCli } from '../support/cli.js';
 import { startFakeMcpServer } from '../support/fake-mcp-server.js';
+import { runInProcess } from '../support/in-process-cli.js';
 import { type RunningEverything, startEverythingHttp } from '../support/server-everything.js';
 
 // Over HTTP (2025 era) a server sends requests of its own on the standalone GET stream:
@@ -30,7 +30,7 @@ test('get-roots-list over HTTP records the root answered on the standalone strea
     ]),
   );
   const started = Date.now();
-  const run = await runCli(['record', '--target', http.url, '--scenarios', scenarios, '--out', dir]);
+  const run = await runInProcess(['record', '--target', http.url, '--scenarios', scenarios, '--out', dir]);
   const seconds = (Date.now() - started) / 1000;
   expect(run.code, run.stderr).toBe(0);
   expect(seconds).toBeLessThan(20);
@@ -58,9 +58,12 @@ test('a request on the standalone stream with no answer fails the scenario at on
     };
     await writeFile(scenarios, JSON.stringify([{ name: 'ask', tool: 'work', answers }]));
     const started = Date.now();
-    const run = await runCli(['record', '--target', fake.url, '--scenarios', scenarios, '--out', join(dir, 'ask')], {
-      timeoutMs: 15_000,
-    });
+    const run = await runInProcess(
+      ['record', '--target', fake.url, '--scenarios', scenarios, '--out', join(dir, 'ask')],
+      {
+        timeoutMs: 15_000,
+      },
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
       'the server sent a elicitation/create request on the standalone stream and the scenario has no answer for it',

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { runCli } from '../../support/cli.js';
+import { runInProcess } from '../../support/in-process-cli.js';
 
 // A byte-streaming reverse proxy: faithful within an era, no bridge between eras.
 const GATEWAY = fileURLToPath(new URL('../../support/faithful-gateway.mjs', import.meta.url));
@@ -8,9 +8,12 @@ const gateway = ['--gateway', `node ${GATEWAY} {upstream} {port}`];
 
 describe('check --client-era, --upstream-era, --eras all', () => {
   test('--eras all prints one table per combination: a plain proxy passes legacy/legacy and modern/modern, fails the mixed ones', async () => {
-    const result = await runCli(['check', ...gateway, '--eras', 'all', '--only', 'blocks', '--only', '2026-07-28'], {
-      timeoutMs: 120_000,
-    });
+    const result = await runInProcess(
+      ['check', ...gateway, '--eras', 'all', '--only', 'blocks', '--only', '2026-07-28'],
+      {
+        timeoutMs: 120_000,
+      },
+    );
     expect(result.code).toBe(1);
     const headings = [...result.stdout.matchAll(/^== client era (\w+), upstream era (\w+)$/gm)].map(
       (m) => `${m[1]}/${m[2]}`,
@@ -50,7 +53,7 @@ describe('check --client-era, --upstream-era, --eras all', () => {
   ])(
     '%j is a usage error',
     async (args, message) => {
-      const result = await runCli(['check', ...gateway, ...args]);
+      const result = await runInProcess(['check', ...gateway, ...args]);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/\[mcp-golden\]/);
       expect(result.stderr).toMatch(message);
