@@ -1,12 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { removeAtExit, removeNow } from '../process/remove-at-exit.js';
-import { recordReferenceGoldens } from '../reference-goldens.js';
-import { readGolden } from '../store/golden-file.js';
-import { formatTimeline } from '../transcript/timeline.js';
 import { defineCommand } from './command-spec.js';
-import { stopOnSignal } from './stop-on-signal.js';
 
 /** `mcp-golden demo`: the newcomer's first run. */
 export const demoCommand = defineCommand({
@@ -18,6 +13,20 @@ export const demoCommand = defineCommand({
 directory, prints its timeline, and cleans up.`,
   options: {},
   async run(args, io) {
+    // The implementation loads here, after parsing: `--help` and usage errors load none of it.
+    const [
+      { removeAtExit, removeNow },
+      { recordReferenceGoldens },
+      { readGolden },
+      { formatTimeline },
+      { stopOnSignal },
+    ] = await Promise.all([
+      import('../process/remove-at-exit.js'),
+      import('../reference-goldens.js'),
+      import('../store/golden-file.js'),
+      import('../transcript/timeline.js'),
+      import('./stop-on-signal.js'),
+    ]);
     const name = args.operands[0] ?? 'progress-10x100';
     // Ctrl-C exits 130 and still removes the temporary folder.
     const release = stopOnSignal('demo', io);

@@ -1,13 +1,7 @@
 import { dirname } from 'node:path';
-import { lintTranscript } from '../lint/lint-transcript.js';
-import { type TimelineSection, timelineHtml } from '../report/html-report.js';
-import { readGolden, writeFileAtomic } from '../store/golden-file.js';
-import { describeInterruptedWrites, findInterruptedWritesUnder } from '../store/interrupted-writes.js';
-import { formatTimeline } from '../transcript/timeline.js';
+import type { TimelineSection } from '../report/html-report.js';
 import { pathIn, shownPath } from './cli-io.js';
 import { defineCommand } from './command-spec.js';
-import { goldenSection } from './html-reports.js';
-import { projectOptions } from './lint-command.js';
 
 /** `mcp-golden inspect`. */
 export const inspectCommand = defineCommand({
@@ -28,6 +22,18 @@ interrupted writes in the goldens' directories.`,
     },
   },
   async run(args, io) {
+    // The implementation loads here, after parsing: `--help` and usage errors load none of it.
+    const {
+      lintTranscript,
+      timelineHtml,
+      readGolden,
+      writeFileAtomic,
+      describeInterruptedWrites,
+      findInterruptedWritesUnder,
+      formatTimeline,
+      goldenSection,
+      projectOptions,
+    } = await import('./inspect-implementation.js');
     const positionals = args.operands.map((operand) => pathIn(io, operand));
     for (const dir of new Set(positionals.map((p) => dirname(p)))) {
       for (const line of describeInterruptedWrites(await findInterruptedWritesUnder(dir, 0))) {

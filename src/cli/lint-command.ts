@@ -1,21 +1,17 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { GoldenError, isGoldenError } from '../errors.js';
-import { buildLintJsonReport, type LintedEntry, lintSummaryLine } from '../lint/lint-json-report.js';
+import type { LintedEntry } from '../lint/lint-json-report.js';
 import { isLintRuleId, LINT_RULES, type LintRuleId } from '../lint/lint-rules.js';
-import { type LintOptions, lintTranscript } from '../lint/lint-transcript.js';
-import { formatViolation } from '../lint/lint-violation.js';
-import { readGolden } from '../store/golden-file.js';
+import type { LintOptions } from '../lint/lint-transcript.js';
 import type { Transcript } from '../transcript/frame.js';
-import { findGoldens } from '../verify/find-goldens.js';
-import { emptyShardLine, parseShard, pickShard, shardLine, WHOLE_RUN } from '../verify/shard-goldens.js';
 import { pathIn, shownPath } from './cli-io.js';
 import { defineCommand, suggest } from './command-spec.js';
-import { CONFIG_FILE, loadProjectConfig } from './project-config.js';
-import { writeLintOutputs } from './report-outputs.js';
+import { CONFIG_FILE } from './config-file.js';
 
 /** The project config's `lint` section: rule switches and timing tolerances. */
 export async function projectOptions(cwd: string): Promise<LintOptions> {
+  const { loadProjectConfig } = await import('./project-config.js');
   const lint = (await loadProjectConfig(cwd))?.config.lint;
   return (lint ?? {}) as LintOptions;
 }
@@ -41,6 +37,7 @@ function parseOff(raw: string[] | undefined): Record<string, boolean> {
 
 /** Reads a golden; one that is missing or unreadable is a usage error (exit 2), never a violation (exit 1). */
 async function readLintable(path: string): Promise<Transcript> {
+  const { readGolden } = await import('../store/golden-file.js');
   try {
     return await readGolden(path);
   } catch (error) {
@@ -51,6 +48,7 @@ async function readLintable(path: string): Promise<Transcript> {
 
 /** The golden files named: a directory is searched for `*.jsonl` (in name order), a file is read as given. */
 async function lintOperands(operands: readonly string[], cwd: string): Promise<string[]> {
+  const { findGoldens } = await import('../verify/find-goldens.js');
   const files: string[] = [];
   for (const operand of operands) {
     const path = resolve(cwd, operand);
@@ -111,6 +109,19 @@ a golden that is missing or unreadable).`,
   epilog: `Per project: { "lint": { "rules": { "rate": false }, "minIntervalMs": 100 } } in ./${CONFIG_FILE} (or under "mcp-golden" in ./package.json).
 Per golden: notes.lint = { "<rule>": "why this golden is an exception" } in its header.`,
   async run(args, io) {
+    // The implementation loads here, after parsing: `--help` and usage errors load none of it.
+    const {
+      buildLintJsonReport,
+      lintSummaryLine,
+      lintTranscript,
+      formatViolation,
+      emptyShardLine,
+      parseShard,
+      pickShard,
+      shardLine,
+      WHOLE_RUN,
+      writeLintOutputs,
+    } = await import('./lint-implementation.js');
     const positionals = await lintOperands(args.operands, io.cwd);
     const project = await projectOptions(io.cwd);
     const minIntervalMs = args.integer('min-interval-ms');

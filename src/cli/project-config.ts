@@ -3,9 +3,7 @@ import { dirname, resolve } from 'node:path';
 import * as z from 'zod';
 import { GoldenError } from '../errors.js';
 import { isLintRuleId, LINT_RULES } from '../lint/lint-rules.js';
-
-/** The project config file the commands read from the working directory. */
-export const CONFIG_FILE = 'mcp-golden.config.json';
+import { CONFIG_FILE } from './config-file.js';
 
 const strings = z.array(z.string({ error: 'a string' }), { error: 'an array of strings' });
 const volatile = { ignore: strings.optional(), mask: strings.optional() };

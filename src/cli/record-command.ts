@@ -1,20 +1,11 @@
 import { GoldenError, isGoldenError } from '../errors.js';
 import type { RecordTarget } from '../record/record-call.js';
-import {
-  loadScenarioFile,
-  loadStandardScenarios,
-  type RecordedGolden,
-  type RecordGoldensResult,
-  recordGoldens,
-  selectScenarios,
-} from '../record/record-goldens.js';
+import type { RecordedGolden, RecordGoldensResult } from '../record/record-goldens.js';
 import type { Scenario } from '../record/scenario.js';
-import { recordReferenceGoldens } from '../reference-goldens.js';
 import { type CliIo, pathIn, shownPath } from './cli-io.js';
 import { defineCommand } from './command-spec.js';
-import { CONFIG_FILE, loadProjectConfig } from './project-config.js';
+import { CONFIG_FILE } from './config-file.js';
 import { recordConfigOf } from './record-config.js';
-import { recordThroughProxy, recordThroughStdioProxy } from './record-proxy.js';
 import { parseStdioOption, parseTargetOptions, TARGET_OPTIONS, targetValues } from './target-options.js';
 
 /**
@@ -110,6 +101,13 @@ name that cannot be used).`,
   async run(args, io) {
     if (args.boolean('proxy'))
       return recordProxyCommand(args.string('target'), args, pathIn(io, args.string('out') ?? 'goldens'), io);
+    // The implementation loads here, after parsing: `--help` and usage errors load none of it.
+    const [{ loadProjectConfig }, goldens, { recordReferenceGoldens }] = await Promise.all([
+      import('./project-config.js'),
+      import('../record/record-goldens.js'),
+      import('../reference-goldens.js'),
+    ]);
+    const { loadScenarioFile, loadStandardScenarios, recordGoldens, selectScenarios } = goldens;
     const fromOptions = parseTargetOptions(targetValues(args));
     const config = fromOptions
       ? undefined
@@ -168,7 +166,7 @@ name that cannot be used).`,
 });
 
 /** `record --proxy`: with `--target URL` or `--stdio CMD`, and without scenarios. */
-function recordProxyCommand(
+async function recordProxyCommand(
   target: string | undefined,
   args: {
     string(name: string): string | undefined;
@@ -192,9 +190,10 @@ function recordProxyCommand(
   }
   if (args.strings('header').length > 0)
     refuse("record --proxy forwards the client's own headers; --header is not used.");
+  if (stdio !== undefined && args.integer('port') !== undefined)
+    refuse('record --proxy --stdio is started by the client as its stdio server; it listens on no --port.');
+  const { recordThroughProxy, recordThroughStdioProxy } = await import('./record-proxy.js');
   if (stdio !== undefined) {
-    if (args.integer('port') !== undefined)
-      refuse('record --proxy --stdio is started by the client as its stdio server; it listens on no --port.');
     const server = parseStdioOption(stdio);
     if (typeof server !== 'string' && 'command' in server) return recordThroughStdioProxy(server, out, io);
   }

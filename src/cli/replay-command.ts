@@ -4,17 +4,14 @@ import { GoldenError } from '../errors.js';
 import type { StdioCommand } from '../record/stdio-wire-session.js';
 import type { Pace } from '../replay/pacing.js';
 import type { NamedGolden } from '../replay/replay-plan.js';
-import { createReplayServer } from '../replay/replay-server.js';
-import { serveReplayStdio } from '../replay/stdio-replay.js';
-import { GOLDEN_EXTENSION, readGolden } from '../store/golden-file.js';
 import { type CliIo, pathIn, stopRequested } from './cli-io.js';
 import { defineCommand } from './command-spec.js';
 import { LISTEN_OPTIONS } from './listen-options.js';
-import { type PassedThrough, startHttpPassthrough } from './replay-passthrough.js';
-import { startStdioPassthrough } from './replay-stdio-passthrough.js';
+import type { PassedThrough } from './replay-passthrough.js';
 import { parseStdioOption } from './target-options.js';
 
 async function loadGoldens(paths: readonly string[]): Promise<NamedGolden[]> {
+  const { GOLDEN_EXTENSION, readGolden } = await import('../store/golden-file.js');
   const files: string[] = [];
   for (const path of paths) {
     const info = await stat(path).catch(() => undefined);
@@ -131,6 +128,9 @@ over either transport serve over both (re-framed when the transports differ).`,
     const match = args.string('match') === 'strict' ? 'strict' : 'ignore-token';
     const live = await passthroughOf(args, positionals, io);
     if (args.boolean('stdio')) {
+      // The implementation loads here, after parsing: `--help` and usage errors load none of it.
+      const { serveReplayStdio } = await import('../replay/stdio-replay.js');
+      const { startStdioPassthrough } = await import('./replay-stdio-passthrough.js');
       const stdioPassthrough =
         live?.transport === 'stdio' ? startStdioPassthrough(live.server, live.out, io.stderr) : undefined;
       const replay = serveReplayStdio(goldens, {
@@ -159,6 +159,8 @@ over either transport serve over both (re-framed when the transports differ).`,
       reportPassthrough(io, requests.length, unmatched.length, live, stdioPassthrough.passed, stdioPassthrough.files);
       return unmatched.length > stdioPassthrough.passed.length ? 1 : 0;
     }
+    const { createReplayServer } = await import('../replay/replay-server.js');
+    const { startHttpPassthrough } = await import('./replay-passthrough.js');
     const passthrough =
       live?.transport === 'http'
         ? await startHttpPassthrough(live.target, live.out, io.stderr, args.integer('session-idle-ms'))

@@ -3,6 +3,8 @@ import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { CLI } from '../../test/support/cli.js';
 import { runInProcess } from '../../test/support/in-process-cli.js';
+import { MIN_CHECK_TIMEOUT_MS } from '../check/run-check.js';
+import { MIN_TIMEOUT_MS } from './check-command.js';
 import { formatUsage, parseCommandArgs } from './command-spec.js';
 import { loadCommands } from './run-cli.js';
 
@@ -21,37 +23,70 @@ async function stdoutOf(argv: string[]): Promise<{ code: number | null; out: str
 }
 
 /**
- * The modules under dist/ that `mcp-golden ...args` loaded, as paths relative to dist/ (a resolve
- * hook in the child prints each one).
+ * The modules that `mcp-golden ...args` loaded: under dist/ as paths relative to dist/, anything else
+ * (a dependency) by its URL; node's own modules left out (a resolve hook in the child prints each one).
  */
 async function modulesLoadedBy(args: string[]): Promise<string[]> {
   // writeSync: the hooks run on a thread of their own, whose buffered stderr writes can be lost when
   // a `--help` process exits at once (a fresh-clone CI run missed cli/serve-command.js that way).
-  const hooks = `import { writeSync } from 'node:fs'; export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.includes('/dist/')) writeSync(2, 'loaded ' + r.url.slice(r.url.indexOf('/dist/') + 6) + '\\n'); return r; }`;
+  const hooks = `import { writeSync } from 'node:fs'; export async function resolve(s, c, next) { const r = await next(s, c); if (!r.url.startsWith('node:')) writeSync(2, 'loaded ' + (r.url.includes('/dist/') ? r.url.slice(r.url.indexOf('/dist/') + 6) : r.url) + '\\n'); return r; }`;
   const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
   const { stderr } = await promisify(execFile)(
     process.execPath,
     ['--import', `data:text/javascript,${encodeURIComponent(register)}`, CLI, ...args],
     { encoding: 'utf8' },
-  );
+  ).catch((error: { stderr?: string }) => ({ stderr: error.stderr ?? '' }));
   return stderr
     .split('\n')
     .filter((line) => line.startsWith('loaded '))
     .map((line) => line.slice('loaded '.length));
 }
 
-describe('each command loads only its own code', () => {
-  test('`lint --help` and `serve --help` load no recorder, replayer or check; --version loads no command', async () => {
-    const [lint, serve, version] = await Promise.all([
-      modulesLoadedBy(['lint', '--help']),
-      modulesLoadedBy(['serve', '--help']),
+/**
+ * What a command's declaration may load: the table, the parser and each command's declaration with
+ * the option lists it spreads in. No implementation (recorder, replayer, check, verify, lint,
+ * stores, reports) and no dependency (the SDK, zod, ajv, json-p3).
+ */
+const DECLARATION =
+  /^(cli\/(main|run-cli|cli-io|command-spec|listen-error|listen-options|target-options|config-file|record-config|report-options|[a-z-]+-command)|errors|wrap|transcript\/(json-object|named-masks)|lint\/lint-rules)\.js$/;
+
+describe('help and usage errors load no implementation', () => {
+  test('`--help`, `--version` and a mistyped command load declarations only, and --version none', async () => {
+    const [help, version, mistyped] = await Promise.all([
+      modulesLoadedBy(['--help']),
       modulesLoadedBy(['--version']),
+      modulesLoadedBy(['recrod']),
     ]);
-    expect(lint).toContain('cli/lint-command.js');
-    expect(serve).toContain('cli/serve-command.js');
-    const heavy = /^(record\/record-call|replay\/replay-server|check\/run-check|verify\/verify-goldens|msw\/)/;
-    for (const loaded of [lint, serve]) expect(loaded.filter((path) => heavy.test(path))).toEqual([]);
+    for (const spec of COMMANDS) expect(help).toContain(`cli/${spec.name}-command.js`);
+    for (const loaded of [help, version, mistyped])
+      expect(loaded.filter((path) => !DECLARATION.test(path))).toEqual([]);
     expect(version.filter((path) => path.endsWith('-command.js'))).toEqual([]);
+  });
+
+  test.each(COMMANDS.map((spec) => [spec.name, spec] as const))(
+    '`%s --help`, an unknown option and a value out of range load its declaration only',
+    async (name, spec) => {
+      const bounded = Object.entries(spec.options).find(([, o]) => o.integer);
+      const outOfRange = bounded
+        ? [`--${bounded[0]}`, String((bounded[1].integer?.max ?? 0) + 1)]
+        : ['--no-such-option'];
+      const operands = spec.minOperands ? ['x.jsonl'] : [];
+      const runs = await Promise.all([
+        modulesLoadedBy([name, '--help']),
+        modulesLoadedBy([name, ...operands, '--no-such-option']),
+        modulesLoadedBy([name, ...operands, ...outOfRange]),
+      ]);
+      for (const loaded of runs) {
+        expect(loaded).toContain(`cli/${name}-command.js`);
+        expect(loaded.filter((path) => !DECLARATION.test(path))).toEqual([]);
+        expect(loaded.filter((path) => path.endsWith('-command.js'))).toEqual([`cli/${name}-command.js`]);
+      }
+    },
+  );
+
+  test("check's --timeout floor is the battery's", () => {
+    expect(MIN_TIMEOUT_MS).toBe(MIN_CHECK_TIMEOUT_MS);
+    expect(COMMANDS.find((spec) => spec.name === 'check')?.options.timeout?.integer?.min).toBe(MIN_CHECK_TIMEOUT_MS);
   });
 
   test('every loader gives the command it is listed under', () => {

@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, test } from 'vitest';
 import { CLI, startCli } from '../../test/support/cli.js';
-import { runInProcess as runCli } from '../../test/support/in-process-cli.js';
+import { runInProcess, startInProcess } from '../../test/support/in-process-cli.js';
 import { recordCall } from '../record/record-call.js';
 import type { AuditEntry } from '../server/audit-log.js';
 import { frameMessage } from '../transcript/frame-content.js';
@@ -101,7 +101,7 @@ test('--audit-file: two stdio processes append every call that ended to one file
 });
 
 test('--audit-file without --stdio is a usage error', async () => {
-  const { code, stderr } = await runCli(['serve', '--audit-file', '/tmp/x.jsonl']);
+  const { code, stderr } = await runInProcess(['serve', '--audit-file', '/tmp/x.jsonl']);
   expect(code).toBe(2);
   expect(stderr).toContain('Option --audit-file is for --stdio');
 });
@@ -123,7 +123,7 @@ describe('mcp-golden serve (HTTP)', () => {
   });
 
   test('--no-accel-header and --json-response reach the server', async () => {
-    const served = await startCli(['serve', '--no-accel-header', '--json-response']);
+    const served = await startInProcess(['serve', '--no-accel-header', '--json-response']);
     try {
       const recording = await recordCall(served.firstLine, { tool: 'chatty' });
       const heads = recording.frames.filter((f) => f.channel === 'http' && f.dir === 'server->client');
@@ -144,17 +144,17 @@ describe('mcp-golden serve (HTTP)', () => {
     [['serev'], 'Unknown command "serev". Did you mean serve? Expected one of:'],
     [['help', 'recrod'], 'Unknown command "recrod". Did you mean record?'],
   ])('refuses %j with exit code 2 and says why', async (args, message) => {
-    const result = await runCli(args);
+    const result = await runInProcess(args);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
     expect(result.stderr.startsWith('[mcp-golden] ')).toBe(true);
   });
 
   test('reports a port in use instead of crashing', async () => {
-    const first = await startCli(['serve']);
+    const first = await startInProcess(['serve']);
     try {
       const port = new URL(first.firstLine).port;
-      const second = await runCli(['serve', '--port', port]);
+      const second = await runInProcess(['serve', '--port', port]);
       expect(second.code).toBe(2);
       expect(second.stderr).toContain(`Cannot listen on 127.0.0.1:${port}: the port is in use`);
     } finally {

@@ -1,15 +1,8 @@
 import { GoldenError } from '../errors.js';
-import { compileVolatile, mergeVolatile, NAMED_MASKS } from '../transcript/volatile.js';
-import { findGoldens } from '../verify/find-goldens.js';
-import { emptyShardLine, parseShard, pickShard, shardLine, WHOLE_RUN } from '../verify/shard-goldens.js';
-import { redactSecrets, targetSecrets } from '../verify/target-secrets.js';
-import { verifyGoldens } from '../verify/verify-goldens.js';
-import { buildVerifyReport, formatReportTail, formatVerdictLine } from '../verify/verify-report.js';
+import { NAMED_MASKS } from '../transcript/named-masks.js';
 import { defineCommand } from './command-spec.js';
-import { loadProjectConfig } from './project-config.js';
-import { REPORT_OPTIONS, reportFilesOf, writeVerifyOutputs } from './report-outputs.js';
+import { REPORT_OPTIONS, reportFilesOf } from './report-options.js';
 import { parseTargetOptions, TARGET_OPTIONS, targetValues } from './target-options.js';
-import { verifyConfigOf } from './verify-config.js';
 
 /** `mcp-golden verify`. */
 export const verifyCommand = defineCommand({
@@ -62,6 +55,26 @@ classified breaking or compatible).`,
 "goldens": {"<name>": {...}}}}) and per scenario ("ignore", "mask"); a golden records the ones used.
 Exit 0 when every golden matches, 1 when any differs, 2 on usage errors.`,
   async run(args, io) {
+    // The implementation loads here, after parsing: `--help` and usage errors load none of it.
+    const {
+      compileVolatile,
+      mergeVolatile,
+      findGoldens,
+      emptyShardLine,
+      parseShard,
+      pickShard,
+      shardLine,
+      WHOLE_RUN,
+      redactSecrets,
+      targetSecrets,
+      verifyGoldens,
+      buildVerifyReport,
+      formatReportTail,
+      formatVerdictLine,
+      loadProjectConfig,
+      writeVerifyOutputs,
+      verifyConfigOf,
+    } = await import('./verify-implementation.js');
     const target = parseTargetOptions(targetValues(args), 'verify');
     if (!target) {
       throw new GoldenError(

@@ -1,5 +1,6 @@
 import { type JSONPathQuery, jsonpath } from 'json-p3';
 import { GoldenError } from '../errors.js';
+import { NAMED_MASKS } from './named-masks.js';
 
 /**
  * Values that legitimately change from run to run (timestamps, UUIDs, nonces), declared once and
@@ -17,18 +18,6 @@ export interface VolatileOptions {
    */
   readonly mask?: readonly string[];
 }
-
-/** Built-in masks, by name: the pattern and the placeholder that replaces each match. */
-export const NAMED_MASKS: Readonly<Record<string, { readonly pattern: RegExp; readonly placeholder: string }>> = {
-  'iso-time': {
-    pattern: /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g,
-    placeholder: '<iso-time>',
-  },
-  uuid: {
-    pattern: /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi,
-    placeholder: '<uuid>',
-  },
-};
 
 /** Placeholder written in place of an ignored value that cannot simply be left out (an array item). */
 export const IGNORED = '<ignored>';

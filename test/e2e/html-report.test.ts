@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { recordCall } from '../../src/record/record-call.js';
 import { writeGolden } from '../../src/store/golden-file.js';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process-cli.js';
 
 // The HTML reports rendered by a real browser: Debian's chromium, headless (CI installs it with
 // apt-get; without it these tests are skipped outside CI, as the nginx ones are).
@@ -64,7 +64,7 @@ const cellTexts = (dom: string, cls: string): string[] =>
 describe.skipIf(chromiumMissing)('HTML reports rendered in headless chromium', { timeout: 180_000 }, () => {
   test('check --html: one page with a time axis in ms, every row by name, pass/fail marks, evidence', async () => {
     const [html, json] = [join(dir, 'check.html'), join(dir, 'check.json')];
-    const result = await runCli([
+    const result = await runInProcess([
       'check',
       '--gateway',
       `node ${GATEWAY} {upstream} {port}`,
@@ -94,7 +94,7 @@ describe.skipIf(chromiumMissing)('HTML reports rendered in headless chromium', {
       await recordCall(target, { name: 'report', tool: 'report', arguments: { topic: 'golden' } }),
     );
     const html = join(dir, 'verify.html');
-    const result = await runCli([
+    const result = await runInProcess([
       'verify',
       '--stdio',
       `node ${RELEASE} --stdio text-changed`,
@@ -113,7 +113,7 @@ describe.skipIf(chromiumMissing)('HTML reports rendered in headless chromium', {
 
   test('inspect --html: the calls of two goldens, marked by the progress contract', async () => {
     const html = join(dir, 'inspect.html');
-    const result = await runCli([
+    const result = await runInProcess([
       'inspect',
       '--html',
       html,

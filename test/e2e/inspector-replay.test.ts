@@ -7,7 +7,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createReplayServer, readGolden } from 'mcp-golden';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CLI, runCli, startCli } from '../support/cli.js';
+import { CLI } from '../support/cli.js';
+import { runInProcess, startInProcess } from '../support/in-process-cli.js';
 import { inspectorCli } from '../support/inspector-cli.js';
 import { EVERYTHING } from '../support/server-everything.js';
 
@@ -19,7 +20,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mcp-golden-inspector-'));
   const scenarios = join(dir, 'scenarios.json');
   await writeFile(scenarios, JSON.stringify([{ name: 'echo', tool: 'echo', arguments: { message: 'hi' } }]));
-  const recorded = await runCli([
+  const recorded = await runInProcess([
     'record',
     '--stdio',
     `${process.execPath} ${EVERYTHING} stdio`,
@@ -35,9 +36,9 @@ afterAll(async () => {
 });
 
 describe('the replay of a plain echo golden of server-everything', () => {
-  let replay: Awaited<ReturnType<typeof startCli>>;
+  let replay: Awaited<ReturnType<typeof startInProcess>>;
   beforeAll(async () => {
-    replay = await startCli(['replay', join(dir, 'echo.jsonl'), '--port', '0', '--pace', 'instant']);
+    replay = await startInProcess(['replay', join(dir, 'echo.jsonl'), '--port', '0', '--pace', 'instant']);
   });
   afterAll(async () => {
     await replay?.stop();
@@ -129,7 +130,7 @@ describe('a call with a progress token against a golden recorded without one', (
     };
     expect(await callOverStdio([])).toEqual({ content: [{ type: 'text', text: 'Echo: hi' }] });
     expect(String(await callOverStdio(['--match', 'strict']))).toContain('params._meta.progressToken: not recorded');
-    const wrong = await runCli(['replay', join(dir, 'echo.jsonl'), '--stdio', '--match', 'loose']);
+    const wrong = await runInProcess(['replay', join(dir, 'echo.jsonl'), '--stdio', '--match', 'loose']);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('Invalid --match "loose": expected one of ignore-token, strict.');
     const golden = await readGolden(join(dir, 'echo.jsonl'));

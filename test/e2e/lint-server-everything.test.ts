@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Recording, recordCall, writeGolden } from 'mcp-golden';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process-cli.js';
 
 // A server nobody here wrote, run over stdio as a client would spawn it. (Its HTTP transport binds
 // every interface on a fixed port, which the tests here never do.)
@@ -35,7 +35,7 @@ describe('lint on @modelcontextprotocol/server-everything', () => {
   test('its long-running operation is recorded with every progress step and follows the progress contract', async () => {
     expect(recording.outcome.progress.map((p) => (p.params as { progress: number }).progress)).toEqual([1, 2, 3]);
     const json = join(dir, 'report.json');
-    const { code, stdout } = await runCli(['lint', join(dir, 'everything-long-running.jsonl'), '--json', json]);
+    const { code, stdout } = await runInProcess(['lint', join(dir, 'everything-long-running.jsonl'), '--json', json]);
     expect(stdout).toContain('everything-long-running.jsonl: ok (5 requests)');
     expect(code).toBe(0);
     const report = JSON.parse(await readFile(json, 'utf8')) as { violations: number; goldens: { calls: number }[] };
@@ -44,7 +44,7 @@ describe('lint on @modelcontextprotocol/server-everything', () => {
   });
 
   test('its 200 ms steps pass the default rate rule; a stricter window and interval flag them', async () => {
-    const { code, stdout } = await runCli([
+    const { code, stdout } = await runInProcess([
       'lint',
       join(dir, 'everything-long-running.jsonl'),
       '--min-interval-ms',

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type LintRuleId, type Recording, recordCall, type Scenario, writeGolden } from 'mcp-golden';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process-cli.js';
 import { startHttpLintServer } from '../support/lint-servers/http-lint-server.js';
 
 const LINT_SERVER = fileURLToPath(new URL('../support/lint-servers/lint-server.mjs', import.meta.url));
@@ -84,7 +84,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mcp-golden-lint-'));
   // Each server is recorded once; the recordings are independent, so they run side by side.
   await Promise.all(CASES.map(record));
-  // So is linting them: one CLI process per golden, all at once.
+  // So is linting them: one in-process run per golden, all at once.
   const linted = await Promise.all(CASES.map(async (c) => [c.name, await lint(c.name)] as const));
   for (const [name, result] of linted) lints.set(name, result);
 }, 90_000);
@@ -94,7 +94,7 @@ afterAll(async () => {
 
 async function lint(name: string): Promise<Linted> {
   const json = join(dir, `${name}.report.json`);
-  const result = await runCli(['lint', goldenOf(name), '--json', json, ...LINT_FLAGS]);
+  const result = await runInProcess(['lint', goldenOf(name), '--json', json, ...LINT_FLAGS]);
   const report = JSON.parse(await readFile(json, 'utf8')) as { goldens: { violations: { rule: string }[] }[] };
   return { ...result, rules: [...new Set(report.goldens.flatMap((g) => g.violations.map((v) => v.rule)))] };
 }
@@ -142,7 +142,7 @@ describe('mcp-golden lint on small SDK servers', () => {
   });
 
   test('rules switch off per run (--off) and per project (package.json), and bad usage exits 2', async () => {
-    const off = await runCli(['lint', goldenOf('monotonic'), '--off', 'monotonic', ...LINT_FLAGS]);
+    const off = await runInProcess(['lint', goldenOf('monotonic'), '--off', 'monotonic', ...LINT_FLAGS]);
     expect(off.code).toBe(0);
     expect(off.stdout).toContain('monotonic off: switched off');
     const project = join(dir, 'project');
@@ -152,24 +152,24 @@ describe('mcp-golden lint on small SDK servers', () => {
       join(project, 'package.json'),
       JSON.stringify({ 'mcp-golden': { lint: { rules: { rate: false } } } }),
     );
-    const perProject = await runCli(['lint', goldenOf('rate'), ...LINT_FLAGS], { cwd: project });
+    const perProject = await runInProcess(['lint', goldenOf('rate'), ...LINT_FLAGS], { cwd: project });
     expect(perProject.code).toBe(0);
     expect(perProject.stdout).toContain('rate off: switched off');
-    const unknown = await runCli(['lint', goldenOf('rate'), '--off', 'rates']);
+    const unknown = await runInProcess(['lint', goldenOf('rate'), '--off', 'rates']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain(
       '[mcp-golden] Unknown rule "rates" in --off. Did you mean rate? Expected one of: token-echo,',
     );
-    const missing = await runCli(['lint']);
+    const missing = await runInProcess(['lint']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('Missing golden path');
-    const absent = await runCli(['lint', join(dir, 'absent.jsonl')]);
+    const absent = await runInProcess(['lint', join(dir, 'absent.jsonl')]);
     expect(absent.code).toBe(2);
     expect(absent.stderr).toMatch(/^\[mcp-golden\] Golden ".*absent\.jsonl" does not exist\./);
   });
 
   test('inspect shows experimental partial results', async () => {
-    const { code, stdout } = await runCli(['inspect', goldenOf('partial-results')]);
+    const { code, stdout } = await runInProcess(['inspect', goldenOf('partial-results')]);
     expect(code).toBe(0);
     expect(stdout).toContain('partial result (experimental): 1 block "alpha"');
   });

@@ -1,27 +1,18 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { CLI, runCli, startCli } from '../support/cli.js';
+import { expect, test } from 'vitest';
+import { CLI } from '../support/cli.js';
+import { runInProcess, startInProcess } from '../support/in-process-cli.js';
 import { inspectorCli } from '../support/inspector-cli.js';
-import { EVERYTHING, type RunningEverything, startEverythingHttp } from '../support/server-everything.js';
+import { EVERYTHING, useEverythingHttp } from '../support/server-everything.js';
 
 // `record --proxy` writes each client session's golden when that session ends: over HTTP at the
 // client's DELETE (before any signal), over stdio when the client closes the proxy's stdin (the
 // proxy being the stdio command the client starts).
 
-let dir: string;
-let http: RunningEverything;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-proxy-sessions-'));
-  http = await startEverythingHttp();
-}, 30_000);
-afterAll(async () => {
-  await http?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
+const suite = useEverythingHttp('mcp-golden-proxy-sessions-');
 
 const ECHO = ['--tool-name', 'echo', '--tool-arg', 'message=through stdio'];
 
@@ -38,8 +29,8 @@ async function waitForFiles(path: string, count: number, ms: number): Promise<st
 }
 
 test("over HTTP, a session's golden is written at the client's DELETE, before any signal; the other on SIGINT", async () => {
-  const out = join(dir, 'http');
-  const proxy = await startCli(['record', '--proxy', '--target', http.url, '--out', out]);
+  const out = join(suite.dir, 'http');
+  const proxy = await startInProcess(['record', '--proxy', '--target', suite.http.url, '--out', out]);
   const url = proxy.firstLine;
   let code: number | null;
   try {
@@ -64,7 +55,7 @@ test("over HTTP, a session's golden is written at the client's DELETE, before an
     expect(text).toContain('"method":"DELETE"');
     await kept.close();
   } finally {
-    code = await proxy.interrupt('SIGINT');
+    code = await proxy.stop();
   }
   const stderr = proxy.stderr();
   expect(code, stderr).toBe(0);
@@ -76,7 +67,7 @@ test("over HTTP, a session's golden is written at the client's DELETE, before an
 }, 90_000);
 
 test('over stdio, the proxy is the command the Inspector starts; its golden is written when stdin closes and replays', async () => {
-  const out = join(dir, 'stdio');
+  const out = join(suite.dir, 'stdio');
   const server = `${process.execPath} ${EVERYTHING} stdio`;
   const live = await inspectorCli(
     [process.execPath, CLI, 'record', '--proxy', '--stdio', server, '--out', out],
@@ -104,10 +95,10 @@ test('over stdio, the proxy is the command the Inspector starts; its golden is w
 }, 90_000);
 
 test('record --proxy takes --target or --stdio, not both, and --stdio listens on no port', async () => {
-  const both = await runCli(['record', '--proxy', '--stdio', 'node x.js', '--target', 'http://127.0.0.1:1/mcp']);
+  const both = await runInProcess(['record', '--proxy', '--stdio', 'node x.js', '--target', 'http://127.0.0.1:1/mcp']);
   expect(both.code).toBe(2);
   expect(both.stderr).toContain('--target URL or --stdio CMD, not both');
-  const port = await runCli(['record', '--proxy', '--stdio', 'node x.js', '--port', '3000']);
+  const port = await runInProcess(['record', '--proxy', '--stdio', 'node x.js', '--port', '3000']);
   expect(port.code).toBe(2);
   expect(port.stderr).toContain('it listens on no --port');
 });

@@ -1,25 +1,16 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { runCli, startCli } from '../support/cli.js';
+import { expect, test } from 'vitest';
+import { startCli } from '../support/cli.js';
+import { runInProcess, startInProcess } from '../support/in-process-cli.js';
 import { inspectorCli } from '../support/inspector-cli.js';
-import { type RunningEverything, startEverythingHttp } from '../support/server-everything.js';
+import { useEverythingHttp } from '../support/server-everything.js';
 
 // `record --proxy` records what a real client does: the Inspector's CLI through the proxy to
 // server-everything, written as a golden when the Inspector leaves (it sends no DELETE), replayed
 // to the same Inspector call.
 
-let dir: string;
-let http: RunningEverything;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-proxy-'));
-  http = await startEverythingHttp();
-}, 30_000);
-afterAll(async () => {
-  await http?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
+const suite = useEverythingHttp('mcp-golden-proxy-');
 
 const ECHO = ['--tool-name', 'echo', '--tool-arg', 'message=proxied'];
 
@@ -34,8 +25,8 @@ async function filesWithin(dir: string, ms: number): Promise<string[]> {
 }
 
 test("the Inspector's call through record --proxy is written when the Inspector exits (no DELETE) and replays to the same call", async () => {
-  const out = join(dir, 'goldens');
-  const proxy = await startCli(['record', '--proxy', '--target', http.url, '--out', out]);
+  const out = join(suite.dir, 'goldens');
+  const proxy = await startCli(['record', '--proxy', '--target', suite.http.url, '--out', out]);
   const url = proxy.firstLine;
   let code: number | null;
   try {
@@ -57,7 +48,7 @@ test("the Inspector's call through record --proxy is written when the Inspector 
   expect(text).not.toContain('proxy-secret-token');
   expect(text).toContain('"method\\":\\"tools/call\\"');
 
-  const replay = await startCli(['replay', golden, '--port', '0', '--pace', 'instant']);
+  const replay = await startInProcess(['replay', golden, '--port', '0', '--pace', 'instant']);
   try {
     const again = await inspectorCli([replay.firstLine], 'tools/call', ECHO);
     expect(again.code, again.stderr).toBe(0);
@@ -68,7 +59,7 @@ test("the Inspector's call through record --proxy is written when the Inspector 
 }, 90_000);
 
 test('record --proxy refuses what it cannot do, with a usage error', async () => {
-  const none = await runCli(['record', '--proxy']);
+  const none = await runInProcess(['record', '--proxy']);
   expect(none.code).toBe(2);
   expect(none.stderr).toContain('Missing --target URL or --stdio CMD');
 });

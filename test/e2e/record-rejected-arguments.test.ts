@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process-cli.js';
 import { EVERYTHING } from '../support/server-everything.js';
 
 // server-everything (SDK v1 McpServer) answers arguments that fail its zod schema with an isError
@@ -21,7 +21,7 @@ async function record(name: string, scenario: Record<string, unknown>) {
   const scenarios = join(dir, `${name}.json`);
   await writeFile(scenarios, JSON.stringify([{ name, tool: 'get-sum', arguments: { a: 'x' }, ...scenario }]));
   const out = join(dir, name);
-  const result = await runCli(['record', '--stdio', SERVER, '--scenarios', scenarios, '--out', out]);
+  const result = await runInProcess(['record', '--stdio', SERVER, '--scenarios', scenarios, '--out', out]);
   const files = await readdir(out).catch(() => []);
   return { ...result, files };
 }

@@ -1,27 +1,17 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { expect, test } from 'vitest';
 import { startFakeMcpServer } from '../support/fake-mcp-server.js';
-import { type RunningEverything, startEverythingHttp } from '../support/server-everything.js';
+import { runInProcess } from '../support/in-process-cli.js';
+import { useEverythingHttp } from '../support/server-everything.js';
 
 // Over HTTP (2025 era) a server sends requests of its own on the standalone GET stream:
 // server-everything asks roots/list there 350 ms after initialized, and again from get-roots-list.
 
-let dir: string;
-let http: RunningEverything;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-standalone-'));
-  http = await startEverythingHttp();
-}, 30_000);
-afterAll(async () => {
-  await http?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
+const suite = useEverythingHttp('mcp-golden-standalone-');
 
 test('get-roots-list over HTTP records the root answered on the standalone stream, in under 20 s', async () => {
-  const scenarios = join(dir, 'roots.json');
+  const scenarios = join(suite.dir, 'roots.json');
   const root = { uri: 'file:///golden/root', name: 'golden-root' };
   await writeFile(
     scenarios,
@@ -30,11 +20,11 @@ test('get-roots-list over HTTP records the root answered on the standalone strea
     ]),
   );
   const started = Date.now();
-  const run = await runCli(['record', '--target', http.url, '--scenarios', scenarios, '--out', dir]);
+  const run = await runInProcess(['record', '--target', suite.http.url, '--scenarios', scenarios, '--out', suite.dir]);
   const seconds = (Date.now() - started) / 1000;
   expect(run.code, run.stderr).toBe(0);
   expect(seconds).toBeLessThan(20);
-  const golden = await readFile(join(dir, 'roots.jsonl'), 'utf8');
+  const golden = await readFile(join(suite.dir, 'roots.jsonl'), 'utf8');
   const frames = golden
     .trim()
     .split('\n')
@@ -51,16 +41,19 @@ test('get-roots-list over HTTP records the root answered on the standalone strea
 test('a request on the standalone stream with no answer fails the scenario at once, naming it', async () => {
   const fake = await startFakeMcpServer('standalone-elicitation');
   try {
-    const scenarios = join(dir, 'ask.json');
+    const scenarios = join(suite.dir, 'ask.json');
     // Answers for sampling only: the GET stream opens, but elicitation/create has no answer.
     const answers = {
       'sampling/createMessage': { role: 'assistant', content: { type: 'text', text: 'x' }, model: 'm' },
     };
     await writeFile(scenarios, JSON.stringify([{ name: 'ask', tool: 'work', answers }]));
     const started = Date.now();
-    const run = await runCli(['record', '--target', fake.url, '--scenarios', scenarios, '--out', join(dir, 'ask')], {
-      timeoutMs: 15_000,
-    });
+    const run = await runInProcess(
+      ['record', '--target', fake.url, '--scenarios', scenarios, '--out', join(suite.dir, 'ask')],
+      {
+        timeoutMs: 15_000,
+      },
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
       'the server sent a elicitation/create request on the standalone stream and the scenario has no answer for it',

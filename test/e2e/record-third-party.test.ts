@@ -9,7 +9,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { readGolden } from 'mcp-golden';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CLI, runCli, startCli } from '../support/cli.js';
+import { CLI } from '../support/cli.js';
+import { runInProcess, startInProcess } from '../support/in-process-cli.js';
 import { EVERYTHING, type RunningEverything, startEverythingHttp } from '../support/server-everything.js';
 
 // Records @modelcontextprotocol/server-everything (nobody here wrote it) through the CLI, over
@@ -76,12 +77,12 @@ async function expected(file: string): Promise<{ result: unknown; progress: { pr
 async function replayTransport(
   goldens: string,
   over: 'http' | 'stdio',
-): Promise<{ connect: () => Transport; stop: () => Promise<void> }> {
+): Promise<{ connect: () => Transport; stop: () => Promise<unknown> }> {
   if (over === 'stdio') {
     const args = [CLI, 'replay', goldens, '--stdio', '--pace', 'instant'];
     return { connect: () => new StdioClientTransport({ command: process.execPath, args }), stop: async () => {} };
   }
-  const replay = await startCli(['replay', goldens, '--port', '0', '--pace', 'instant']);
+  const replay = await startInProcess(['replay', goldens, '--port', '0', '--pace', 'instant']);
   return { connect: () => new StreamableHTTPClientTransport(new URL(replay.firstLine)), stop: replay.stop };
 }
 
@@ -147,7 +148,7 @@ async function checkRecorded(out: string): Promise<void> {
 describe('recording @modelcontextprotocol/server-everything through the CLI', () => {
   test('over stdio: a plain call, the long-running operation with progress, sampling answered; replays over stdio to the SDK Client', async () => {
     const out = join(dir, 'stdio');
-    const recorded = await runCli([
+    const recorded = await runInProcess([
       'record',
       '--stdio',
       `'${process.execPath}' '${EVERYTHING}' stdio`,
@@ -165,7 +166,7 @@ describe('recording @modelcontextprotocol/server-everything through the CLI', ()
 
   test('over Streamable HTTP: the same three calls; replays over HTTP to the SDK Client', async () => {
     const out = join(dir, 'http');
-    const recorded = await runCli(['record', '--target', http.url, '--scenarios', scenarios, '--out', out]);
+    const recorded = await runInProcess(['record', '--target', http.url, '--scenarios', scenarios, '--out', out]);
     expect(recorded.stderr).toContain('3 golden(s) written');
     expect(recorded.code).toBe(0);
     await checkRecorded(out);

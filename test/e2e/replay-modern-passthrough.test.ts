@@ -6,7 +6,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer } from '../../src/server/http-server.js';
-import { runCli, startCli } from '../support/cli.js';
+import { runInProcess, startInProcess } from '../support/in-process-cli.js';
 import { type SdkV2Server, startSdkV2Server } from '../support/sdk-v2-server.js';
 import { startEverythingHttp } from '../support/server-everything.js';
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
       { name: 'progress', tool: 'progress', arguments: { steps: 2, step_ms: 20 }, progressToken: 'p-1' },
     ]),
   );
-  const recorded = await runCli([
+  const recorded = await runInProcess([
     'record',
     '--target',
     live.url,
@@ -71,7 +71,7 @@ test('a modern miss is passed to the modern target with its headers and progress
   const before = await jsonl(goldens);
   expect(before).toHaveLength(1);
   const callsBefore = target.calls.length;
-  const replay = await startCli([
+  const replay = await startInProcess([
     'replay',
     goldens,
     '--port',
@@ -99,7 +99,7 @@ test('a modern miss is passed to the modern target with its headers and progress
     expect(target.calls.at(-1)).toMatchObject({ tool: 'progress', steps: 3, aborted: false });
     await client.close();
   } finally {
-    code = await replay.interrupt('SIGINT');
+    code = await replay.stop();
   }
   expect(code, replay.stderr()).toBe(0);
   expect(replay.stderr()).toContain('1 unmatched, 2 passed through to');
@@ -116,7 +116,7 @@ test('a modern miss is passed to the modern target with its headers and progress
   // No live server from here on: the new golden answers both passed-through calls.
   await target.close();
   live = undefined;
-  const again = await startCli(['replay', goldens, '--port', '0', '--pace', 'instant']);
+  const again = await startInProcess(['replay', goldens, '--port', '0', '--pace', 'instant']);
   try {
     const client = await pinned(again.firstLine);
     expect(await client.callTool({ name: 'greet', arguments: { name: NAME } })).toMatchObject({
@@ -125,7 +125,7 @@ test('a modern miss is passed to the modern target with its headers and progress
     expect(await progressCall(client, 3)).toEqual(passed);
     await client.close();
   } finally {
-    await again.interrupt('SIGINT');
+    await again.stop();
   }
   // The one refusal: the SDK v2 client's first greet carries no Mcp-Param-Name (it has not listed
   // the tools yet); the replay answers -32020 as a 2026-07-28 server does, and the client lists the
@@ -139,7 +139,7 @@ test('a modern miss toward a 2025-only target gets the client a clear error, and
   for (const file of await jsonl(goldens)) await copyFile(join(goldens, file), join(only, file));
   const before = await jsonl(only);
   const everything = await startEverythingHttp();
-  const replay = await startCli([
+  const replay = await startInProcess([
     'replay',
     only,
     '--port',
@@ -156,7 +156,7 @@ test('a modern miss toward a 2025-only target gets the client a clear error, and
     );
     await client.close();
   } finally {
-    await replay.interrupt('SIGINT');
+    await replay.stop();
     await everything.stop();
   }
   expect(replay.stderr()).toContain('passed through: tools/call echo (refused: the target does not speak 2026-07-28)');
@@ -169,7 +169,16 @@ test('toward a dual-era target, a 2025 session and 2026-07-28 requests passed th
   for (const file of await jsonl(goldens)) await copyFile(join(goldens, file), join(mixed, file));
   const before = await jsonl(mixed);
   const serve = await startReferenceServer();
-  const replay = await startCli(['replay', mixed, '--port', '0', '--unmatched', 'passthrough', '--target', serve.url]);
+  const replay = await startInProcess([
+    'replay',
+    mixed,
+    '--port',
+    '0',
+    '--unmatched',
+    'passthrough',
+    '--target',
+    serve.url,
+  ]);
   try {
     const modern = await pinned(replay.firstLine);
     const v1 = new ClientV1({ name: 'v1', version: '1' });
@@ -183,7 +192,7 @@ test('toward a dual-era target, a 2025 session and 2026-07-28 requests passed th
     await transport.terminateSession();
     await Promise.all([modern.close(), v1.close()]);
   } finally {
-    await replay.interrupt('SIGINT');
+    await replay.stop();
     await serve.close();
   }
   expect(replay.stderr()).toContain('2 passed through to');

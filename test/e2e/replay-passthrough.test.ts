@@ -7,6 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { CLI, runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process-cli.js';
 import { inspectorCli } from '../support/inspector-cli.js';
 import { EVERYTHING, type RunningEverything, startEverythingHttp } from '../support/server-everything.js';
 
@@ -60,6 +61,8 @@ test('an unrecorded call is answered live with its progress, recorded at session
   const goldens = join(dir, 'goldens');
   const scenarios = join(dir, 'scenarios.json');
   await writeFile(scenarios, JSON.stringify([{ name: 'echo', tool: 'echo', arguments: { message: 'recorded' } }]));
+  // Spawned, not in process: with both records of this file in process, the stdio test's replayed
+  // golden lost its progress ([] for [1, 2, 3]) in a whole-file run (alone it passed); not yet explained.
   const recorded = await runCli([
     'record',
     '--target',
@@ -324,10 +327,10 @@ test('a live server that cannot answer gets the client a clear error, over HTTP 
 
 test('--unmatched passthrough needs the live server of its transport; --target alone is a usage error', async () => {
   const golden = 'goldens/chatty.jsonl';
-  const missing = await runCli(['replay', golden, '--unmatched', 'passthrough']);
+  const missing = await runInProcess(['replay', golden, '--unmatched', 'passthrough']);
   expect(missing.code).toBe(2);
   expect(missing.stderr).toContain('Missing --target URL');
-  const stdio = await runCli([
+  const stdio = await runInProcess([
     'replay',
     golden,
     '--stdio',
@@ -338,10 +341,10 @@ test('--unmatched passthrough needs the live server of its transport; --target a
   ]);
   expect(stdio.code).toBe(2);
   expect(stdio.stderr).toContain("give --target-stdio '<command line>', not --target URL");
-  const http = await runCli(['replay', golden, '--unmatched', 'passthrough', '--target-stdio', 'node x.js']);
+  const http = await runInProcess(['replay', golden, '--unmatched', 'passthrough', '--target-stdio', 'node x.js']);
   expect(http.code).toBe(2);
   expect(http.stderr).toContain('give --target URL, or replay with --stdio');
-  const alone = await runCli(['replay', golden, '--target', 'http://127.0.0.1:1/mcp']);
+  const alone = await runInProcess(['replay', golden, '--target', 'http://127.0.0.1:1/mcp']);
   expect(alone.code).toBe(2);
   expect(alone.stderr).toContain('--target, --target-stdio and --out go with --unmatched passthrough');
 });

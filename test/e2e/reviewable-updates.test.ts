@@ -8,7 +8,7 @@ import { writeGolden } from '../../src/store/golden-file.js';
 import type { Frame } from '../../src/transcript/frame.js';
 import { normalizeTranscript } from '../../src/transcript/normalize.js';
 import { parseTranscript } from '../../src/transcript/parse.js';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process-cli.js';
 import { startReleaseServer } from '../support/release-server.mjs';
 
 // A re-recording after one changed text must show in git as that change: the lines of every other
@@ -70,7 +70,7 @@ describe('re-recording a golden after one changed text', () => {
     const before = await readFile(join(goldens, 'report.jsonl'), 'utf8');
     const count = await readFile(join(goldens, 'count.jsonl'), 'utf8');
     const masks = ['--mask', 'iso-time', '--mask', 'uuid'];
-    const result = await runCli(['verify', '--target', changed.url, ...masks, '--update', goldens]);
+    const result = await runInProcess(['verify', '--target', changed.url, ...masks, '--update', goldens]);
     expect(result.stdout).toMatch(/UPDATED +\S*report\.jsonl/);
     const after = await readFile(join(goldens, 'report.jsonl'), 'utf8');
     expect(after).toContain('Report on golden');

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli, startCli } from '../support/cli.js';
+import { runInProcess, startInProcess } from '../support/in-process-cli.js';
 import { inspectorCli } from '../support/inspector-cli.js';
 import { EVERYTHING } from '../support/server-everything.js';
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mcp-golden-session-'));
   const scenarios = join(dir, 'scenarios.json');
   await writeFile(scenarios, JSON.stringify([SESSION]));
-  const recorded = await runCli(['record', '--stdio', STDIO, '--scenarios', scenarios, '--out', dir]);
+  const recorded = await runInProcess(['record', '--stdio', STDIO, '--scenarios', scenarios, '--out', dir]);
   expect(recorded.code, recorded.stderr).toBe(0);
   golden = join(dir, 'everything-session.jsonl');
 }, 60_000);
@@ -59,9 +59,9 @@ test('records every step of the session in order, after the handshake', async ()
 });
 
 describe('the replay of the session golden', () => {
-  let replay: Awaited<ReturnType<typeof startCli>>;
+  let replay: Awaited<ReturnType<typeof startInProcess>>;
   beforeAll(async () => {
-    replay = await startCli(['replay', golden, '--port', '0', '--pace', 'instant']);
+    replay = await startInProcess(['replay', golden, '--port', '0', '--pace', 'instant']);
   });
   afterAll(async () => {
     await replay?.stop();
@@ -86,16 +86,16 @@ describe('the replay of the session golden', () => {
 });
 
 test('verify re-runs every step and catches a changed resources/read answer; lint judges the call', async () => {
-  const same = await runCli(['verify', golden, '--stdio', STDIO]);
+  const same = await runInProcess(['verify', golden, '--stdio', STDIO]);
   expect(same.code, same.stdout + same.stderr).toBe(0);
   const changed = join(dir, 'changed.jsonl');
   const text = await readFile(golden, 'utf8');
   expect(text).toContain('# Everything Server - Features');
   await writeFile(changed, text.replace('# Everything Server - Features', '# Everything Server - FEATURES'));
-  const verdict = await runCli(['verify', changed, '--stdio', STDIO]);
+  const verdict = await runInProcess(['verify', changed, '--stdio', STDIO]);
   expect(verdict.code).toBe(1);
   expect(verdict.stdout + verdict.stderr).toContain(`resources/read {"uri":"${URI}"} $.result.contents[0].text`);
-  const lint = await runCli(['lint', golden]);
+  const lint = await runInProcess(['lint', golden]);
   expect(lint.code, lint.stdout + lint.stderr).toBe(0);
 }, 60_000);
 
@@ -106,11 +106,11 @@ test("a session's later calls are judged too: lint checks their progress, verify
     { tool: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 2 }, progressToken: 'lro' },
   ];
   await writeFile(scenarios, JSON.stringify([{ name: 'two-calls', steps }]));
-  const recorded = await runCli(['record', '--stdio', STDIO, '--scenarios', scenarios, '--out', dir]);
+  const recorded = await runInProcess(['record', '--stdio', STDIO, '--scenarios', scenarios, '--out', dir]);
   expect(recorded.code, recorded.stderr).toBe(0);
   const file = join(dir, 'two-calls.jsonl');
-  expect((await runCli(['lint', file])).code).toBe(0);
-  expect((await runCli(['verify', file, '--stdio', STDIO])).code).toBe(0);
+  expect((await runInProcess(['lint', file])).code).toBe(0);
+  expect((await runInProcess(['verify', file, '--stdio', STDIO])).code).toBe(0);
   const lines = (await readFile(file, 'utf8')).split('\n');
   // The second call's notifications carry another token: a token-echo violation of that call.
   const badToken = join(dir, 'bad-token.jsonl');
@@ -124,7 +124,7 @@ test("a session's later calls are judged too: lint checks their progress, verify
       )
       .join('\n'),
   );
-  const lint = await runCli(['lint', badToken]);
+  const lint = await runInProcess(['lint', badToken]);
   expect(lint.code).toBe(1);
   expect(lint.stdout + lint.stderr).toContain('token-echo');
   // The second call's result changed: verify names that call.
@@ -133,7 +133,7 @@ test("a session's later calls are judged too: lint checks their progress, verify
     badResult,
     lines.join('\n').replace('Long running operation completed', 'Long running operation DONE'),
   );
-  const verdict = await runCli(['verify', badResult, '--stdio', STDIO]);
+  const verdict = await runInProcess(['verify', badResult, '--stdio', STDIO]);
   expect(verdict.code).toBe(1);
   expect(verdict.stdout + verdict.stderr).toContain(
     'tools/call {"arguments":{"duration":0.3,"steps":2},"name":"trigger-long-running-operation"}',

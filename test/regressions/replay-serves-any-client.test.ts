@@ -12,6 +12,7 @@ import { readGolden } from '../../src/store/golden-file.js';
 import type { Frame, Transcript } from '../../src/transcript/frame.js';
 import { frameMessage } from '../../src/transcript/frame-content.js';
 import { startCli } from '../support/cli.js';
+import { startInProcess } from '../support/in-process-cli.js';
 
 // One test per failure listed under "Why" in issue 13, each reproducing what used to break.
 
@@ -273,8 +274,8 @@ describe('replay is a real MCP server (issue 13)', () => {
 
   test('the CLI allows a browser Origin only with --allow-origin', async () => {
     const golden = join(GOLDENS, 'chatty.jsonl');
-    const strict = await startCli(['replay', golden, '--port', '0', '--pace', 'instant']);
-    const open = await startCli(['replay', golden, '--port', '0', '--allow-origin', 'https://app.example']);
+    const strict = await startInProcess(['replay', golden, '--port', '0', '--pace', 'instant']);
+    const open = await startInProcess(['replay', golden, '--port', '0', '--allow-origin', 'https://app.example']);
     try {
       const origin = { origin: 'https://app.example' };
       expect((await post(strict.firstLine, initialize(), origin)).status).toBe(403);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process-cli.js';
 
 const CHATTY = fileURLToPath(new URL('../../goldens/chatty.jsonl', import.meta.url));
 let dir: string;
@@ -22,7 +22,7 @@ afterAll(async () => {
 async function inspect(name: string, content: string | Buffer): Promise<{ code: number | null; stderr: string }> {
   const path = join(dir, name);
   await writeFile(path, content);
-  const { code, stderr } = await runCli(['inspect', path]);
+  const { code, stderr } = await runInProcess(['inspect', path]);
   return { code, stderr };
 }
 
@@ -73,7 +73,7 @@ describe('damaged goldens: each gets its message, never a crash', () => {
     const path = join(dir, 'huge.jsonl');
     await writeFile(path, `${lines[0]}\n`);
     execFileSync('truncate', ['-s', '600M', path]); // sparse: no 600 MB written
-    const { code, stderr } = await runCli(['inspect', path]);
+    const { code, stderr } = await runInProcess(['inspect', path]);
     expect(code).toBe(1);
     expect(stderr).toContain('it is 600.0 MiB, above the limit of 256.0 MiB');
     expect(stderr).not.toContain('Invalid string length');
@@ -85,7 +85,7 @@ describe('damaged goldens: each gets its message, never a crash', () => {
     // The pid of a process that has exited: a live one's write would still be under way, not left over.
     const dead = spawnSync(process.execPath, ['-e', '']).pid;
     await writeFile(join(sub, `.chatty.jsonl.${dead}.0badc0de.tmp`), lines[0] as string);
-    const { code, stdout, stderr } = await runCli(['inspect', join(sub, 'chatty.jsonl')]);
+    const { code, stdout, stderr } = await runInProcess(['inspect', join(sub, 'chatty.jsonl')]);
     expect(code).toBe(0);
     expect(stdout).toContain('chatty.jsonl');
     expect(stderr).toContain(

@@ -1,6 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 
 /** The entry point of `@modelcontextprotocol/server-everything` (a third-party MCP server). */
 export const EVERYTHING = createRequire(import.meta.url).resolve(
@@ -51,4 +55,30 @@ export function startEverythingHttp(): Promise<RunningEverything> {
       reject(new Error(`server-everything exited with ${code}: ${err}`));
     });
   });
+}
+
+/** What every test of a file shares: a temporary folder and server-everything over HTTP. */
+export interface EverythingSuite {
+  /** The folder, removed after the file's tests. */
+  readonly dir: string;
+  /** server-everything over HTTP, stopped after the file's tests. */
+  readonly http: RunningEverything;
+}
+
+/**
+ * Registers the file's `beforeAll` that makes a temporary folder (named `prefix`...) and starts
+ * server-everything over HTTP, and the `afterAll` that stops it and removes the folder; their
+ * values are on the returned object once the tests run.
+ */
+export function useEverythingHttp(prefix: string): EverythingSuite {
+  const suite: { dir?: string; http?: RunningEverything } = {};
+  beforeAll(async () => {
+    suite.dir = await mkdtemp(join(tmpdir(), prefix));
+    suite.http = await startEverythingHttp();
+  }, 30_000);
+  afterAll(async () => {
+    await suite.http?.stop();
+    if (suite.dir !== undefined) await rm(suite.dir, { recursive: true, force: true });
+  });
+  return suite as EverythingSuite;
 }

@@ -1,14 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { freePort } from '../../../src/check/gateway-process.js';
-import { runCli } from '../../support/cli.js';
+import { runInProcess } from '../../support/in-process-cli.js';
 
 const support = (name: string): string => fileURLToPath(new URL(`../../support/${name}`, import.meta.url));
 
 describe('gateways that misbehave as processes', () => {
   test('one that never listens is a setup error (exit 3, no rows), bounded by the timeout', async () => {
     const started = Date.now();
-    const result = await runCli(['check', '--gateway', 'sleep 30 # {upstream} {port}', '--timeout', '2000']);
+    const result = await runInProcess(['check', '--gateway', 'sleep 30 # {upstream} {port}', '--timeout', '2000']);
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(
       /did not start: the gateway "sleep 30 # http:\S+ \d+" did not listen on 127\.0\.0\.1:\d+ within 2000 ms/,
@@ -18,7 +18,7 @@ describe('gateways that misbehave as processes', () => {
   });
 
   test('one that exits at once is a setup error: exit 3, the command as run, its exit code and output, no rows', async () => {
-    const result = await runCli(['check', '--gateway', 'echo "bad flag" >&2; exit 3 # {upstream} {port}']);
+    const result = await runInProcess(['check', '--gateway', 'echo "bad flag" >&2; exit 3 # {upstream} {port}']);
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(
       /^\[mcp-golden\] The gateway did not start: the gateway "echo "bad flag" >&2; exit 3 # http:\/\/127\.0\.0\.1:\d+\/mcp \d+" exited with code 3 before listening on 127\.0\.0\.1:\d+\. Its output ended with:\nbad flag\nNo row was run: this is a setup error, not a verdict on the gateway\. Likely fix: /,
@@ -30,7 +30,7 @@ describe('gateways that misbehave as processes', () => {
 
   test('a stdio upstream left unquoted: the hint says to quote {upstream}', async () => {
     // A gateway that takes the upstream command as one argument and exits when given several words.
-    const result = await runCli([
+    const result = await runInProcess([
       'check',
       '--upstream-transport',
       'stdio',
@@ -47,7 +47,7 @@ describe('gateways that misbehave as processes', () => {
   });
 
   test('a stdio-client gateway that exits at once is a setup error with its exit code and output', async () => {
-    const result = await runCli([
+    const result = await runInProcess([
       'check',
       '--client-transport',
       'stdio',
@@ -69,7 +69,7 @@ describe('gateways that misbehave as processes', () => {
     const port = await freePort();
     const upstreamPort = await freePort();
     const url = `http://127.0.0.1:${port}/mcp`;
-    const result = await runCli(['check', '--gateway-url', url, '--upstream-port', String(upstreamPort)]);
+    const result = await runInProcess(['check', '--gateway-url', url, '--upstream-port', String(upstreamPort)]);
     expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(
@@ -81,7 +81,7 @@ describe('gateways that misbehave as processes', () => {
 
   test('a gateway that listens, then crashes before the first row is a setup error with its exit code and output', async () => {
     const gateway = `'${process.execPath}' '${support('silent-gateway.mjs')}' {port} --exit-on-connect # {upstream}`;
-    const result = await runCli(['check', '--gateway', gateway, '--timeout', '3000']);
+    const result = await runInProcess(['check', '--gateway', gateway, '--timeout', '3000']);
     expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/started listening, then exited with code 5 before the first row/);
@@ -89,14 +89,14 @@ describe('gateways that misbehave as processes', () => {
   });
 
   test('--only that matches no row is a usage error listing the rows, before anything starts', async () => {
-    const result = await runCli(['check', '--gateway', 'sleep 30 # {upstream} {port}', '--only', 'nosuchprop']);
+    const result = await runInProcess(['check', '--gateway', 'sleep 30 # {upstream} {port}', '--only', 'nosuchprop']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--only "nosuchprop" matches no property. The properties are:');
     expect(result.stderr).toContain('  concurrent calls without cross-talk');
   });
 
   test('a template without placeholders is refused', async () => {
-    const result = await runCli(['check', '--gateway', 'my-gateway']);
+    const result = await runInProcess(['check', '--gateway', 'my-gateway']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('has neither {upstream} nor {port}');
   });

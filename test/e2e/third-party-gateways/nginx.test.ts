@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CheckReport, formatReport, runGatewayCheck } from 'mcp-golden/check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli } from '../../support/cli.js';
+import { runInProcess } from '../../support/in-process-cli.js';
 import { NGINX_GATEWAY as nginx, nginxMissing, verdicts } from '../../support/third-party-gateways.js';
 
 const SPACING = ['progress streams live (50 ms steps)', 'progress streams live (500 ms steps)'];
@@ -59,7 +59,7 @@ describe.skipIf(nginxMissing)('nginx (Debian package) as the gateway', () => {
   test('with gzip buffering, the check fails on live streaming and passes what still holds', async () => {
     const json = join(dir, 'report.json');
     const svg = join(dir, 'timeline.svg');
-    const result = await runCli([
+    const result = await runInProcess([
       'check',
       '--gateway',
       `bash ${nginx} {upstream} {port} buffering`,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { runCli } from '../../support/cli.js';
+import { runInProcess } from '../../support/in-process-cli.js';
 
 // Two upstream replicas behind one gateway: {upstream} and {upstream2} in its command.
 const GATEWAY = fileURLToPath(new URL('../../support/replica-gateway.mjs', import.meta.url));
@@ -11,13 +11,13 @@ const ROW = 'session affinity across two upstream replicas';
 
 describe('check with two upstream replicas ({upstream2})', () => {
   test('a gateway that pins sessions passes the affinity row; one that round-robins fails it, naming the 404', async () => {
-    const pinned = await runCli(
+    const pinned = await runInProcess(
       ['check', '--gateway', `node ${GATEWAY} {upstream} {upstream2} {port} pin`, '--only', 'session affinity'],
       { timeoutMs: 60_000 },
     );
     expect(pinned.stdout).toMatch(new RegExp(`${ROW}\\s+\\| pass`));
     expect(pinned.code).toBe(0);
-    const spread = await runCli(
+    const spread = await runInProcess(
       ['check', '--gateway', `node ${GATEWAY} {upstream} {upstream2} {port} round-robin`, '--only', 'session affinity'],
       { timeoutMs: 60_000 },
     );
@@ -27,7 +27,7 @@ describe('check with two upstream replicas ({upstream2})', () => {
   }, 120_000);
 
   test('a gateway that sends every session to one replica does not exercise affinity: n/a with the reason, not pass', async () => {
-    const one = await runCli(
+    const one = await runInProcess(
       ['check', '--gateway', `node ${GATEWAY} {upstream} {upstream2} {port} one`, '--only', 'session affinity'],
       { timeoutMs: 60_000 },
     );
@@ -38,7 +38,7 @@ describe('check with two upstream replicas ({upstream2})', () => {
   }, 60_000);
 
   test('without {upstream2} the row is n/a and says how to enable it', async () => {
-    const result = await runCli(
+    const result = await runInProcess(
       ['check', '--gateway', `node ${GATEWAY} {upstream} {upstream} {port} pin`, '--only', 'session affinity'],
       { timeoutMs: 60_000 },
     );
@@ -55,7 +55,7 @@ describe('check with two upstream replicas ({upstream2})', () => {
   ])(
     '%j is a usage error',
     async (args, message) => {
-      const result = await runCli(['check', ...args]);
+      const result = await runInProcess(['check', ...args]);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(message);
       expect(result.stdout).toBe('');
@@ -74,7 +74,7 @@ interface Row {
 async function modernCheck(mode: string, only: readonly string[]): Promise<{ code: number | null; rows: Row[] }> {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-golden-check-affinity-'));
   try {
-    const run = await runCli(
+    const run = await runInProcess(
       [
         'check',
         ...['--client-era', 'modern', '--upstream-era', 'modern'],

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { runCli } from '../../support/cli.js';
+import { runInProcess } from '../../support/in-process-cli.js';
 
 // A byte-streaming reverse proxy: faithful within an era, no bridge between eras.
 const GATEWAY = fileURLToPath(new URL('../../support/faithful-gateway.mjs', import.meta.url));
@@ -15,7 +15,9 @@ describe('check --client-era, --upstream-era, --eras all', () => {
     const files = { json: join(dir, 'r.json'), junit: join(dir, 'r.xml'), html: join(dir, 'r.html') };
     const reports = Object.entries(files).flatMap(([flag, file]) => [`--${flag}`, file]);
     const only = ['--only', 'blocks', '--only', '2026-07-28'];
-    const result = await runCli(['check', ...gateway, '--eras', 'all', ...only, ...reports], { timeoutMs: 150_000 });
+    const result = await runInProcess(['check', ...gateway, '--eras', 'all', ...only, ...reports], {
+      timeoutMs: 150_000,
+    });
     expect(result.code).toBe(0);
     const headings = [...result.stdout.matchAll(/^== client era (\w+), upstream era (\w+)$/gm)].map(
       (m) => `${m[1]}/${m[2]}`,
@@ -38,7 +40,7 @@ describe('check --client-era, --upstream-era, --eras all', () => {
     expect(await readFile(files.html, 'utf8')).toContain('(client era modern, upstream era dual)');
     await rm(dir, { recursive: true, force: true });
     // Asked to, a gateway that does not bridge fails.
-    const required = await runCli([
+    const required = await runInProcess([
       'check',
       ...gateway,
       '--client-era',
@@ -67,7 +69,7 @@ describe('check --client-era, --upstream-era, --eras all', () => {
   ])(
     '%j is a usage error',
     async (args, message) => {
-      const result = await runCli(['check', ...gateway, ...args]);
+      const result = await runInProcess(['check', ...gateway, ...args]);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/\[mcp-golden\]/);
       expect(result.stderr).toMatch(message);

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type CliResult, runCli } from '../../support/cli.js';
+import type { CliResult } from '../../support/cli.js';
+import { runInProcess } from '../../support/in-process-cli.js';
 
 // One check through a faithful gateway (a byte-streaming reverse proxy), four rows, every report.
 const GATEWAY = fileURLToPath(new URL('../../support/faithful-gateway.mjs', import.meta.url));
@@ -12,7 +13,7 @@ let result: CliResult;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mcp-golden-check-reports-'));
-  result = await runCli([
+  result = await runInProcess([
     'check',
     '--gateway',
     `node ${GATEWAY} {upstream} {port}`,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { runCli } from '../../support/cli.js';
+import { runInProcess } from '../../support/in-process-cli.js';
 
 const GOLDEN = fileURLToPath(new URL('../../../goldens/progress-small.jsonl', import.meta.url));
 let dir: string;
@@ -25,9 +25,9 @@ afterAll(async () => {
 });
 
 test("inspect --html marks calls by the project's lint configuration, as mcp-golden lint judges them", async () => {
-  const lint = await runCli(['lint', 'wrong-token.jsonl'], { cwd: dir });
+  const lint = await runInProcess(['lint', 'wrong-token.jsonl'], { cwd: dir });
   expect(lint.code).toBe(0);
-  const inspect = await runCli(['inspect', '--html', 'page.html', 'wrong-token.jsonl'], { cwd: dir });
+  const inspect = await runInProcess(['inspect', '--html', 'page.html', 'wrong-token.jsonl'], { cwd: dir });
   expect(inspect.code).toBe(0);
   const page = await readFile(join(dir, 'page.html'), 'utf8');
   expect(page).toContain('tools/call progress');

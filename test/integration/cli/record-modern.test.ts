@@ -6,7 +6,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseTranscript } from '../../../src/transcript/parse.js';
-import { runCli, startCli } from '../../support/cli.js';
+import { runInProcess, startInProcess } from '../../support/in-process-cli.js';
 import { SDK_V2_SCENARIOS, type SdkV2Server, startSdkV2Server } from '../../support/sdk-v2-server.js';
 
 let dir: string;
@@ -35,7 +35,7 @@ describe('mcp-golden record against SDK v2 servers (2026-07-28)', () => {
   test('records a modern-only server with --era modern: progress, an input_required round, a cancel by closing the stream', async () => {
     const out = join(dir, 'modern-only');
     const scenarios = join(dir, 'scenarios.json');
-    const result = await runCli([
+    const result = await runInProcess([
       'record',
       '--target',
       modernOnly.url,
@@ -66,7 +66,7 @@ describe('mcp-golden record against SDK v2 servers (2026-07-28)', () => {
 
   test('with no --era, a dual-era server is recorded as 2026-07-28', async () => {
     const out = join(dir, 'dual');
-    const result = await runCli([
+    const result = await runInProcess([
       'record',
       'modern-progress',
       '--target',
@@ -85,7 +85,7 @@ describe('mcp-golden record against SDK v2 servers (2026-07-28)', () => {
 
   test("--era legacy against a modern-only server fails with the server's -32022 and writes no golden", async () => {
     const out = join(dir, 'refused');
-    const result = await runCli([
+    const result = await runInProcess([
       'record',
       'modern-progress',
       '--target',
@@ -103,13 +103,13 @@ describe('mcp-golden record against SDK v2 servers (2026-07-28)', () => {
   });
 
   test('--era sideways is a usage error', async () => {
-    const result = await runCli(['record', '--era', 'sideways', '--list']);
+    const result = await runInProcess(['record', '--era', 'sideways', '--list']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('expected one of legacy, modern, auto');
   });
 
   test('mcp-golden serve answers the SDK v2 client pinned to 2026-07-28 with its progress', async () => {
-    const served = await startCli(['serve']);
+    const served = await startInProcess(['serve']);
     const client = new ClientV2({ name: 'v2', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     try {
       await client.connect(new TransportV2(new URL(served.firstLine)));
@@ -129,7 +129,7 @@ describe('mcp-golden record against SDK v2 servers (2026-07-28)', () => {
   test('mcp-golden replay of a directory of 2025 and 2026 goldens serves the SDK v1 client and the pinned v2 client', async () => {
     const out = join(dir, 'both-eras');
     const scenarios = join(dir, 'scenarios.json');
-    const modern = await runCli([
+    const modern = await runInProcess([
       'record',
       'modern-progress',
       '--target',
@@ -140,10 +140,10 @@ describe('mcp-golden record against SDK v2 servers (2026-07-28)', () => {
       out,
     ]);
     expect(modern.code).toBe(0);
-    const legacy = await runCli(['record', 'chatty', '--out', out]);
+    const legacy = await runInProcess(['record', 'chatty', '--out', out]);
     expect(legacy.code).toBe(0);
     expect((await golden(out, 'chatty')).header.era).toBe('legacy');
-    const replay = await startCli(['replay', out, '--port', '0', '--pace', 'instant']);
+    const replay = await startInProcess(['replay', out, '--port', '0', '--pace', 'instant']);
     const v1 = new ClientV1({ name: 'v1', version: '1' });
     const v2 = new ClientV2({ name: 'v2', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     try {
@@ -167,16 +167,18 @@ describe('mcp-golden record against SDK v2 servers (2026-07-28)', () => {
   test('mcp-golden verify passes the modern goldens twice against the live server and fails naming both texts when one changes; lint passes them', async () => {
     const out = join(dir, 'verify');
     const scenarios = join(dir, 'scenarios.json');
-    expect((await runCli(['record', '--target', modernOnly.url, '--scenarios', scenarios, '--out', out])).code).toBe(0);
+    expect(
+      (await runInProcess(['record', '--target', modernOnly.url, '--scenarios', scenarios, '--out', out])).code,
+    ).toBe(0);
     for (let run = 0; run < 2; run++) {
-      const verified = await runCli(['verify', '--target', modernOnly.url, out]);
+      const verified = await runInProcess(['verify', '--target', modernOnly.url, out]);
       expect(verified.code, verified.stdout + verified.stderr).toBe(0);
     }
-    const lint = await runCli(['lint', ...(await goldenFiles(out))]);
+    const lint = await runInProcess(['lint', ...(await goldenFiles(out))]);
     expect(lint.code, lint.stdout + lint.stderr).toBe(0);
     const changed = await startSdkV2Server({ legacy: 'reject', confirmWord: 'approved' });
     try {
-      const verified = await runCli(['verify', '--target', changed.url, join(out, 'modern-confirm.jsonl')]);
+      const verified = await runInProcess(['verify', '--target', changed.url, join(out, 'modern-confirm.jsonl')]);
       expect(verified.code).toBe(1);
       const shown = verified.stdout + verified.stderr;
       expect(shown).toContain('confirmed: {');
@@ -190,7 +192,7 @@ describe('mcp-golden record against SDK v2 servers (2026-07-28)', () => {
     const omitting = await startSdkV2Server({ legacy: 'reject', omitAccelHeader: true });
     const out = join(dir, 'no-accel');
     try {
-      const recorded = await runCli([
+      const recorded = await runInProcess([
         'record',
         'modern-progress',
         '--target',
@@ -204,7 +206,7 @@ describe('mcp-golden record against SDK v2 servers (2026-07-28)', () => {
     } finally {
       await omitting.close();
     }
-    const lint = await runCli(['lint', ...(await goldenFiles(out))]);
+    const lint = await runInProcess(['lint', ...(await goldenFiles(out))]);
     expect(lint.code).toBe(1);
     expect(lint.stdout + lint.stderr).toContain('x-accel-buffering');
   });

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { recordGoldens } from '../../../src/record/record-goldens.js';
 import type { Scenario } from '../../../src/record/scenario.js';
 import { type ReferenceServer, startReferenceServer } from '../../../src/server/http-server.js';
-import { runCli } from '../../support/cli.js';
 import { type FakeCallMode, startFakeMcpServer } from '../../support/fake-mcp-server.js';
+import { runInProcess } from '../../support/in-process-cli.js';
 import { EVERYTHING } from '../../support/server-everything.js';
 
 let dir: string;
@@ -33,7 +33,7 @@ async function recordFake(mode: FakeCallMode, scenarios: unknown[], status?: num
   try {
     const out = join(dir, `out-${mode}-${status ?? 'ok'}`);
     const file = await scenarioFile(`${mode}-${status}`, scenarios);
-    const result = await runCli(['record', '--target', server.url, '--scenarios', file, '--out', out]);
+    const result = await runInProcess(['record', '--target', server.url, '--scenarios', file, '--out', out]);
     const files = await readdir(out).catch(() => [] as string[]);
     return { ...result, out, files, requests: server.requests };
   } finally {
@@ -75,7 +75,7 @@ describe('mcp-golden record --target/--stdio: errors, never silent goldens', () 
   test('a refused connection says so and how to fix it', async () => {
     const file = await scenarioFile('refused', work);
     const url = `http://127.0.0.1:${await closedPort()}/mcp`;
-    const result = await runCli(['record', '--target', url, '--scenarios', file, '--out', join(dir, 'refused')]);
+    const result = await runInProcess(['record', '--target', url, '--scenarios', file, '--out', join(dir, 'refused')]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`[mcp-golden] Cannot connect to ${url}: the connection was refused (ECONNREFUSED`);
     expect(result.stderr).toContain('Start the server first');
@@ -84,7 +84,7 @@ describe('mcp-golden record --target/--stdio: errors, never silent goldens', () 
 
   test('an unknown host is a DNS failure', async () => {
     const file = await scenarioFile('dns', work);
-    const result = await runCli(['record', '--target', 'http://no-such-host.invalid/mcp', '--scenarios', file]);
+    const result = await runInProcess(['record', '--target', 'http://no-such-host.invalid/mcp', '--scenarios', file]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
       /\[mcp-golden\] Cannot connect to http:\/\/no-such-host\.invalid\/mcp: the host name does not resolve \((ENOTFOUND|EAI_AGAIN)/,
@@ -95,7 +95,7 @@ describe('mcp-golden record --target/--stdio: errors, never silent goldens', () 
   test('TLS to a plain HTTP port is a TLS failure', async () => {
     const file = await scenarioFile('tls', work);
     const url = reference.url.replace('http://', 'https://');
-    const result = await runCli(['record', '--target', url, '--scenarios', file, '--out', join(dir, 'tls')]);
+    const result = await runInProcess(['record', '--target', url, '--scenarios', file, '--out', join(dir, 'tls')]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`[mcp-golden] Cannot connect to ${url}: the TLS handshake failed`);
     expect(result.stderr).toContain('NODE_EXTRA_CA_CERTS');
@@ -114,7 +114,7 @@ describe('mcp-golden record --target/--stdio: errors, never silent goldens', () 
 
   test('a missing stdio command is named', async () => {
     const file = await scenarioFile('enoent', work);
-    const result = await runCli([
+    const result = await runInProcess([
       'record',
       '--stdio',
       'no-such-mcp-server --flag',
@@ -133,7 +133,7 @@ describe('mcp-golden record --target/--stdio: errors, never silent goldens', () 
   test('a stdio server that exits early shows the tail of its stderr', async () => {
     const file = await scenarioFile('early-exit', work);
     const script = "process.stderr.write('loading config\\nFATAL: missing DATABASE_URL\\n'); process.exit(3)";
-    const result = await runCli([
+    const result = await runInProcess([
       'record',
       '--stdio',
       `'${process.execPath}' -e "${script}"`,
@@ -152,7 +152,7 @@ describe('mcp-golden record --target/--stdio: errors, never silent goldens', () 
   test('an unknown tool fails naming it and listing the server tools, unless the scenario expects the error', async () => {
     const file = await scenarioFile('unknown', [{ name: 'typo', tool: 'progres' }]);
     const out = join(dir, 'unknown');
-    const result = await runCli(['record', '--target', reference.url, '--scenarios', file, '--out', out]);
+    const result = await runInProcess(['record', '--target', reference.url, '--scenarios', file, '--out', out]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
       '[mcp-golden] Cannot record "typo": the server has no tool "progres". Expected one of: ',
@@ -160,7 +160,7 @@ describe('mcp-golden record --target/--stdio: errors, never silent goldens', () 
     expect(result.stderr).toMatch(/Expected one of: .*progress.*long_output.*chatty/);
     expect(await readdir(out).catch(() => [])).toEqual([]);
     const expected = await scenarioFile('unknown-ok', [{ name: 'typo', tool: 'progres', expectError: true }]);
-    const ok = await runCli(['record', '--target', reference.url, '--scenarios', expected, '--out', out]);
+    const ok = await runInProcess(['record', '--target', reference.url, '--scenarios', expected, '--out', out]);
     expect(ok.code).toBe(0);
     expect(await readFile(join(out, 'typo.jsonl'), 'utf8')).toContain('"expectError":true');
   });
@@ -224,7 +224,7 @@ describe('no secrets in goldens', () => {
       const url = `${server.url.replace('http://', 'http://alice:url-pass-7781@')}?api_key=query-secret-4242`;
       const file = await scenarioFile('secrets', work);
       const out = join(dir, 'secrets-http');
-      const result = await runCli([
+      const result = await runInProcess([
         'record',
         '--target',
         url,
@@ -254,7 +254,7 @@ describe('no secrets in goldens', () => {
     const file = await scenarioFile('env', [{ name: 'env', tool: 'get-env' }]);
     const out = join(dir, 'secrets-stdio');
     const line = `API_KEY=env-secret-5151 '${process.execPath}' '${EVERYTHING}' stdio --token arg-secret-6262`;
-    const result = await runCli(['record', '--stdio', line, '--scenarios', file, '--out', out]);
+    const result = await runInProcess(['record', '--stdio', line, '--scenarios', file, '--out', out]);
     expect(result.code).toBe(0);
     const text = await readFile(join(out, 'env.jsonl'), 'utf8');
     expect(text).not.toContain('env-secret-5151');

@@ -2,11 +2,11 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, test } from 'vitest';
-import { runCli, startCli } from '../../support/cli.js';
+import { runInProcess, startInProcess } from '../../support/in-process-cli.js';
 
 describe('mcp-golden serve --modern-only', () => {
   test('the SDK v1 client is refused with -32022; the SDK v2 client pinned to 2026-07-28 calls a tool', async () => {
-    const served = await startCli(['serve', '--modern-only']);
+    const served = await startInProcess(['serve', '--modern-only']);
     try {
       const v1 = new ClientV1({ name: 'v1', version: '1' });
       await expect(v1.connect(new TransportV1(new URL(served.firstLine)))).rejects.toThrow(
@@ -24,13 +24,13 @@ describe('mcp-golden serve --modern-only', () => {
   });
 
   test('with --stdio it is a usage error', async () => {
-    const result = await runCli(['serve', '--stdio', '--modern-only']);
+    const result = await runInProcess(['serve', '--stdio', '--modern-only']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/\[mcp-golden\] .*--modern-only is for HTTP/);
   });
 
   test('--era legacy serves the SDK v1 client and refuses a 2026-07-28 client as SDK v1 servers do (400 -32000)', async () => {
-    const served = await startCli(['serve', '--era', 'legacy']);
+    const served = await startInProcess(['serve', '--era', 'legacy']);
     try {
       const v1 = new ClientV1({ name: 'v1', version: '1' });
       await v1.connect(new TransportV1(new URL(served.firstLine)));
@@ -62,7 +62,7 @@ describe('mcp-golden serve --modern-only', () => {
   });
 
   test('--era modern and --era dual with --stdio are usage errors', async () => {
-    const result = await runCli(['serve', '--stdio', '--era', 'dual']);
+    const result = await runInProcess(['serve', '--stdio', '--era', 'dual']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--era dual is for HTTP/);
   });

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli } from '../../support/cli.js';
+import { runInProcess } from '../../support/in-process-cli.js';
 import { recordReleaseGoldens, releaseStdio } from '../../support/release-goldens.js';
 
 const stdio = releaseStdio;
@@ -23,7 +23,7 @@ const count = (text: string, part: string): number => text.split(part).length - 
 
 describe('verify: tool-schema drift', () => {
   test('one compatible schema change is reported once for two goldens, and each golden refers to it', async () => {
-    const result = await runCli(['verify', '--stdio', stdio('compatible'), ...MASKS, goldens]);
+    const result = await runInProcess(['verify', '--stdio', stdio('compatible'), ...MASKS, goldens]);
     expect(result.code).toBe(1);
     expect(count(result.stdout, 'new optional argument')).toBe(1);
     expect(count(result.stdout, 'tool "summary": new tool')).toBe(1);
@@ -39,7 +39,7 @@ describe('verify: tool-schema drift', () => {
 
   test('--junit writes one test case per golden with the evidence as the failure; --sarif lists each schema change once', async () => {
     const [junit, sarif] = [join(dir, 'verify.xml'), join(dir, 'verify.sarif')];
-    const result = await runCli([
+    const result = await runInProcess([
       'verify',
       '--stdio',
       stdio('compatible'),
@@ -74,12 +74,12 @@ describe('verify: tool-schema drift', () => {
 
   test('a removed tool is breaking drift, not a session error; --update says what it updated and what not', async () => {
     const before = await readFile(join(goldens, 'report.jsonl'), 'utf8');
-    const check = await runCli(['verify', '--stdio', stdio('removed'), ...MASKS, goldens]);
+    const check = await runInProcess(['verify', '--stdio', stdio('removed'), ...MASKS, goldens]);
     expect(check.code).toBe(1);
     expect(count(check.stdout, 'breaking: tool "report": tool removed')).toBe(1);
     expect(check.stdout).toMatch(/FAIL +\S*report\.jsonl .*the server no longer has tool "report"/);
     expect(check.stdout).not.toContain('Could not run the session');
-    const update = await runCli(['verify', '--stdio', stdio('removed'), ...MASKS, '--update', goldens]);
+    const update = await runInProcess(['verify', '--stdio', stdio('removed'), ...MASKS, '--update', goldens]);
     expect(update.stdout).toMatch(/Updated 1 golden \(review the change with `git diff` and commit\): \S*count\.jsonl/);
     expect(update.stdout).toMatch(
       /Not updated: \S*report\.jsonl: the server no longer has tool "report" \(breaking drift\)\. Delete the golden/,

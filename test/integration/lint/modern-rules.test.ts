@@ -6,7 +6,7 @@ import { lintTranscript } from '../../../src/lint/lint-transcript.js';
 import { recordCall } from '../../../src/record/record-call.js';
 import { writeGolden } from '../../../src/store/golden-file.js';
 import type { Frame, Transcript } from '../../../src/transcript/frame.js';
-import { runCli } from '../../support/cli.js';
+import { runInProcess } from '../../support/in-process-cli.js';
 import { type SdkV2Server, startSdkV2Server } from '../../support/sdk-v2-server.js';
 
 // The modern era's stream rules, judged on goldens recorded from SDK v2 (2.4.0) servers.
@@ -59,11 +59,11 @@ describe('keep-alive: a long silent modern SSE stream', () => {
     try {
       const file = join(dir, 'quiet.jsonl');
       await writeGolden(file, await recordCall(quiet.url, slowCall));
-      const tight = await runCli(['lint', file, '--keep-alive-ms', '200']);
+      const tight = await runInProcess(['lint', file, '--keep-alive-ms', '200']);
       expect(tight.code, tight.stdout + tight.stderr).toBe(1);
       expect(tight.stdout).toContain('keep-alive: the SSE response of exchange');
       expect(tight.stdout).toContain('(--keep-alive-ms)');
-      const loose = await runCli(['lint', file]);
+      const loose = await runInProcess(['lint', file]);
       expect(loose.code, loose.stdout + loose.stderr).toBe(0);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readGolden } from '../../../src/store/golden-file.js';
 import type { Transcript } from '../../../src/transcript/frame.js';
 import { frameMessage, type JsonRpcMessage } from '../../../src/transcript/frame-content.js';
-import { CLI, startCli } from '../../support/cli.js';
+import { CLI } from '../../support/cli.js';
+import { startInProcess } from '../../support/in-process-cli.js';
 
 const GOLDENS = fileURLToPath(new URL('../../../goldens', import.meta.url));
 const files = (await readdir(GOLDENS)).filter((f) => f.endsWith('.jsonl')).sort();
@@ -122,9 +123,9 @@ async function listsRecordedTools(client: Client): Promise<void> {
 }
 
 describe('the SDK Client against `mcp-golden replay goldens/` (the whole mixed directory)', () => {
-  let http: Awaited<ReturnType<typeof startCli>>;
+  let http: Awaited<ReturnType<typeof startInProcess>>;
   beforeAll(async () => {
-    http = await startCli(['replay', GOLDENS, '--port', '0', '--pace', '0.25']);
+    http = await startInProcess(['replay', GOLDENS, '--port', '0', '--pace', '0.25']);
   });
   afterAll(async () => {
     await http?.stop();
@@ -169,7 +170,7 @@ describe('one golden served over the other transport', () => {
   const httpGolden = join(GOLDENS, 'progress-10x100.jsonl');
 
   test('a stdio golden over HTTP is proper Streamable HTTP: SSE, a session id, the golden answer', async () => {
-    const replay = await startCli(['replay', stdioGolden, '--port', '0', '--pace', 'instant']);
+    const replay = await startInProcess(['replay', stdioGolden, '--port', '0', '--pace', 'instant']);
     try {
       const init = await fetch(replay.firstLine, {
         method: 'POST',

@@ -1,0 +1,58 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CLI, runCli } from '../support/cli.js';
+
+// One run per command through the real bin (dist/cli/main.js as a process): the bin wires the
+// process's streams, working directory and exit code into runCli. Everything else about a command
+// is tested in process (docs/testing.md); `serve`, `replay`, `record --proxy` and `check` meet the
+// bin where signals and process groups are the behaviour (serve-command.test.ts, record-proxy,
+// replay-passthrough, check-processes).
+
+const GOLDENS = fileURLToPath(new URL('../../goldens', import.meta.url));
+const CHATTY = join(GOLDENS, 'chatty-stdio.jsonl');
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-bin-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the bin', () => {
+  test('--version prints the version and exits 0; an unknown command exits 2 with one [mcp-golden] line', async () => {
+    const [version, unknown] = await Promise.all([runCli(['--version']), runCli(['recrod'])]);
+    expect(version.code).toBe(0);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^\[mcp-golden\] Unknown command "recrod"\. Did you mean record\?/);
+  });
+
+  test('lint and inspect read a golden relative to the working directory', async () => {
+    const [lint, inspect] = await Promise.all([
+      runCli(['lint', 'chatty-stdio.jsonl'], { cwd: GOLDENS }),
+      runCli(['inspect', 'chatty-stdio.jsonl'], { cwd: GOLDENS }),
+    ]);
+    expect(lint.code, lint.stderr).toBe(0);
+    expect(lint.stdout).toContain('chatty-stdio.jsonl: ok');
+    expect(inspect.code, inspect.stderr).toBe(0);
+    expect(inspect.stdout).toMatch(/^chatty-stdio\.jsonl\n/);
+  });
+
+  test('record writes a golden into --out relative to the working directory, and verify passes it', async () => {
+    const recorded = await runCli(['record', 'chatty', '--out', 'out'], { cwd: dir });
+    expect(recorded.code, recorded.stderr).toBe(0);
+    expect(await readdir(join(dir, 'out'))).toEqual(['chatty.jsonl']);
+    const verified = await runCli(['verify', '--stdio', `${process.execPath} ${CLI} serve --stdio`, CHATTY]);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+  });
+
+  test('demo records, prints a timeline and exits 0', async () => {
+    const demo = await runCli(['demo', 'chatty']);
+    expect(demo.code, demo.stderr).toBe(0);
+    expect(demo.stdout).toContain('chatty · mcp-golden/1 · http');
+  });
+});
