@@ -1,11 +1,11 @@
 import { PassThrough, Writable } from 'node:stream';
+import { readStdioMessage } from '../http/read-request.js';
 import { passthroughDiscover, stdioPassthroughHandshake } from '../record/client-handshake.js';
 import { type StdioRecordingProxy, startStdioRecordingProxy } from '../record/stdio-recording-proxy.js';
 import type { StdioCommand } from '../record/stdio-wire-session.js';
 import { secretPatterns, stdioTargetSecrets } from '../record/target-secrets.js';
 import type { StdioFallback } from '../replay/unmatched-fallback.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
-import { envelopeVersion } from '../transcript/modern-envelope.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
 import type { PassedThrough } from './replay-passthrough.js';
 import { SessionGoldens } from './session-goldens.js';
@@ -154,7 +154,7 @@ export function startStdioPassthrough(
       const message = JSON.parse(line) as { jsonrpc: '2.0'; id?: string | number; method?: string };
       passed.push({ request: describe(message), outcome: 'pending' });
       if ('id' in message) due.set(keyOf(message.id), passed.length - 1);
-      if (!proxy) start(initialize, initialize === undefined && envelopeVersion(message) !== undefined);
+      if (!proxy) start(initialize, initialize === undefined && readStdioMessage(message).era === 'modern');
       if (notModern !== undefined) refuse(line);
       else if (ready) input?.write(`${line}\n`);
       else queued.push(`${line}\n`);
