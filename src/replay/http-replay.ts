@@ -166,6 +166,13 @@ export class HttpReplay {
   }
 
   private post(state: HttpSession, message: JsonRpcMessage, request: IncomingRequest, sink: ResponseSink): void {
+    if (this.fallback?.claims?.(state, message)) {
+      // A cancel for a passed-through call, or the client's answer to the live server: the live server's.
+      this.engine.note(state.session, 'POST', message, undefined, undefined, 'passed through to the live server');
+      const initialize = this.initializeBodies.get(state);
+      this.fallback.forward({ session: state, sessionId: state.session.id, initialize, request, sink });
+      return;
+    }
     const answer = this.engine.receive(state.session, message, 'POST', request.body);
     if (answer.kind === 'accepted') {
       const recorded = answer.exchange?.transport === 'http' ? answer.exchange : undefined;

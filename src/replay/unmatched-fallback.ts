@@ -1,3 +1,4 @@
+import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import type { IncomingRequest, ResponseSink } from './http-exchange.js';
 
 /** A request no golden matched, handed to an {@link UnmatchedFallback} instead of being refused. */
@@ -24,6 +25,13 @@ export interface UnmatchedFallback {
   forward(unmatched: FallbackRequest): void;
   /** The replay session ended (the client's DELETE, or the replay closing). */
   sessionEnded(session: object): void;
+  /**
+   * Whether a client message belongs to a call this fallback passed through: a
+   * `notifications/cancelled` naming one, or the client's answer to a request the live server
+   * sent during one. The adapter hands such a message to {@link UnmatchedFallback.forward} instead
+   * of answering it from the goldens, so the live server sees the cancel or the answer.
+   */
+  claims?(session: object, message: JsonRpcMessage): boolean;
 }
 
 /** What answers the requests no golden matched in a stdio replay (one session: the process's). */
