@@ -41,6 +41,11 @@ export interface StdioFallback {
    * marks a response, as the replay's own writer does); `initialize` is the client's initialize line.
    */
   forward(line: string, initialize: string | undefined, write: (line: string, answer: boolean) => void): void;
+  /**
+   * Whether a client message belongs to a call this fallback passed through (a cancel naming one,
+   * the client's answer to the live server's request): it then goes to {@link StdioFallback.forward}.
+   */
+  claims?(message: JsonRpcMessage): boolean;
   /** The client closed stdin: resolves once what was forwarded was answered (or given up) and recorded. */
   end(): Promise<void>;
 }

@@ -1,4 +1,3 @@
-import { MODERN_PROTOCOL_VERSION } from './frame.js';
 import type { JsonRpcMessage } from './frame-content.js';
 import { isJsonObject } from './json-object.js';
 
