@@ -157,7 +157,12 @@ export function startStdioPassthrough(
   const fallback: StdioFallback & { end(wait?: boolean): Promise<void> } = {
     forward(line, initialize, writeLine) {
       write = writeLine;
-      const message = JSON.parse(line) as { jsonrpc: '2.0'; id?: string | number; method?: string; params?: { name?: unknown; uri?: unknown; requestId?: unknown } };
+      const message = JSON.parse(line) as {
+        jsonrpc: '2.0';
+        id?: string | number;
+        method?: string;
+        params?: { name?: unknown; uri?: unknown; requestId?: unknown };
+      };
       passed.push({ request: describe(message), outcome: 'pending' });
       if ('id' in message && typeof message.method === 'string') due.set(keyOf(message.id), passed.length - 1);
       const cancelled = message.method === 'notifications/cancelled' ? cancelledId(message) : undefined;
