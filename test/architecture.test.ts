@@ -328,3 +328,19 @@ test("commands run in process: no CLI file but the bin and cli-io.ts touches the
     );
   expect(offenders).toEqual([]);
 });
+
+test('one reader of an incoming request: only http/read-request.ts reads the 2026-07-28 envelope or Mcp-Method/Mcp-Name off a request it answers', () => {
+  // The answering rooms (serve, replay, msw, the pass-through) take era, version, method, name and
+  // refusal from readRequest; the recorder builds envelopes and labels goldens, and cli/session-goldens.ts
+  // (moving to record/) labels a session's golden by its era.
+  const reads =
+    /\benvelopeVersion\(|\bENVELOPE_KEYS\.(?:protocolVersion|clientCapabilities)\b(?!\}"\])|['"]io\.modelcontextprotocol\/(?:protocolVersion|clientCapabilities)['"]\s+in\b|\bheaders\[['"]mcp-(?:method|name)['"]\]|\bhasModernHeaders\b|\bheaderMismatch\(/;
+  const answering = sourceFiles(src)
+    .map((file) => relative(src, file))
+    .filter((file) => /^(?:server|replay|msw|http)\//.test(file) || /^cli\/(?:replay|relay)-/.test(file));
+  const offenders = answering.filter(
+    (file) => !file.startsWith('http/') && reads.test(readFileSync(join(src, file), 'utf8')),
+  );
+  expect(offenders).toEqual([]);
+  expect(filesMatching(/\bexport function readRequest\b/)).toEqual(['http/read-request.ts']);
+});

@@ -30,6 +30,16 @@ interface LiveSession {
   readonly protocolVersion: string;
 }
 
+/** The JSON-RPC id of a request body as JSON text (a cancel names it by value), or `undefined`. */
+function idText(body: string): string | undefined {
+  try {
+    const message = JSON.parse(body) as { id?: unknown; method?: unknown };
+    return typeof message.method === 'string' && message.id !== undefined ? JSON.stringify(message.id) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function describeRequest(body: string): string {
   try {
     const message = JSON.parse(body) as { method?: unknown; params?: { name?: unknown; uri?: unknown } };
@@ -72,6 +82,8 @@ export async function startHttpPassthrough(
     ...(sessionIdleMs !== undefined && { sessionIdleMs }),
   });
   const lives = new Map<object, Promise<LiveSession>>();
+  /** The ids of the requests each replay session passed through, as JSON text (a cancel names one). */
+  const passedIds = new Map<object, Set<string>>();
   const passed: PassedThrough[] = [];
 
   const post = (body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> =>
@@ -96,9 +108,16 @@ export async function startHttpPassthrough(
       passed[passed.indexOf(entry)] = { ...entry, outcome };
     };
     if (era === 'modern') return forwardModern(request, sink, setOutcome);
+    const id = idText(request.body);
+    if (id !== undefined) passedIds.set(session, (passedIds.get(session) ?? new Set()).add(id));
     let live = lives.get(session);
     if (!live) {
-      live = open(initialize);
+      const opening = open(initialize);
+      // A handshake that failed (the live server not up yet) is tried again by the next request, not kept.
+      opening.catch(() => {
+        if (lives.get(session) === opening) lives.delete(session);
+      });
+      live = opening;
       lives.set(session, live);
     }
     const aborted = new AbortController();
@@ -151,10 +170,19 @@ export async function startHttpPassthrough(
     forward(unmatched) {
       void forward(unmatched);
     },
+    claims(session, message) {
+      if (!lives.has(session)) return false;
+      // The client's answer to a request the live server sent during a passed-through call.
+      if (typeof message.method !== 'string') return 'id' in message;
+      if (message.method !== 'notifications/cancelled') return false;
+      const named = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      return named !== undefined && (passedIds.get(session)?.has(JSON.stringify(named)) ?? false);
+    },
     sessionEnded(session) {
       const live = lives.get(session);
       if (!live) return;
       lives.delete(session);
+      passedIds.delete(session);
       const done = end(live).finally(() => ending.delete(done));
       ending.add(done);
     },

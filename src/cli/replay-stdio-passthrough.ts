@@ -1,4 +1,5 @@
 import { PassThrough, Writable } from 'node:stream';
+import { readStdioMessage } from '../http/read-request.js';
 import { passthroughDiscover, stdioPassthroughHandshake } from '../record/client-handshake.js';
 import { SessionGoldens } from '../record/session-goldens.js';
 import { type StdioRecordingProxy, startStdioRecordingProxy } from '../record/stdio-recording-proxy.js';
@@ -6,7 +7,6 @@ import type { StdioCommand } from '../record/stdio-wire-session.js';
 import { secretPatterns, stdioTargetSecrets } from '../record/target-secrets.js';
 import type { StdioFallback } from '../replay/unmatched-fallback.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
-import { envelopeVersion } from '../transcript/modern-envelope.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
 import type { PassedThrough } from './replay-passthrough.js';
 
@@ -28,6 +28,12 @@ export interface StdioPassthrough {
 }
 
 const keyOf = (id: unknown): string => JSON.stringify(id);
+
+/** The request a `notifications/cancelled` names. */
+const cancelledId = (message: { params?: unknown }): unknown =>
+  typeof message.params === 'object' && message.params !== null
+    ? (message.params as { requestId?: unknown }).requestId
+    : undefined;
 
 function describe(message: { method?: unknown; params?: { name?: unknown; uri?: unknown } }): string {
   const method = typeof message.method === 'string' ? message.method : 'a response';
@@ -151,13 +157,28 @@ export function startStdioPassthrough(
   const fallback: StdioFallback & { end(wait?: boolean): Promise<void> } = {
     forward(line, initialize, writeLine) {
       write = writeLine;
-      const message = JSON.parse(line) as { jsonrpc: '2.0'; id?: string | number; method?: string };
+      const message = JSON.parse(line) as {
+        jsonrpc: '2.0';
+        id?: string | number;
+        method?: string;
+        params?: { name?: unknown; uri?: unknown; requestId?: unknown };
+      };
       passed.push({ request: describe(message), outcome: 'pending' });
-      if ('id' in message) due.set(keyOf(message.id), passed.length - 1);
-      if (!proxy) start(initialize, initialize === undefined && envelopeVersion(message) !== undefined);
+      if ('id' in message && typeof message.method === 'string') due.set(keyOf(message.id), passed.length - 1);
+      const cancelled = message.method === 'notifications/cancelled' ? cancelledId(message) : undefined;
+      // A cancelled request gets no answer from the live server: it is settled, not waited for.
+      if (cancelled !== undefined) settle(keyOf(cancelled), 'cancelled by the client');
+      if (!proxy) start(initialize, initialize === undefined && readStdioMessage(message).era === 'modern');
       if (notModern !== undefined) refuse(line);
       else if (ready) input?.write(`${line}\n`);
       else queued.push(`${line}\n`);
+    },
+    claims(message) {
+      if (proxy === undefined) return false;
+      // The client's answer to a request the live server sent during a passed-through call.
+      if (typeof message.method !== 'string') return 'id' in message;
+      const cancelled = message.method === 'notifications/cancelled' ? cancelledId(message) : undefined;
+      return cancelled !== undefined && due.has(keyOf(cancelled));
     },
     async end(wait = true) {
       if (!proxy) return;

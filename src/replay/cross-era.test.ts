@@ -77,7 +77,14 @@ describe('a 2025 golden answers a 2026-07-28 client', () => {
           jsonrpc: '2.0',
           id: 41,
           method: 'tools/call',
-          params: { name: 'chatty', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+          params: {
+            name: 'chatty',
+            arguments: {},
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
         }),
       });
       expect(response.status).toBe(200);

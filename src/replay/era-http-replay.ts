@@ -23,9 +23,6 @@ export function createHttpReplay(
   const legacyServed = [...legacy, ...crossGoldens(modern, 'legacy', legacy.length === 0)];
   // 2025 goldens are re-framed for 2026-07-28 clients when the first one comes.
   const modernServed = (): GoldenInput[] => [...modern, ...crossGoldens(legacy, 'modern', modern.length === 0)];
-  const modernSide =
-    goldens.length > 0
-      ? ModernHttpReplay.of(modernServed, options, legacy.length > 0, legacyServed.length > 0, modern.length > 0)
-      : undefined;
-  return new HttpReplay(new ReplayEngine(legacyServed, options), rules, modernSide);
+  const modernSide = goldens.length > 0 ? ModernHttpReplay.of(modernServed, options, modern.length > 0) : undefined;
+  return new HttpReplay(new ReplayEngine(legacyServed, options), rules, modernSide, legacy.length > 0);
 }

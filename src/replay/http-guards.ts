@@ -1,5 +1,5 @@
-import { acceptRefusal } from '../http/mcp-http-rules.js';
 import { isAllowedOrigin } from '../http/origin-policy.js';
+import { jsonRpcErrorOf, type RequestRefusal } from '../http/read-request.js';
 import { mediaTypeOf } from '../transcript/body-kind.js';
 import type { IncomingRequest, ResponseSink } from './http-exchange.js';
 import { JSON_HEADERS, jsonRpcError } from './json-rpc-error.js';
@@ -24,7 +24,7 @@ export interface Accepts {
 /** The last `Accept` parsed, and what it parsed to: a client sends the same one with every request. */
 let lastAccept: { readonly header: string | undefined; readonly accepts: Accepts } | undefined;
 
-/** Parses `Accept` into the two media types a Streamable HTTP answer can have (the framing; which Accept is refused is {@link acceptRefusal}'s). */
+/** Parses `Accept` into the two media types a Streamable HTTP answer can have (the framing; which Accept is refused is the request reader's). */
 export function acceptsOf(header: string | undefined): Accepts {
   if (lastAccept !== undefined && lastAccept.header === header) return lastAccept.accepts;
   const types = (header ?? '').split(',').map(mediaTypeOf);
@@ -50,6 +50,18 @@ export function sendError(
   sink.end();
 }
 
+/** Answers a request the reader refused: `202` with no body for an accepted-and-dropped notification, else its JSON-RPC error. */
+export function answerRefusal(sink: ResponseSink, refusal: RequestRefusal, id: string | number | null): void {
+  if (refusal.status === 202) {
+    sink.head(202, {});
+    sink.end();
+    return;
+  }
+  sink.head(refusal.status, { ...JSON_HEADERS, ...(refusal.status === 405 && { allow: 'POST' }) });
+  sink.write(JSON.stringify(jsonRpcErrorOf(id, refusal)));
+  sink.end();
+}
+
 /** Answers `413` without reading or echoing the body. */
 export function refuseLargeBody(sink: ResponseSink, limit: number): void {
   sendError(
@@ -62,8 +74,8 @@ export function refuseLargeBody(sink: ResponseSink, limit: number): void {
 
 /**
  * Applies the Streamable HTTP rules that do not need the body: Origin (`403`), method (`405`),
- * Accept (`406`), Content-Type (`415`), body size (`413`). Answers and returns true when the
- * request is refused.
+ * Content-Type (`415`), body size (`413`). Answers and returns true when the request is refused.
+ * `Accept` (`406`) is the request reader's: a 2026-07-28 server does not ask for it.
  */
 export function refuseRequest(request: IncomingRequest, sink: ResponseSink, options: HttpRuleOptions): boolean {
   const origin = request.headers.origin;
@@ -81,11 +93,6 @@ export function refuseRequest(request: IncomingRequest, sink: ResponseSink, opti
     sendError(sink, 405, -32000, `Method not allowed: ${method.slice(0, 20)}. Use POST, GET or DELETE.`, {
       allow: 'GET, POST, DELETE',
     });
-    return true;
-  }
-  const refusal = acceptRefusal(method, request.headers.accept);
-  if (refusal) {
-    sendError(sink, refusal.status, refusal.code, refusal.message);
     return true;
   }
   if (method !== 'POST') return false;

@@ -2,16 +2,15 @@ import { randomFillSync } from 'node:crypto';
 import {
   batchRefusal,
   type HttpRefusal,
-  invalidMessageRefusal,
   MCP_PROTOCOL_VERSIONS,
-  PARSE_REFUSAL,
   protocolVersionRefusal,
 } from '../http/mcp-http-rules.js';
+import { methodNotAllowed, methodNotFound, readRequest, UNPARSEABLE } from '../http/read-request.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isJsonRpcMessage } from '../transcript/json-rpc.js';
 import { answerBatch } from './http-batch.js';
 import type { IncomingRequest, ResponseSink } from './http-exchange.js';
-import { type HttpRuleOptions, refuseRequest, sendError } from './http-guards.js';
+import { answerRefusal, type HttpRuleOptions, refuseRequest, sendError } from './http-guards.js';
 import {
   attach,
   type HttpSession,
@@ -71,6 +70,11 @@ export class HttpReplay {
     private readonly rules: HttpRuleOptions = {},
     /** Serves the modern era (2026-07-28) from the modern goldens, when there are any. */
     private readonly modern?: ModernHttpReplay,
+    /**
+     * False when every 2025 golden this side serves is a 2026-07-28 one re-framed: then the replay is
+     * a stateless dual-era server (SDK v2's `legacy: 'stateless'`), whose GET and DELETE are `405`.
+     */
+    private readonly sessions2025 = true,
   ) {
     const recorded = engine.plan.exchanges.map((e) => e.protocolVersion).filter((v) => v !== '');
     this.versions = [...new Set([...MCP_PROTOCOL_VERSIONS, ...recorded])];
@@ -114,24 +118,47 @@ export class HttpReplay {
 
   private dispatch(request: IncomingRequest, sink: ResponseSink): void {
     if (refuseRequest(request, sink, this.rules)) return;
-    if (this.modern?.claims(request)) {
-      this.modern.handle(request, sink, this.fallback);
+    let value: unknown;
+    if (request.httpMethod === 'POST') {
+      try {
+        value = JSON.parse(request.body);
+      } catch {
+        // The parser's message quotes the body: it is not repeated back.
+        value = UNPARSEABLE;
+      }
+    }
+    // The one reading of a request: its era, and the refusal the SDK v2 server would answer it with.
+    const read = readRequest(
+      { httpMethod: request.httpMethod, headers: request.headers, body: value },
+      // A replay whose goldens answer no 2025 client is a 2026-07-28-only server.
+      { legacy: this.modern && this.engine.plan.exchanges.length === 0 ? 'reject' : 'serve' },
+    );
+    if (read.refusal) {
+      // The report lists the 2026-07-28 refusals, as a 2026-07-28 client's requests are each their own exchange.
+      if (read.era === 'modern' && this.modern) {
+        const message = isJsonRpcMessage(value) ? value : undefined;
+        this.modern.engine.note(null, request.httpMethod, message, undefined, read.refusal.message);
+      }
+      answerRefusal(sink, read.refusal, read.id);
+      return;
+    }
+    if (read.era === 'modern') {
+      if (this.modern) this.modern.handle(request, sink, value as JsonRpcMessage, read, this.fallback);
+      else answerRefusal(sink, methodNotFound(read.method), read.id);
       return;
     }
     const version = request.headers['mcp-protocol-version'];
+    if (request.httpMethod !== 'POST' && !this.sessions2025 && this.modern) {
+      const refusal = methodNotAllowed();
+      this.modern.engine.note(null, request.httpMethod, undefined, undefined, refusal.message);
+      answerRefusal(sink, refusal, null);
+      return;
+    }
     if (request.httpMethod !== 'POST') {
       const refusal = protocolVersionRefusal(version, this.versions);
       if (refusal) refuse(sink, refusal);
       else if (request.httpMethod === 'GET') this.handleGet(request, sink);
       else this.handleDelete(request, sink);
-      return;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(request.body);
-    } catch {
-      // The parser's message quotes the body: it is not repeated back.
-      refuse(sink, PARSE_REFUSAL);
       return;
     }
     if (Array.isArray(value)) {
@@ -142,23 +169,27 @@ export class HttpReplay {
       else answerBatch(this.engine, state.session, value, sink, sessionHeader(state), request.body);
       return;
     }
-    if (!isJsonRpcMessage(value)) {
-      refuse(sink, invalidMessageRefusal(value));
-      return;
-    }
-    if (value.method !== 'initialize') {
+    const message = value as JsonRpcMessage;
+    if (message.method !== 'initialize') {
       const refusal = protocolVersionRefusal(version, this.versions);
       if (refusal) {
         refuse(sink, refusal);
         return;
       }
     }
-    const state = value.method === 'initialize' ? this.initializing(value) : this.lookup(request, sink);
+    const state = message.method === 'initialize' ? this.initializing(message) : this.lookup(request, sink);
     if (!state) return;
-    this.post(state, value, request, sink);
+    this.post(state, message, request, sink);
   }
 
   private post(state: HttpSession, message: JsonRpcMessage, request: IncomingRequest, sink: ResponseSink): void {
+    if (this.fallback?.claims?.(state, message)) {
+      // A cancel for a passed-through call, or the client's answer to the live server: the live server's.
+      this.engine.note(state.session, 'POST', message, undefined, undefined, 'passed through to the live server');
+      const initialize = this.initializeBodies.get(state);
+      this.fallback.forward({ session: state, sessionId: state.session.id, initialize, request, sink });
+      return;
+    }
     const answer = this.engine.receive(state.session, message, 'POST', request.body);
     if (answer.kind === 'accepted') {
       const recorded = answer.exchange?.transport === 'http' ? answer.exchange : undefined;

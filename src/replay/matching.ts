@@ -2,7 +2,7 @@ import { atomizeChangeset, diff } from 'json-diff-ts';
 import { GoldenError } from '../errors.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { paramsOf, paramsWithoutMeta, requestProgressToken, resultOf } from '../transcript/json-rpc.js';
-import { hasProgressToken, type ReplayExchange, requestKey } from './replay-plan.js';
+import { argumentsReadAlike, hasProgressToken, paramsAsRead, type ReplayExchange, requestKey } from './replay-plan.js';
 
 /** The recorded request closest to an unmatched one, with how they differ. */
 export interface NearestRequest {
@@ -37,7 +37,7 @@ export function requestDifferences(recorded: JsonRpcMessage | undefined, live: J
         : `params._meta.progressToken: recorded ${describeValue(tokenOf(recorded))}, got nothing`,
     );
   }
-  const changes = atomizeChangeset(diff(paramsWithoutMeta(recorded), paramsWithoutMeta(live)));
+  const changes = atomizeChangeset(diff(paramsAsRead(recorded), paramsAsRead(live)));
   for (const change of changes) {
     const path = change.path.replace(/^\$\.?/, 'params.');
     if (change.type === 'UPDATE')
@@ -99,6 +99,20 @@ export function checkMatchMode(value: unknown): MatchMode {
     'E_USAGE',
     `Invalid replay option match: expected ${MATCH_MODES.map((m) => `'${m}'`).join(' or ')}, got ${JSON.stringify(value)}. Leave it out for 'ignore-token'.`,
   );
+}
+
+/** What the report says of a match that was not exact: the progress token ignored, an empty optional `arguments` read as none. */
+export function matchRemark(exchange: ReplayExchange | undefined, message: JsonRpcMessage): string | undefined {
+  const remarks = [tokenRemark(exchange, message)];
+  if (exchange && argumentsReadAlike(exchange.message, message)) {
+    remarks.push(
+      'arguments' in paramsWithoutMeta(exchange.message)
+        ? 'matched a recording made with empty arguments; the request has none, as a live server reads alike'
+        : 'matched a recording made without arguments; the request has empty arguments ({}), as a live server reads alike',
+    );
+  }
+  const said = remarks.filter((r) => r !== undefined);
+  return said.length > 0 ? said.join('; ') : undefined;
 }
 
 /** The report's remark on a request answered from a recording that differs in having a progress token. */

@@ -1,18 +1,10 @@
-import { eraOf, MODERN_PROTOCOL_VERSION, type Transcript } from '../transcript/frame.js';
-import { frameMessage } from '../transcript/frame-content.js';
+import { jsonRpcErrorOf, methodNotFound, type ReadRequest } from '../http/read-request.js';
+import { eraOf, type Transcript } from '../transcript/frame.js';
+import { frameMessage, type JsonRpcMessage } from '../transcript/frame-content.js';
 import { isJsonObject } from '../transcript/json-object.js';
-import { isJsonRpcMessage } from '../transcript/json-rpc.js';
-import {
-  ENVELOPE_KEYS,
-  envelopeVersion,
-  hasModernHeaders,
-  headerMismatch,
-  paramHeaderMismatch,
-  paramHeadersOf,
-} from '../transcript/modern-envelope.js';
+import { paramHeaderMismatch, paramHeadersOf } from '../transcript/modern-envelope.js';
 import { TRANSPORT_HEADERS } from '../transcript/normalize.js';
 import { type IncomingRequest, type ResponseSink, writeOut } from './http-exchange.js';
-import { sendError } from './http-guards.js';
 import { JSON_HEADERS, jsonRpcError } from './json-rpc-error.js';
 import { streamOffsets } from './live-event.js';
 import { frameEvent } from './reframe.js';
@@ -49,21 +41,18 @@ export class ModernHttpReplay {
 
   /** The engine and the recorded `x-mcp-header` arguments, built on first use (see {@link ModernHttpReplay.of}). */
   private built:
-    | { readonly engine: ReplayEngine; readonly paramHeaders: ReadonlyMap<string, Readonly<Record<string, string>>> }
+    | {
+        readonly engine: ReplayEngine;
+        readonly paramHeaders: ReadonlyMap<string, Readonly<Record<string, string>>>;
+        /** The request methods the goldens record. */
+        readonly methods: ReadonlySet<string>;
+      }
     | undefined;
 
   constructor(
     /** The goldens this side serves: asked for once, when the side is first used. */
     private readonly goldens: () => readonly GoldenInput[],
     private readonly options: ReplayOptions,
-    /** True when the replay also serves legacy goldens: then only requests that say they are modern come here. */
-    private readonly beside: boolean,
-    /**
-     * True when the legacy side serves only modern goldens re-framed for 2025 clients: then every
-     * request comes here but one that says it is 2025's (an `initialize`, a session id, a 2025
-     * `MCP-Protocol-Version`).
-     */
-    private readonly crossedBeside = false,
   ) {}
 
   /**
@@ -71,14 +60,8 @@ export class ModernHttpReplay {
    * modern goldens of its own), else on the first modern request: a replay of 2025 goldens only
    * re-frames them for 2026-07-28 clients when one comes.
    */
-  static of(
-    goldens: () => readonly GoldenInput[],
-    options: ReplayOptions,
-    beside: boolean,
-    crossedBeside = false,
-    eager = true,
-  ): ModernHttpReplay {
-    const side = new ModernHttpReplay(goldens, options, beside, crossedBeside);
+  static of(goldens: () => readonly GoldenInput[], options: ReplayOptions, eager = true): ModernHttpReplay {
+    const side = new ModernHttpReplay(goldens, options);
     if (eager) void side.engine;
     return side;
   }
@@ -91,23 +74,11 @@ export class ModernHttpReplay {
   private build(): NonNullable<ModernHttpReplay['built']> {
     if (!this.built) {
       const goldens = this.goldens();
-      this.built = { engine: new ReplayEngine(goldens, this.options), paramHeaders: recordedParamHeaders(goldens) };
+      const engine = new ReplayEngine(goldens, this.options);
+      const methods = new Set(engine.plan.exchanges.map((e) => e.message?.method).filter((m) => typeof m === 'string'));
+      this.built = { engine, paramHeaders: recordedParamHeaders(goldens), methods };
     }
     return this.built;
-  }
-
-  /**
-   * Whether a request belongs to the modern era: it carries `Mcp-Method`, names 2026-07-28 in
-   * `MCP-Protocol-Version` or in its body's envelope; with no legacy goldens beside, every request
-   * (but a 2025 client's, when the legacy side answers it from crossed goldens).
-   */
-  claims(request: IncomingRequest): boolean {
-    if (hasModernHeaders(request.headers)) return true;
-    const version = request.headers['mcp-protocol-version'];
-    if (request.httpMethod === 'POST' && request.body.includes(ENVELOPE_KEYS.protocolVersion)) return true;
-    if (this.beside) return false;
-    if (!this.crossedBeside) return true;
-    return !(version !== undefined || request.headers['mcp-session-id'] !== undefined || isInitialize(request.body));
   }
 
   /** Stops every call still streaming and ends its response. */
@@ -121,60 +92,22 @@ export class ModernHttpReplay {
   }
 
   /**
-   * Answers one modern-era request; never throws. `fallback` answers it instead of the engine's
-   * refusal when no golden matches (the CLI's pass-through).
+   * Answers one 2026-07-28 request the reader let through (`read`: its era, method and name);
+   * never throws. `fallback` answers it instead of the engine's refusal when no golden matches (the
+   * CLI's pass-through).
    */
-  handle(request: IncomingRequest, sink: ResponseSink, fallback?: UnmatchedFallback): void {
-    if (request.httpMethod !== 'POST') {
-      this.engine.note(null, request.httpMethod, undefined, undefined, 'modern era: no GET or DELETE');
-      sendError(
-        sink,
-        405,
-        -32000,
-        `Method not allowed: ${request.httpMethod}. The 2026-07-28 revision has no sessions and no GET stream: send each request as a POST (subscriptions/listen for notifications).`,
-        { allow: 'POST' },
-      );
-      return;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(request.body);
-    } catch {
-      sendError(sink, 400, -32700, 'Parse error: the request body is not valid JSON. Send one JSON-RPC message.');
-      return;
-    }
-    if (!isJsonRpcMessage(value)) {
-      sendError(
-        sink,
-        400,
-        -32600,
-        'Invalid Request: expected one JSON-RPC 2.0 message object (no batches in 2026-07-28).',
-      );
-      return;
-    }
-    if (typeof value.method !== 'string' || !('id' in value)) {
-      // Notifications and responses: acknowledged, as a modern server does.
+  handle(
+    request: IncomingRequest,
+    sink: ResponseSink,
+    value: JsonRpcMessage,
+    read: ReadRequest,
+    fallback?: UnmatchedFallback,
+  ): void {
+    if (read.kind !== 'request') {
+      // Notifications: acknowledged, as a modern server does.
       this.engine.note(null, 'POST', value, undefined);
       sink.head(202, {});
       sink.end();
-      return;
-    }
-    const version = envelopeVersion(value) ?? request.headers['mcp-protocol-version'];
-    if (version !== MODERN_PROTOCOL_VERSION) {
-      const text = `Unsupported protocol version: ${JSON.stringify(version ?? null)}. This replay serves ${MODERN_PROTOCOL_VERSION} per request; send the per-request _meta envelope (${ENVELOPE_KEYS.protocolVersion}).`;
-      this.engine.note(null, 'POST', value, undefined, text);
-      this.answer(
-        sink,
-        400,
-        jsonRpcError(value.id, -32022, text, { supported: [MODERN_PROTOCOL_VERSION], requested: version ?? null }),
-      );
-      return;
-    }
-    const mismatch = headerMismatch(request.headers, value);
-    if (mismatch !== undefined) {
-      const text = `Header mismatch: ${mismatch}. A 2026-07-28 request's Mcp-Method, Mcp-Name and MCP-Protocol-Version headers must repeat its body.`;
-      this.engine.note(null, 'POST', value, undefined, text);
-      this.answer(sink, 400, jsonRpcError(value.id, -32020, text));
       return;
     }
     const tool = isJsonObject(value.params) ? value.params.name : undefined;
@@ -185,6 +118,13 @@ export class ModernHttpReplay {
       const text = `Header mismatch: ${paramMismatch}. The recorded tool ${JSON.stringify(tool)} marks that argument with x-mcp-header: send its Mcp-Param-* header with the same value (=?base64?...?= for non-ASCII).`;
       this.engine.note(null, 'POST', value, undefined, text);
       this.answer(sink, 400, jsonRpcError(value.id, -32020, text));
+      return;
+    }
+    if (!fallback && !this.build().methods.has(read.method as string)) {
+      // A method no golden records is one this server does not have: the SDK v2 server's method registry answers 404.
+      const missing = methodNotFound(read.method);
+      this.engine.note(null, 'POST', value, undefined, missing.message);
+      this.answer(sink, missing.status, JSON.stringify(jsonRpcErrorOf(read.id, missing)));
       return;
     }
     const refusal = taskRefusal(this.engine.match(value, 'http'), value);
@@ -281,17 +221,6 @@ function responseHeaders(exchange: ReplayExchange): Record<string, string> {
     out[name] = name === 'date' ? new Date().toUTCString() : (recorded[name] as string);
   }
   return out;
-}
-
-/** True when a body is an `initialize` request (the 2025 handshake). */
-function isInitialize(body: string): boolean {
-  if (!body.includes('initialize')) return false;
-  try {
-    const value: unknown = JSON.parse(body);
-    return isJsonRpcMessage(value) && value.method === 'initialize';
-  } catch {
-    return false;
-  }
 }
 
 /** The `x-mcp-header` arguments of every tool the goldens' `tools/list` answers list, by tool name. */

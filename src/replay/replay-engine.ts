@@ -16,7 +16,7 @@ import {
   chooseExchange,
   explainUnmatched,
   type MatchMode,
-  tokenRemark,
+  matchRemark,
   type UnmatchedError,
 } from './matching.js';
 import { checkPace } from './pace-option.js';
@@ -216,7 +216,7 @@ export class ReplayEngine {
     const live = liveValues(message, text);
     if (!exchange) return this.unanswered(session, label, message, live);
     this.taskPolls.started(exchange);
-    this.note(session, label, message, exchange, undefined, tokenRemark(exchange, message));
+    this.note(session, label, message, exchange, undefined, matchRemark(exchange, message));
     const call = this.startCall(session, exchange, message, live);
     if (message.method === 'initialize') this.startSession(session, call);
     return { kind: 'call', call };

@@ -87,12 +87,37 @@ export function hasProgressToken(message: JsonRpcMessage | undefined): boolean {
   return message !== undefined && requestProgressToken(message).present;
 }
 
+/** Methods whose optional `arguments` a live server reads the same absent or empty (`tools/call`, `prompts/get`). */
+const OPTIONAL_ARGUMENTS = new Set(['tools/call', 'prompts/get']);
+
+/**
+ * A request's params as a live server reads them, for matching: without `_meta` (a client's or a
+ * gateway's), and without an empty optional `arguments` (the Inspector sends `arguments: {}`
+ * where another client sends none). Key order never counts: keys are compared canonically.
+ */
+export function paramsAsRead(message: JsonRpcMessage | undefined): Record<string, unknown> {
+  const params = paramsWithoutMeta(message);
+  const args = params.arguments;
+  if (!OPTIONAL_ARGUMENTS.has(String(message?.method)) || !isEmptyObject(args)) return params;
+  const { arguments: _empty, ...rest } = params;
+  return rest;
+}
+
+const isEmptyObject = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+
+/** True when a request and its recording differ only in an empty optional `arguments` one has and the other lacks. */
+export function argumentsReadAlike(recorded: JsonRpcMessage | undefined, live: JsonRpcMessage): boolean {
+  const has = (message: JsonRpcMessage | undefined): boolean => 'arguments' in paramsWithoutMeta(message);
+  return OPTIONAL_ARGUMENTS.has(String(live.method)) && has(recorded) !== has(live);
+}
+
 /** The matching key of a request: what must be equal for a recorded answer to fit. */
 export function requestKey(httpMethod: string, message: JsonRpcMessage | undefined): string {
   if (!message || typeof message.method !== 'string') return httpMethod;
   // Notifications carry live ids; initialize carries the client's own name and capabilities.
   if (!('id' in message) || message.method === 'initialize') return `${httpMethod} ${message.method}`;
-  return `${httpMethod} ${message.method} ${canonicalJson(paramsWithoutMeta(message))}`;
+  return `${httpMethod} ${message.method} ${canonicalJson(paramsAsRead(message))}`;
 }
 
 /** Templates by frame: a golden served by several engines (a test file's replays) is cut once. */

@@ -95,6 +95,12 @@ export function serveReplayStdio(goldens: readonly GoldenInput[], options: Stdio
       );
       return;
     }
+    if (options.fallback?.claims?.(value)) {
+      // A cancel for a passed-through call, or the client's answer to the live server: the live server's.
+      engine.note(session, 'POST', value, undefined, undefined, 'passed through to the live server');
+      options.fallback.forward(line, initializeLine, write);
+      return;
+    }
     const answer = engine.receive(session, value, 'POST', line);
     if (answer.kind === 'accepted') return;
     if (value.method === 'initialize') initializeLine = line;

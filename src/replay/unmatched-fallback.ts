@@ -1,3 +1,4 @@
+import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import type { IncomingRequest, ResponseSink } from './http-exchange.js';
 
 /** A request no golden matched, handed to an {@link UnmatchedFallback} instead of being refused. */
@@ -24,6 +25,13 @@ export interface UnmatchedFallback {
   forward(unmatched: FallbackRequest): void;
   /** The replay session ended (the client's DELETE, or the replay closing). */
   sessionEnded(session: object): void;
+  /**
+   * Whether a client message belongs to a call this fallback passed through: a
+   * `notifications/cancelled` naming one, or the client's answer to a request the live server
+   * sent during one. The adapter hands such a message to {@link UnmatchedFallback.forward} instead
+   * of answering it from the goldens, so the live server sees the cancel or the answer.
+   */
+  claims?(session: object, message: JsonRpcMessage): boolean;
 }
 
 /** What answers the requests no golden matched in a stdio replay (one session: the process's). */
@@ -33,6 +41,11 @@ export interface StdioFallback {
    * marks a response, as the replay's own writer does); `initialize` is the client's initialize line.
    */
   forward(line: string, initialize: string | undefined, write: (line: string, answer: boolean) => void): void;
+  /**
+   * Whether a client message belongs to a call this fallback passed through (a cancel naming one,
+   * the client's answer to the live server's request): it then goes to {@link StdioFallback.forward}.
+   */
+  claims?(message: JsonRpcMessage): boolean;
   /** The client closed stdin: resolves once what was forwarded was answered (or given up) and recorded. */
   end(): Promise<void>;
 }

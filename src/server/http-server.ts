@@ -3,14 +3,14 @@ import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Serv
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { closeNow, listenLoopback } from '../http/listen-loopback.js';
-import { acceptRefusal, MCP_PROTOCOL_VERSIONS } from '../http/mcp-http-rules.js';
+import { MCP_PROTOCOL_VERSIONS } from '../http/mcp-http-rules.js';
 import { isAllowedOrigin } from '../http/origin-policy.js';
-import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
+import { jsonRpcErrorOf, type RequestRefusal, readRequest } from '../http/read-request.js';
 import { AuditLog } from './audit-log.js';
 import { CountingEventStore } from './counting-event-store.js';
 import { holdForTurn } from './hold-for-turn.js';
-import { hasEnvelope, hasModernHeaders, refuseModernMethod, serveModern } from './modern-http.js';
-import { asksNoAccelHeader, checkPost, isJsonContent } from './post-body.js';
+import { serveModern } from './modern-http.js';
+import { asksNoAccelHeader, isJsonContent, legacyBatchRefusal, readPost } from './post-body.js';
 import { connectWithHooks } from './reference-server.js';
 import { TaskStore } from './tasks-extension.js';
 
@@ -132,27 +132,18 @@ function negotiatedVersion(message: unknown): string | undefined {
   return MCP_PROTOCOL_VERSIONS.includes(wanted) ? wanted : MCP_PROTOCOL_VERSIONS[0];
 }
 
-/** A modern-only server's answer to a 2025 request: 405 for GET/DELETE, else 400 with -32022 (UnsupportedProtocolVersion). */
-function refuseLegacy(res: ServerResponse, method: string, body: unknown): void {
-  if (method !== 'POST') {
-    refuseModernMethod(res, method);
+/** Answers a request the reader refused: `202` with no body for an accepted-and-dropped notification, else the JSON-RPC error. */
+function sendRefusal(res: ServerResponse, refusal: RequestRefusal, id: string | number | null): void {
+  if (refusal.status === 202) {
+    res.writeHead(202).end();
     return;
   }
-  const message = typeof body === 'object' && body !== null ? (body as { id?: unknown; params?: unknown }) : {};
-  const params = typeof message.params === 'object' && message.params !== null ? message.params : {};
-  const requested = (params as { protocolVersion?: unknown }).protocolVersion ?? null;
-  res.writeHead(400, { 'content-type': 'application/json' });
-  res.end(
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id: message.id ?? null,
-      error: {
-        code: -32022,
-        message: `Unsupported protocol version: ${JSON.stringify(requested)}. This server speaks 2026-07-28 only: send each request with the per-request envelope (no initialize).`,
-        data: { supported: [MODERN_PROTOCOL_VERSION], requested },
-      },
-    }),
-  );
+  const headers =
+    refusal.status === 405
+      ? { 'content-type': 'application/json', allow: 'POST' }
+      : { 'content-type': 'application/json' };
+  res.writeHead(refusal.status, headers);
+  res.end(JSON.stringify(jsonRpcErrorOf(id, refusal)));
 }
 
 /**
@@ -254,15 +245,44 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       return;
     }
     if (options.accelHeader === false) withoutAccelHeader(res);
-    // The modern era (2026-07-28) beside the sessions: a request that says it is modern is its own exchange.
-    const modernServed = options.modern !== 'reject';
-    if (modernServed && req.method !== 'POST' && hasModernHeaders(req.headers)) {
-      refuseModernMethod(res, req.method ?? '');
+    if (req.method === 'POST' && !isJsonContent(req)) {
+      sendJsonError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
       return;
     }
-    const accept = acceptRefusal(req.method ?? '', req.headers.accept);
-    if (accept) {
-      sendJsonError(res, accept.status, accept.code, accept.message);
+    let body: unknown;
+    if (req.method === 'POST') {
+      const checked = await readPost(req);
+      if ('refusal' in checked) {
+        sendJsonError(res, checked.refusal.status, checked.refusal.code, checked.refusal.message);
+        if (checked.cut) res.once('finish', () => req.socket.destroy());
+        return;
+      }
+      body = checked.body;
+    }
+    // The one reading of a request: its era, and the refusal the SDK v2 server would answer it with.
+    const read = readRequest(
+      { httpMethod: req.method ?? '', headers: req.headers, body },
+      {
+        legacy: options.legacy === 'reject' ? 'reject' : 'serve',
+        modern: options.modern === 'reject' ? 'reject' : 'serve',
+      },
+    );
+    if (read.refusal) {
+      sendRefusal(res, read.refusal, read.id);
+      return;
+    }
+    // The check's upstream omits the header for the calls that ask it to (see NO_ACCEL_TOKEN_MARK).
+    if (options.checkTools && options.accelHeader !== false && asksNoAccelHeader(body)) withoutAccelHeader(res);
+    if (read.era === 'modern') {
+      await serveModern(req, res, body, read, {
+        audit,
+        failAtStep: options.failAtStep,
+        checkTools: options.checkTools ?? false,
+        jsonResponse: options.jsonResponse ?? false,
+        accelHeader: options.accelHeader ?? true,
+        tasks,
+        enforceParamHeaders: options.paramHeaders !== 'record',
+      });
       return;
     }
     const sessionId = req.headers['mcp-session-id'];
@@ -271,32 +291,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       sendJsonError(res, 404, -32001, `Session not found: "${sessionId}". Send initialize to start a new session.`);
       return;
     }
-    let body: unknown;
-    if (req.method === 'POST' && isJsonContent(req)) {
-      const checked = await checkPost(req, known?.version);
-      if ('refusal' in checked) {
-        sendJsonError(res, checked.refusal.status, checked.refusal.code, checked.refusal.message);
-        if (checked.cut) res.once('finish', () => req.socket.destroy());
-        return;
-      }
-      body = checked.body;
-      // The check's upstream omits the header for the calls that ask it to (see NO_ACCEL_TOKEN_MARK).
-      if (options.checkTools && options.accelHeader !== false && asksNoAccelHeader(body)) withoutAccelHeader(res);
-      if (modernServed && !known && (hasModernHeaders(req.headers) || hasEnvelope(body))) {
-        await serveModern(req, res, body, {
-          audit,
-          failAtStep: options.failAtStep,
-          checkTools: options.checkTools ?? false,
-          jsonResponse: options.jsonResponse ?? false,
-          accelHeader: options.accelHeader ?? true,
-          tasks,
-          enforceParamHeaders: options.paramHeaders !== 'record',
-        });
-        return;
-      }
-    }
-    if (options.legacy === 'reject') {
-      refuseLegacy(res, req.method ?? '', body);
+    const batch = legacyBatchRefusal(req, body, known?.version);
+    if (batch) {
+      sendJsonError(res, batch.status, batch.code, batch.message);
       return;
     }
     if (known) {

@@ -72,7 +72,11 @@ describe('the reference server in the modern era (2026-07-28), beside its 2025 s
         params: {
           name: 'progress',
           arguments: { steps: 50, step_ms: 40 },
-          _meta: { progressToken: 'c', 'io.modelcontextprotocol/protocolVersion': '2026-07-28' },
+          _meta: {
+            progressToken: 'c',
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
         },
       },
       { 'mcp-method': 'tools/call', 'mcp-name': 'progress', 'mcp-protocol-version': '2026-07-28' },
@@ -109,7 +113,13 @@ describe('the reference server in the modern era (2026-07-28), beside its 2025 s
         jsonrpc: '2.0',
         id: 2,
         method: 'tools/call',
-        params: { name: 'chatty', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+        params: {
+          name: 'chatty',
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
       },
       { 'mcp-method': 'tools/call', 'mcp-name': 'progress', 'mcp-protocol-version': '2026-07-28' },
     );

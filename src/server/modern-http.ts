@@ -1,13 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { jsonRpcErrorOf, methodNotFound, type ReadRequest } from '../http/read-request.js';
 import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
-import {
-  ENVELOPE_KEYS,
-  envelopeVersion,
-  headerMismatch,
-  paramHeaderMismatch,
-  TASKS_EXTENSION,
-} from '../transcript/modern-envelope.js';
+import { paramHeaderMismatch, TASKS_EXTENSION } from '../transcript/modern-envelope.js';
 import {
   type ConnectReferenceOptions,
   callReferenceTool,
@@ -30,15 +25,6 @@ export interface ModernServeOptions extends ConnectReferenceOptions {
   readonly tasks?: TaskStore | undefined;
   /** Refuse a `tools/call` whose `Mcp-Param-*` headers disagree with its marked arguments (-32020). @default true */
   readonly enforceParamHeaders?: boolean;
-}
-
-export { hasModernHeaders } from '../transcript/modern-envelope.js';
-
-/** True when a parsed body carries the per-request envelope. */
-export function hasEnvelope(body: unknown): boolean {
-  const params = typeof body === 'object' && body !== null ? (body as { params?: unknown }).params : undefined;
-  const meta = typeof params === 'object' && params !== null ? (params as { _meta?: unknown })._meta : undefined;
-  return typeof meta === 'object' && meta !== null && ENVELOPE_KEYS.protocolVersion in meta;
 }
 
 type Message = { jsonrpc: '2.0'; id?: string | number; method?: string; params?: Record<string, unknown> };
@@ -66,20 +52,6 @@ function complete(result: Record<string, unknown>, cacheable = false): Record<st
   };
 }
 
-/** The 405 a modern-era GET or DELETE gets: no sessions, no GET stream. */
-export function refuseModernMethod(res: ServerResponse, method: string): void {
-  res.writeHead(405, { 'content-type': 'application/json', allow: 'POST' });
-  res.end(
-    JSON.stringify(
-      error(
-        null,
-        -32000,
-        `Method not allowed: ${method}. The 2026-07-28 revision has no sessions: send each request as a POST.`,
-      ),
-    ),
-  );
-}
-
 /**
  * Answers one modern-era POST: no session, `server/discover`, `tools/list`, `resources/*` and
  * `tools/call` with the same tools, progress and audit as the legacy side. A call's progress goes
@@ -90,33 +62,18 @@ export async function serveModern(
   req: IncomingMessage,
   res: ServerResponse,
   body: unknown,
+  read: ReadRequest,
   options: ModernServeOptions,
 ): Promise<void> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    send(res, 400, error(null, -32600, 'Invalid Request: expected one JSON-RPC 2.0 message object.'));
-    return;
-  }
   const message = body as Message;
-  if (message.method === undefined || message.id === undefined) {
+  if (read.kind !== 'request') {
     res.writeHead(202).end();
-    return;
-  }
-  const version = envelopeVersion(message) ?? req.headers['mcp-protocol-version'];
-  if (version !== MODERN_PROTOCOL_VERSION) {
-    send(
-      res,
-      400,
-      error(message.id, -32022, `Unsupported protocol version: ${JSON.stringify(version ?? null)}.`, {
-        supported: [MODERN_PROTOCOL_VERSION],
-        requested: version ?? null,
-      }),
-    );
     return;
   }
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(req.headers))
     headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  const mismatch = headerMismatch(headers, message) ?? toolParamMismatch(headers, message, options);
+  const mismatch = toolParamMismatch(headers, message, options);
   if (mismatch !== undefined) {
     send(res, 400, error(message.id, -32020, `Header mismatch: ${mismatch}.`));
     return;
@@ -164,13 +121,14 @@ export async function serveModern(
       case 'tasks/update':
       case 'tasks/cancel':
         if (!tasks) {
-          send(res, 200, error(message.id, -32601, `Method not found: ${message.method}`));
+          send(res, 404, jsonRpcErrorOf(message.id ?? null, methodNotFound(message.method)));
           return;
         }
-        reply(tasks.answer(message, headers['mcp-name'] ?? null));
+        reply(tasks.answer(message, read.nameHeader ?? null));
         return;
       default:
-        send(res, 200, error(message.id, -32601, `Method not found: ${message.method}`));
+        // A method this server does not have: the SDK v2 server's method registry answers 404.
+        send(res, 404, jsonRpcErrorOf(message.id ?? null, methodNotFound(message.method)));
     }
   } catch (thrown) {
     if (!(thrown instanceof McpError)) throw thrown;

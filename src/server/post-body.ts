@@ -1,11 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import {
-  batchRefusal,
-  type HttpRefusal,
-  invalidMessageRefusal,
-  isJsonRpcObject,
-  PARSE_REFUSAL,
-} from '../http/mcp-http-rules.js';
+import { batchRefusal, type HttpRefusal } from '../http/mcp-http-rules.js';
+import { UNPARSEABLE } from '../http/read-request.js';
 
 // The reference server's POST body: read once, bounded in size and in the wait for a body its
 // Content-Length announces, checked by the rules serve and replay share.
@@ -75,28 +70,31 @@ export const isJsonContent = (req: IncomingMessage): boolean =>
   (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() === 'application/json';
 
 /**
- * The rules the replay applies too, checked before the SDK's transport sees a POST (which would
- * take a batch in any version and call a non-object body a parse error): the parsed body, or the
- * refusal to answer with.
+ * The body of a POST, read once and bounded: its parsed JSON ({@link UNPARSEABLE} when it is not
+ * JSON), or the refusal of a body too large or cut short. What the body means, and whether it is
+ * refused, is the request reader's (`http/read-request.ts`) and the legacy side's (batches).
  */
-export async function checkPost(
+export async function readPost(
   req: IncomingMessage,
-  sessionVersion: string | undefined,
 ): Promise<{ readonly body: unknown } | { readonly refusal: HttpRefusal; readonly cut?: boolean }> {
   const read = await readBody(req);
   // A body cut short (a stale Content-Length) leaves the connection mid-request: it is closed after the answer.
   if (!('text' in read))
     return { refusal: { status: read.status, code: -32000, message: read.why }, cut: read.status === 400 };
-  let body: unknown;
   try {
-    body = JSON.parse(read.text);
+    return { body: JSON.parse(read.text) as unknown };
   } catch {
-    return { refusal: PARSE_REFUSAL };
+    return { body: UNPARSEABLE };
   }
-  if (Array.isArray(body)) {
-    const header = req.headers['mcp-protocol-version'];
-    const refusal = batchRefusal(body.length, typeof header === 'string' ? header : sessionVersion);
-    return refusal ? { refusal } : { body };
-  }
-  return isJsonRpcObject(body) ? { body } : { refusal: invalidMessageRefusal(body) };
+}
+
+/** `400` for a 2025 batch a session's version does not take (batches exist only in 2025-03-26). */
+export function legacyBatchRefusal(
+  req: IncomingMessage,
+  body: unknown,
+  sessionVersion: string | undefined,
+): HttpRefusal | undefined {
+  if (!Array.isArray(body)) return undefined;
+  const header = req.headers['mcp-protocol-version'];
+  return batchRefusal(body.length, typeof header === 'string' ? header : sessionVersion);
 }

@@ -126,7 +126,7 @@ describe('serve: the tasks extension (io.modelcontextprotocol/tasks, 2026-07-28)
     expect(missing.json.error).toMatchObject({ code: -32020 });
     const other = await post(modern(61, 'tasks/cancel', { taskId: created.taskId }), { 'mcp-name': 'another-task' });
     expect(other.status).toBe(400);
-    expect(other.json.error?.message).toContain('mcp-name');
+    expect(other.json.error?.message).toContain('Mcp-Name');
   });
 
   test('a client without the extension gets the plain result, and -32021 on tasks/*; an unknown task is -32602', async () => {

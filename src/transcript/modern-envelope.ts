@@ -1,4 +1,3 @@
-import { MODERN_PROTOCOL_VERSION } from './frame.js';
 import type { JsonRpcMessage } from './frame-content.js';
 import { isJsonObject } from './json-object.js';
 
@@ -20,21 +19,6 @@ export function declaresTasks(message: JsonRpcMessage): boolean {
   return isJsonObject(extensions) && isJsonObject(extensions[TASKS_EXTENSION]);
 }
 
-/**
- * Whether a request's headers say it speaks 2026-07-28: its `MCP-Protocol-Version` names that
- * revision, or it carries `Mcp-Method` where nothing says 2025. An `Mcp-Method` header alone is not
- * enough beside a session id, an older `MCP-Protocol-Version` or an `initialize`: a 2025 client may
- * send it too (mcp-remote 0.15 does on its 2025 handshake), and such a request is the 2025 era's.
- */
-export function hasModernHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): boolean {
-  const version = headers['mcp-protocol-version'];
-  if (version === MODERN_PROTOCOL_VERSION) return true;
-  const method = headers['mcp-method'];
-  return (
-    method !== undefined && method !== 'initialize' && version === undefined && headers['mcp-session-id'] === undefined
-  );
-}
-
 /** The protocol version a message's envelope names, when it carries one (a modern-era request). */
 export function envelopeVersion(message: JsonRpcMessage): string | undefined {
   const meta = isJsonObject(message.params) ? message.params._meta : undefined;
@@ -50,8 +34,8 @@ export function encodeHeaderValue(value: unknown): string {
     : `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
 }
 
-/** What `Mcp-Name` carries for each method that names something (SEP-2243). */
-const NAME_PARAM: Readonly<Record<string, string>> = {
+/** What `Mcp-Name` carries for each method that names something (SEP-2243; `tasks/*` from SEP-2663). */
+export const NAME_PARAM: Readonly<Record<string, string>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
@@ -84,41 +68,15 @@ export function modernHeaders(
   return headers;
 }
 
-const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
-
-/** A header value as the sender meant it: the base64 sentinel decoded, anything else as is. */
-export function decodeHeaderValue(value: string): string {
-  const encoded = SENTINEL.exec(value)?.[1];
-  return encoded === undefined ? value : Buffer.from(encoded, 'base64').toString('utf8');
-}
-
-/**
- * Why a modern-era request's headers disagree with its body (`-32020 HeaderMismatch`), or
- * `undefined` when they agree: `Mcp-Method`, `Mcp-Name` where the method names something, and
- * `MCP-Protocol-Version` against the envelope's version.
- */
-export function headerMismatch(
-  headers: Readonly<Record<string, string | undefined>>,
-  message: JsonRpcMessage,
-): string | undefined {
-  const expected = modernHeaders(message);
-  for (const name of ['mcp-method', 'mcp-name', 'mcp-protocol-version']) {
-    const want = expected[name];
-    const got = headers[name];
-    if (want === undefined) continue;
-    if (got === undefined)
-      return `the ${name} header is missing; the body says ${JSON.stringify(decodeHeaderValue(want))}`;
-    if (decodeHeaderValue(got) !== decodeHeaderValue(want)) {
-      return `the ${name} header says ${JSON.stringify(got.slice(0, 100))}, the body says ${JSON.stringify(decodeHeaderValue(want))}`;
-    }
-  }
-  return undefined;
-}
-
 const CANONICAL_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-/** A `Mcp-Param-*` value as sent: the base64 sentinel decoded (`undefined` when its payload is not canonical base64 of UTF-8). */
-function decodeParamValue(value: string): string | undefined {
+/**
+ * The one decoding of a 2026-07-28 header value (SEP-2243), applied alike to `Mcp-Name` and
+ * `Mcp-Param-*` as the SDK v2 2.4.0 server applies it: a value in the base64 sentinel
+ * `=?base64?…?=` is decoded when its payload is canonical base64 (padding included) of valid
+ * UTF-8, and is `undefined` (refused) otherwise; any other value is itself.
+ */
+export function decodeHeaderValue(value: string): string | undefined {
   if (!(value.startsWith('=?base64?') && value.endsWith('?='))) return value;
   const payload = value.slice(9, -2);
   if (!CANONICAL_BASE64.test(payload)) return undefined;
@@ -150,7 +108,7 @@ export function paramHeaderMismatch(
     const name = `mcp-param-${header.toLowerCase()}`;
     const got = headers[name];
     if (got === undefined) return `the ${name} header is missing; the body says ${argument}=${JSON.stringify(body)}`;
-    const decoded = decodeParamValue(got);
+    const decoded = decodeHeaderValue(got);
     if (decoded === undefined) return `the ${name} header carries an invalid base64 sentinel value`;
     const same =
       typeof body === 'number' && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(decoded)

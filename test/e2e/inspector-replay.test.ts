@@ -19,7 +19,20 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mcp-golden-inspector-'));
   const scenarios = join(dir, 'scenarios.json');
-  await writeFile(scenarios, JSON.stringify([{ name: 'echo', tool: 'echo', arguments: { message: 'hi' } }]));
+  await writeFile(
+    scenarios,
+    JSON.stringify([
+      { name: 'echo', tool: 'echo', arguments: { message: 'hi' } },
+      // prompts/get recorded without arguments: the Inspector sends `arguments: {}`.
+      {
+        name: 'prompt',
+        steps: [
+          { method: 'prompts/get', params: { name: 'simple-prompt' } },
+          { tool: 'echo', arguments: { message: 'hi' } },
+        ],
+      },
+    ]),
+  );
   const recorded = await runInProcess([
     'record',
     '--stdio',
@@ -67,6 +80,22 @@ describe('the replay of a plain echo golden of server-everything', () => {
     expect(call.json).toEqual({ content: [{ type: 'text', text: 'Echo: hi' }] });
   }, 60_000);
 });
+
+test("the Inspector's prompts/get (arguments: {}) is answered from a golden recorded without arguments, and the report says so", async () => {
+  const golden = await readGolden(join(dir, 'prompt.jsonl'));
+  expect(golden.frames.some((f) => f.raw?.includes('"prompts/get"') && !f.raw.includes('"arguments"'))).toBe(true);
+  const replay = await createReplayServer(golden, { pace: 'instant' });
+  try {
+    const got = await inspectorCli([replay.url], 'prompts/get', ['--prompt-name', 'simple-prompt']);
+    expect(got.code, got.stderr).toBe(0);
+    expect(JSON.stringify(got.json)).toContain('This is a simple prompt without arguments');
+    const entry = replay.report().requests.find((r) => r.method === 'prompts/get');
+    expect(entry?.matched).not.toBeNull();
+    expect(entry?.remark).toContain('matched a recording made without arguments');
+  } finally {
+    await replay.close();
+  }
+}, 60_000);
 
 test('the replay of a committed golden serves its recorded resources/list, and refuses prompts the server does not advertise', async () => {
   const golden = fileURLToPath(new URL('../../goldens/chatty.jsonl', import.meta.url));

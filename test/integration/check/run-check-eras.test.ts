@@ -59,7 +59,7 @@ describe('mcp-golden check in the 2026-07-28 era', () => {
     [
       'drop-mcp-name',
       ERA_ROWS[1] as string,
-      /^gateway→upstream: no call tagged .* reached the tool.*client→gateway: the call was refused: .*-32020.*mcp-name header is missing/,
+      /^gateway→upstream: no call tagged .* reached the tool.*client→gateway: the call was refused: .*-32020.*Mcp-Name header is absent/,
     ],
     [
       'stale-on-reissue',

@@ -45,7 +45,10 @@ async function callGreet(paramHeader: string | undefined): Promise<{ status: num
       params: {
         name: 'greet',
         arguments: { name: NAME },
-        _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' },
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
       },
     }),
   });

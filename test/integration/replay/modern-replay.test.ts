@@ -69,7 +69,10 @@ const post = (url: string, body: unknown, headers: Record<string, string>) =>
     body: JSON.stringify(body),
   });
 
-const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
+const envelope = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 describe('replaying modern goldens (2026-07-28)', () => {
   test('the SDK v2 client pinned to 2026-07-28 gets the recorded results, progress and input_required round', async () => {
@@ -104,7 +107,7 @@ describe('replaying modern goldens (2026-07-28)', () => {
       const body = (await response.json()) as { id: unknown; error: { code: number; message: string } };
       expect(body.id).toBe(5);
       expect(body.error.code).toBe(-32020);
-      expect(body.error.message).toContain('mcp-method header says "tools/call", the body says "tools/list"');
+      expect(body.error.message).toContain('the body names method tools/list but the Mcp-Method header names tools/call');
     });
   });
 
@@ -116,7 +119,7 @@ describe('replaying modern goldens (2026-07-28)', () => {
           jsonrpc: '2.0',
           id: 1,
           method: 'tools/list',
-          params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2027-01-01' } },
+          params: { _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': '2027-01-01' } },
         },
         { 'mcp-method': 'tools/list', 'mcp-protocol-version': '2027-01-01' },
       );
@@ -216,7 +219,9 @@ describe('replaying modern goldens (2026-07-28)', () => {
     const reader = response.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
     let text = '';
     while ((text.match(/notifications\/progress/g) ?? []).length < 2) {
-      const { value } = await reader.read();
+      const { value, done } = await reader.read();
+      // A refusal instead of the stream must fail the test, not spin on a finished body.
+      if (done) throw new Error(`the stream ended before 2 progress notifications: ${text}`);
       text += new TextDecoder().decode(value);
     }
     await replay.close();
