@@ -48,112 +48,150 @@ export function nginxVersion() {
   return `${run.stdout ?? ''}${run.stderr ?? ''}`.match(/nginx\/(\S+)/)?.[1];
 }
 
-/** Every gateway configuration of the compatibility matrix, with the check options that start it. */
+/**
+ * Where the matrix's own run differs from a user's project, and only there: the nginx script a user
+ * saves from docs/gateway-authors.md (a test keeps that copy equal to test/support/nginx-gateway.sh),
+ * `npx NAME` (which runs the project's node_modules/.bin/NAME, as here), and mcp-proxy 6.7.19 in a folder
+ * of its own (here under the system temp folder; see npmGatewayAt).
+ */
+function asRunHere(gateway) {
+  return gateway
+    .replace('bash nginx-gateway.sh ', `bash ${join(root, 'test/support/nginx-gateway.sh')} `)
+    .replace(/^npx ([\w-]+) /, (_, name) => `${bin(name)} `)
+    .replace(
+      `node ${MCP_PROXY_MODERN_MAIN} `,
+      () => `node ${join(npmGatewayAt('mcp-proxy', MCP_PROXY_MODERN), 'dist/bin/mcp-proxy.mjs')} `,
+    );
+}
+
+/** Where a user's project installs mcp-proxy 6.7.19 (its own folder: its tunnel dependency declares Node >= 22). */
+const MCP_PROXY_MODERN_DIR = `mcp-proxy-${MCP_PROXY_MODERN}`;
+const MCP_PROXY_MODERN_MAIN = `${MCP_PROXY_MODERN_DIR}/node_modules/mcp-proxy/dist/bin/mcp-proxy.mjs`;
+
+/** The commands a user's project runs once before the matrix's command lines work. */
+export const SETUP = [
+  `npm install --save-dev mcp-golden supergateway@${npmVersion('supergateway')} mcp-proxy@${npmVersion('mcp-proxy')} mcp-remote@${npmVersion('mcp-remote')}`,
+  `npm install --prefix ${MCP_PROXY_MODERN_DIR} --no-save --engine-strict=false mcp-proxy@${MCP_PROXY_MODERN}`,
+];
+
+const FLAGS = [
+  ['clientTransport', '--client-transport'],
+  ['upstreamTransport', '--upstream-transport'],
+  ['clientEra', '--client-era'],
+  ['upstreamEra', '--upstream-era'],
+];
+
+/** A matrix column: its `npx mcp-golden check` command line as run from a user's project, and the options the matrix runs here. */
+function column(id, name, mode, gateway, eras = {}) {
+  const flags = FLAGS.filter(([key]) => eras[key]).map(([key, flag]) => `${flag} ${eras[key]}`);
+  return {
+    id,
+    name,
+    mode,
+    command: `npx mcp-golden check ${[...flags, `--gateway '${gateway}'`].join(' ')}`,
+    get options() {
+      return { ...eras, gateway: asRunHere(gateway) };
+    },
+  };
+}
+
+/** Every gateway configuration of the compatibility matrix. */
 export function realGateways() {
-  const nginx = `bash ${join(root, 'test/support/nginx-gateway.sh')}`;
   const nginxV = nginxVersion();
+  const nginx = `nginx ${nginxV} (Debian)`;
   const sg = `supergateway ${npmVersion('supergateway')}`;
+  const remote = `mcp-remote ${npmVersion('mcp-remote')}`;
+  const proxy67 = `mcp-proxy ${MCP_PROXY_MODERN}`;
+  const remoteCmd = 'npx mcp-remote {upstream} --allow-http --transport http-only';
+  const proxy67Cmd = `node ${MCP_PROXY_MODERN_MAIN} --host 127.0.0.1 --port {port} --server stream -- {upstream}`;
+  const stdioUp = { upstreamTransport: 'stdio' };
+  const stdioClient = { clientTransport: 'stdio' };
   return [
     ...(nginxV
       ? [
-          {
-            id: 'nginx-faithful',
-            name: `nginx ${nginxV} (Debian)`,
-            mode: 'reverse proxy, proxy_buffering off',
-            options: { gateway: `${nginx} {upstream} {port} faithful` },
-          },
-          {
-            id: 'nginx-buffering',
-            name: `nginx ${nginxV} (Debian)`,
-            mode: 'reverse proxy, gzip + buffering on',
-            options: { gateway: `${nginx} {upstream} {port} buffering` },
-          },
+          column(
+            'nginx-faithful',
+            nginx,
+            'reverse proxy, proxy_buffering off',
+            'bash nginx-gateway.sh {upstream} {port} faithful',
+          ),
+          column(
+            'nginx-faithful-modern',
+            nginx,
+            'reverse proxy, proxy_buffering off; client and upstream 2026-07-28',
+            'bash nginx-gateway.sh {upstream} {port} faithful',
+            { clientEra: 'modern', upstreamEra: 'modern' },
+          ),
+          column(
+            'nginx-buffering',
+            nginx,
+            'reverse proxy, gzip + buffering on',
+            'bash nginx-gateway.sh {upstream} {port} buffering',
+          ),
         ]
       : []),
-    {
-      id: 'supergateway-stdio-to-http',
-      name: sg,
-      mode: 'stdio server → Streamable HTTP (stateful)',
-      options: {
-        gateway: `${bin('supergateway')} --stdio "{upstream}" --outputTransport streamableHttp --stateful --port {port} --logLevel none`,
-        upstreamTransport: 'stdio',
-      },
-    },
-    {
-      id: 'supergateway-http-to-stdio',
-      name: sg,
-      mode: 'Streamable HTTP server → stdio client',
-      options: {
-        gateway: `${bin('supergateway')} --streamableHttp {upstream} --logLevel none`,
-        clientTransport: 'stdio',
-      },
-    },
-    {
-      id: 'mcp-proxy-stdio-to-http',
-      name: `mcp-proxy ${npmVersion('mcp-proxy')}`,
-      mode: 'stdio server → Streamable HTTP',
-      options: {
-        gateway: `${bin('mcp-proxy')} --host 127.0.0.1 --port {port} --server stream -- {upstream}`,
-        upstreamTransport: 'stdio',
-      },
-    },
-    {
-      id: 'mcp-remote-http-to-stdio',
-      name: `mcp-remote ${npmVersion('mcp-remote')}`,
-      mode: 'Streamable HTTP server → stdio client',
-      options: {
-        gateway: `${bin('mcp-remote')} {upstream} --allow-http --transport http-only`,
-        clientTransport: 'stdio',
-      },
-    },
+    column(
+      'supergateway-stdio-to-http',
+      sg,
+      'stdio server → Streamable HTTP (stateful)',
+      'npx supergateway --stdio "{upstream}" --outputTransport streamableHttp --stateful --port {port} --logLevel none',
+      stdioUp,
+    ),
+    column(
+      'supergateway-http-to-stdio',
+      sg,
+      'Streamable HTTP server → stdio client',
+      'npx supergateway --streamableHttp {upstream} --logLevel none',
+      stdioClient,
+    ),
+    column(
+      'mcp-proxy-stdio-to-http',
+      `mcp-proxy ${npmVersion('mcp-proxy')}`,
+      'stdio server → Streamable HTTP',
+      'npx mcp-proxy --host 127.0.0.1 --port {port} --server stream -- {upstream}',
+      stdioUp,
+    ),
+    column('mcp-remote-http-to-stdio', remote, 'Streamable HTTP server → stdio client', remoteCmd, stdioClient),
     // The dual-era bridges (the check's client or upstream speaks 2026-07-28 on its leg). An era on a
     // stdio leg is always 2025-11-25: the check speaks 2026-07-28 over HTTP only.
-    {
-      id: 'mcp-remote-auto-modern-upstream',
-      name: `mcp-remote ${npmVersion('mcp-remote')}`,
-      mode: 'Streamable HTTP server → stdio client, `--protocol auto`; upstream 2026-07-28, client 2025-11-25',
-      options: {
-        gateway: `${bin('mcp-remote')} {upstream} --allow-http --transport http-only --protocol auto`,
-        clientTransport: 'stdio',
-        upstreamEra: 'modern',
-      },
-    },
-    {
-      id: 'mcp-remote-auto-legacy-upstream',
-      name: `mcp-remote ${npmVersion('mcp-remote')}`,
-      // The check's default upstream serves both eras, as SDK v2 servers do: mcp-remote's server/discover
-      // probe finds 2026-07-28 there, so this column's upstream leg speaks 2026-07-28 too (its audit rows
-      // carry the Mcp-* headers and no session). The check has no 2025-only HTTP upstream to fall back on.
-      mode: 'Streamable HTTP server → stdio client, `--protocol auto`; upstream dual-era (it picks 2026-07-28), client 2025-11-25',
-      options: {
-        gateway: `${bin('mcp-remote')} {upstream} --allow-http --transport http-only --protocol auto`,
-        clientTransport: 'stdio',
-      },
-    },
-    {
-      id: 'mcp-proxy-modern-client',
-      name: `mcp-proxy ${MCP_PROXY_MODERN}`,
-      mode: 'stdio server → Streamable HTTP (`--modern`, its default); upstream 2025-11-25, client 2026-07-28',
-      get options() {
-        return { ...mcpProxyModern(), clientEra: 'modern' };
-      },
-    },
-    {
-      id: 'mcp-proxy-modern-legacy-client',
-      name: `mcp-proxy ${MCP_PROXY_MODERN}`,
-      mode: 'stdio server → Streamable HTTP (`--modern`, its default); upstream and client 2025-11-25',
-      get options() {
-        return mcpProxyModern();
-      },
-    },
+    column(
+      'mcp-remote-auto-modern-upstream',
+      remote,
+      'Streamable HTTP server → stdio client, `--protocol auto`; upstream 2026-07-28, client 2025-11-25',
+      `${remoteCmd} --protocol auto`,
+      { ...stdioClient, upstreamEra: 'modern' },
+    ),
+    // The legacy upstream is 2025-11-25 only (it refuses server/discover as SDK v1 does): mcp-remote's
+    // probe finds no 2026-07-28 there and it falls back to the 2025 handshake.
+    column(
+      'mcp-remote-auto-legacy-upstream',
+      remote,
+      'Streamable HTTP server → stdio client, `--protocol auto`; upstream 2025-11-25 only (its fallback), client 2025-11-25',
+      `${remoteCmd} --protocol auto`,
+      { ...stdioClient, upstreamEra: 'legacy' },
+    ),
+    // An upstream serving both eras, as SDK v2 servers do: the probe finds 2026-07-28 there, so the
+    // upstream leg speaks 2026-07-28 (its audit rows carry the Mcp-* headers and no session).
+    column(
+      'mcp-remote-auto-dual-upstream',
+      remote,
+      'Streamable HTTP server → stdio client, `--protocol auto`; upstream dual-era (it picks 2026-07-28), client 2025-11-25',
+      `${remoteCmd} --protocol auto`,
+      { ...stdioClient, upstreamEra: 'dual' },
+    ),
+    column(
+      'mcp-proxy-modern-client',
+      proxy67,
+      'stdio server → Streamable HTTP (`--modern`, its default); upstream 2025-11-25, client 2026-07-28',
+      proxy67Cmd,
+      { ...stdioUp, clientEra: 'modern' },
+    ),
+    column(
+      'mcp-proxy-modern-legacy-client',
+      proxy67,
+      'stdio server → Streamable HTTP (`--modern`, its default); upstream and client 2025-11-25',
+      proxy67Cmd,
+      stdioUp,
+    ),
   ];
-}
-
-/** mcp-proxy 6.7 in front of the check's stdio upstream (installed on first use; see npmGatewayAt). */
-function mcpProxyModern() {
-  const main = join(npmGatewayAt('mcp-proxy', MCP_PROXY_MODERN), 'dist/bin/mcp-proxy.mjs');
-  return {
-    gateway: `node ${main} --host 127.0.0.1 --port {port} --server stream -- {upstream}`,
-    upstreamTransport: 'stdio',
-  };
 }

@@ -208,10 +208,17 @@ export function quote(text: string, max = 140): string {
 export const clientEraOf = (context: BatteryContext): Era => context.clientEra ?? 'legacy';
 /**
  * The era the reference upstream speaks to this gateway: its own, or where it serves both (`dual`),
- * the client's, which a gateway that passes requests through keeps.
+ * the one the gateway was seen speaking to it (a bridge may pick either), else the client's, which a
+ * gateway that passes requests through keeps.
  */
 export const upstreamEraOf = (context: BatteryContext): Era =>
-  context.upstreamEra === 'dual' ? clientEraOf(context) : (context.upstreamEra ?? 'legacy');
+  context.upstreamEra === 'dual' ? (context.upstreamLegEra ?? clientEraOf(context)) : (context.upstreamEra ?? 'legacy');
+
+/** The era of the last call of `tool` in an upstream's audit: 2026-07-28 where it carried `Mcp-*` headers; `undefined` without one. */
+export function eraInAudit(entries: readonly AuditEntry[], tool: string): Era | undefined {
+  const call = entries.findLast((entry) => entry.tool === tool);
+  return call && (call.mcpHeaders ? 'modern' : 'legacy');
+}
 
 /** `client modern, upstream legacy`: how the evidence names a combination. */
 export function erasLabel(context: BatteryContext): string {

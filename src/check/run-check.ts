@@ -20,7 +20,7 @@ import {
   type LaunchedGateway,
   startGateway,
 } from './gateway-process.js';
-import { DID_NOT_START, spawnsProcesses, unmetNeed } from './kit.js';
+import { DID_NOT_START, eraInAudit, spawnsProcesses, unmetNeed } from './kit.js';
 import { runBattery } from './run-battery.js';
 import { answeredJsonRpc, CheckSetupError, causeText, probe, silentTimeout, startFix, tail } from './setup-error.js';
 import type { BatteryContext, BatteryProperty, CheckReport, PropertyResult, UpstreamEra } from './vocabulary.js';
@@ -338,8 +338,23 @@ function notBridged(settings: Settings, error: unknown): CheckReport['noBridge']
   };
 }
 
+/**
+ * With an upstream of both eras, the era the gateway spoke to it: the upstream's audit row of the
+ * first call through the gateway (the probe's `chatty`). A bridge may pick either era there.
+ */
+async function upstreamLegEra(settings: Settings, ups: Upstreams): Promise<Era | undefined> {
+  if (settings.upstreamEra !== 'dual' || !ups.upstream) return undefined;
+  return eraInAudit(await ups.upstream.audit.entries(), 'chatty');
+}
+
 /** The context the rows run with, on the gateway at `target` (a fresh process after a crash has its own URL). */
-function contextFor(settings: Settings, ups: Upstreams, target: RecordTarget, onStarted: (ms: number) => void) {
+function contextFor(
+  settings: Settings,
+  ups: Upstreams,
+  target: RecordTarget,
+  onStarted: (ms: number) => void,
+  upstreamLegEra?: Era,
+) {
   const { upstream, replica2 } = ups;
   const context: BatteryContext = {
     gateway: target,
@@ -350,6 +365,7 @@ function contextFor(settings: Settings, ups: Upstreams, target: RecordTarget, on
     upstreamAccelHeader: upstream !== undefined && settings.options.upstream?.accelHeader !== false,
     clientEra: settings.clientEra,
     upstreamEra: settings.upstreamEra,
+    ...(upstreamLegEra && { upstreamLegEra }),
     onStarted,
     ...(settings.options.idleBudgetMs !== undefined && { idleBudgetMs: settings.options.idleBudgetMs }),
     ...(upstream &&
@@ -465,8 +481,9 @@ export async function runGatewayCheck(options: CheckOptions): Promise<CheckRepor
     const spawns = spawnsProcesses(settings);
     if (spawns && gateway.listenMs === undefined) starts.push(readyMs);
     const onStarted = (ms: number): void => void (spawns && starts.push(ms));
+    const leg = await upstreamLegEra(settings, upstreams);
     const results = await runRows(settings, chosen, gateway, (target) =>
-      contextFor(settings, upstreams, target, onStarted),
+      contextFor(settings, upstreams, target, onStarted, leg),
     );
     const measured = startsOf(starts, results);
     return {

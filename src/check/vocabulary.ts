@@ -62,6 +62,11 @@ export interface BatteryContext {
   readonly clientEra?: Era;
   /** The era of the reference upstream. @default 'legacy' */
   readonly upstreamEra?: UpstreamEra;
+  /**
+   * With an upstream of both eras (`dual`): the era the gateway spoke to it, as its audit row of the
+   * check's first call through the gateway shows (`Mcp-*` headers: 2026-07-28). A bridge picks either.
+   */
+  readonly upstreamLegEra?: Era;
   /** How long the idle row's call stays silent before its result (`--idle-budget-ms`). @default 3000 */
   readonly idleBudgetMs?: number;
   /** The audit logs of two upstream replicas, when the gateway command names `{upstream2}` (the affinity row). */

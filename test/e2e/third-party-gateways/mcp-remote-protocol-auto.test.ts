@@ -4,6 +4,7 @@ import { MCP_REMOTE, verdicts } from '../../support/third-party-gateways.js';
 
 const HEADERS = 'Mcp-* headers reach the upstream (2026-07-28)';
 const CANCEL = 'cancellation (no progress needed, after 300 ms)';
+const CLOSE = 'cancel by closing the stream (2026-07-28)';
 
 describe('mcp-remote (npm) --protocol auto: a 2025 stdio client in front of a 2026-07-28-only upstream', () => {
   // The mixed-era cell the spec says fails without a dual-era bridge: the check's upstream is the
@@ -34,6 +35,25 @@ describe('mcp-remote (npm) --protocol auto: a 2025 stdio client in front of a 20
     expect(headers).toMatch(/mcp-method: tools\/call, mcp-name: progress_tight, mcp-protocol-version: 2026-07-28/);
     expect(report.results.find((r) => r.property === CANCEL)?.evidence).toMatch(
       /gateway→upstream: .*outcome result: the cancel never reached it .*it ran 40 of 40 steps/,
+    );
+  }, 60_000);
+
+  // An upstream of both eras, as SDK v2 servers are: mcp-remote's server/discover probe finds
+  // 2026-07-28 there and it speaks that era upstream, though its client speaks 2025-11-25. The rows
+  // judge the upstream leg in the era the gateway was seen speaking (not "a 2025-11-25 upstream takes
+  // no Mcp-* headers" while it received them), so the same two losses show as in front of a modern-only one.
+  test('in front of an upstream of both eras, the upstream leg is judged in the era mcp-remote picked there (2026-07-28)', async () => {
+    const report = await runGatewayCheck({
+      gateway: `${MCP_REMOTE} {upstream} --allow-http --transport http-only --protocol auto`,
+      clientTransport: 'stdio',
+      upstreamEra: 'dual',
+      timeoutMs: 15_000,
+      only: [HEADERS, CANCEL, CLOSE],
+    });
+    expect(report.eras).toEqual({ client: 'legacy', upstream: 'dual' });
+    expect(verdicts(report)).toEqual({ [HEADERS]: 'fail', [CANCEL]: 'fail', [CLOSE]: 'fail' });
+    expect(report.results.find((r) => r.property === HEADERS)?.evidence).toMatch(
+      /^gateway→upstream: mcp-param-tag missing/,
     );
   }, 60_000);
 });
