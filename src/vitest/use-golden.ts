@@ -185,7 +185,8 @@ async function record(target: UseGoldenTarget, { end, ...base }: ReturnType<type
  * and the golden is written when the test ends (not when it fails). In CI (`CI` set) a missing
  * golden fails the test and nothing is recorded; `vitest -u` records again. Resolves to what the
  * client connects to: `{ url }` for `{ target: URL }`, `{ command, args }` (a process to start)
- * for `{ stdio: CMD }`. A bare name is kept beside the test file, in
+ * for `{ stdio: CMD }`; for msw, pass the HTTP endpoint to `createGoldenHandlers` of
+ * `mcp-golden/msw`. A bare name is kept beside the test file, in
  * `__goldens__/<test file>/<name>.jsonl`; a path (`./x`, `dir/x`, absolute) as `toMatchGolden`
  * takes it. Everything started stops when the test ends.
  *
