@@ -19,6 +19,7 @@ const UPSTREAM = 'http://upstream.test/mcp';
 const msw = setupServer();
 let live: ReferenceServer | undefined;
 let dir: string;
+let recorded: { readonly signal: AbortSignal } | undefined;
 const saved = process.env.MCP_GOLDEN_UPDATE;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mcp-golden-msw-'));
@@ -55,6 +56,7 @@ describe('createGoldenHandlers with the SDK v1 client under setupServer', () => 
   test('a missing golden is recorded through the handlers, the SDK GET stream and 202 answers included', async () => {
     const golden = await useGolden(join(dir, 'progress'), { target: live?.url ?? '' });
     expect(golden.mode).toBe('record');
+    recorded = golden;
     msw.use(...createGoldenHandlers(golden, { url: UPSTREAM }));
     const { result, progress } = await callProgress();
     expect(result.structuredContent).toEqual({ steps: 3, notified: true, done: true });
@@ -62,6 +64,8 @@ describe('createGoldenHandlers with the SDK v1 client under setupServer', () => 
   }, 20_000);
 
   test('the golden recorded through msw is served in process with the server stopped', async () => {
+    // The handlers of the recording stop with the test that started them.
+    expect(recorded?.signal.aborted).toBe(true);
     const text = await readFile(join(dir, 'progress.jsonl'), 'utf8');
     // Recorded as the client spoke: its requests, the 202 to notifications/initialized, the GET stream.
     expect(text).toContain('notifications/initialized');
