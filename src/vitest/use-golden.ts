@@ -36,11 +36,18 @@ export interface GoldenEndpoint {
   readonly mode: 'record' | 'replay';
   /** The golden's path. */
   readonly path: string;
+  /** Aborted when the test ends, as what `useGolden` started stops: for anything that must not outlive it. */
+  readonly signal: AbortSignal;
 }
 
 /** An HTTP client connects to `url`. */
 export interface HttpGoldenEndpoint extends GoldenEndpoint {
   readonly url: string;
+  /**
+   * In `replay` mode, the golden served at `url` and its pacing, so that it can be served in
+   * process as well (`createGoldenHandlers` in `mcp-golden/msw`); absent in `record` mode.
+   */
+  readonly replaying?: { readonly golden: Transcript; readonly pace: Pace };
 }
 
 /** A stdio client starts `command` with `args` as its server. */
@@ -104,32 +111,50 @@ function onlyAsksVersion(session: Transcript): boolean {
   return methods.every((method) => method === 'server/discover');
 }
 
-async function replay(golden: Transcript, target: UseGoldenTarget, base: GoldenEndpoint, options: UseGoldenOptions) {
+/** What useGolden resolves to, with the signal aborted when the test ends (before what it started stops). */
+function endpointBase(mode: GoldenEndpoint['mode'], path: string): GoldenEndpoint & { end(): void } {
+  const ended = new AbortController();
+  return { mode, path, signal: ended.signal, end: () => ended.abort() };
+}
+
+async function replay(
+  golden: Transcript,
+  target: UseGoldenTarget,
+  { end, ...base }: ReturnType<typeof endpointBase>,
+  options: UseGoldenOptions,
+) {
   const pace = options.pace !== undefined ? { pace: options.pace } : {};
   if ('target' in target) {
     const server = await createReplayServer(golden, pace);
-    onTestFinished(() => server.close());
-    return { ...base, url: server.url };
+    onTestFinished(async () => {
+      end();
+      await server.close();
+    });
+    return { ...base, url: server.url, replaying: { golden, pace: options.pace ?? 'recorded' } };
   }
   const replays: StdioReplay[] = [];
   const endpoint = await startStdioEndpoint((socket) => {
     replays.push(serveReplayStdio([golden], { ...pace, stdin: socket, stdout: socket }));
   });
   onTestFinished(async () => {
+    end();
     for (const running of replays) running.close();
     await endpoint.close();
   });
   return { ...base, command: endpoint.command, args: endpoint.args };
 }
 
-async function record(target: UseGoldenTarget, base: GoldenEndpoint, root: string) {
+async function record(target: UseGoldenTarget, { end, ...base }: ReturnType<typeof endpointBase>, root: string) {
   if ('target' in target) {
     const recording = await startTargetRecording(
       target.target,
       'useGolden target "%s"',
       'Pass the URL of the running server to record, e.g. { target: "http://127.0.0.1:3000/mcp" }.',
     );
-    onTestFinished(async (context) => keep(context, await recording.close(), base.path, root));
+    onTestFinished(async (context) => {
+      end();
+      await keep(context, await recording.close(), base.path, root);
+    });
     return { ...base, url: recording.url };
   }
   const server = stdioCommandOf(target.stdio);
@@ -139,6 +164,7 @@ async function record(target: UseGoldenTarget, base: GoldenEndpoint, root: strin
     sessions.push(startStdioTargetRecording(server, socket, socket));
   });
   onTestFinished(async (context) => {
+    end();
     const recorded = await Promise.all(sessions.map((session) => session.stop()));
     await endpoint.close();
     const kept = recorded.filter((session) => !onlyAsksVersion(session));
@@ -159,7 +185,8 @@ async function record(target: UseGoldenTarget, base: GoldenEndpoint, root: strin
  * and the golden is written when the test ends (not when it fails). In CI (`CI` set) a missing
  * golden fails the test and nothing is recorded; `vitest -u` records again. Resolves to what the
  * client connects to: `{ url }` for `{ target: URL }`, `{ command, args }` (a process to start)
- * for `{ stdio: CMD }`. A bare name is kept beside the test file, in
+ * for `{ stdio: CMD }`; for msw, pass the HTTP endpoint to `createGoldenHandlers` of
+ * `mcp-golden/msw`. A bare name is kept beside the test file, in
  * `__goldens__/<test file>/<name>.jsonl`; a path (`./x`, `dir/x`, absolute) as `toMatchGolden`
  * takes it. Everything started stops when the test ends.
  *
@@ -217,7 +244,7 @@ export async function useGolden(
   const stored = mode === 'all' ? undefined : await getGoldenStore().read(path);
   if (stored !== undefined) {
     const golden = parseTranscript(stored, { source: shown, regenerate: rewrite });
-    return replay(golden, target, { mode: 'replay', path }, options);
+    return replay(golden, target, endpointBase('replay', path), options);
   }
   if (mode === 'none') {
     throw new GoldenError(
@@ -225,5 +252,5 @@ export async function useGolden(
       `[mcp-golden] golden "${shown}" is missing, and goldens are not recorded in CI. Expected it beside the test, committed. Run \`${rewrite}\` locally with the server up, and commit ${shown}.`,
     );
   }
-  return record(target, { mode: 'record', path }, root);
+  return record(target, endpointBase('record', path), root);
 }
