@@ -107,7 +107,9 @@ describe('replaying modern goldens (2026-07-28)', () => {
       const body = (await response.json()) as { id: unknown; error: { code: number; message: string } };
       expect(body.id).toBe(5);
       expect(body.error.code).toBe(-32020);
-      expect(body.error.message).toContain('the body names method tools/list but the Mcp-Method header names tools/call');
+      expect(body.error.message).toContain(
+        'the body names method tools/list but the Mcp-Method header names tools/call',
+      );
     });
   });
 
