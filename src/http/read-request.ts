@@ -135,8 +135,10 @@ export function readRequest(head: IncomingHead, options: ReadOptions = {}): Read
  */
 function readLegacyOnly(head: IncomingHead, options: ReadOptions): ReadRequest {
   const read = classify(head, options);
-  if (read.era === 'legacy' && read.refusal) return read;
-  const { refusal: _modernOnly, ...rest } = read;
+  // Only what any JSON-RPC server refuses stands: a 2026-07-28 header on an initialize, or a
+  // 2026-07-28 element in a batch, is nothing to a 2025 server (its transport answers them).
+  if (read.refusal && (read.refusal.code === -32700 || read.refusal === INVALID_BODY)) return read;
+  const { refusal: _notRead, ...rest } = read;
   return legacyRules({ ...rest, era: 'legacy' }, head, options);
 }
 

@@ -141,7 +141,11 @@ describe('a 2026-07-28 golden answers a 2025 client', () => {
         await client.close();
       }
       const report = replay.report();
-      expect(report.unmatched).toEqual([]);
+      // As the SDK v2 server in stateless mode, a replay of 2026-07-28 goldens has no GET stream for a
+      // 2025 client: the SDK v1 client's GET (when it opens one before the test ends) is answered 405
+      // and listed; the client goes on without it.
+      expect(report.unmatched.filter((r) => r.httpMethod !== 'GET')).toEqual([]);
+      for (const get of report.unmatched) expect(get.error).toMatch(/^Method not allowed/);
       const call = report.requests.find((r) => r.method === 'tools/call');
       expect(call?.matched).toMatch(/^modern-progress \(2026-07-28 golden, answered across eras\) #\d+$/);
     });

@@ -84,6 +84,30 @@ describe("a 2025-11-25-only reference server (modern: 'reject')", () => {
     },
   );
 
+  test('answers an initialize sent with a 2026-07-28 header as SDK v1 does (it reads no header on initialize)', async () => {
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+    };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    };
+    for (const body of [initialize]) {
+      const answer = async (url: string) => {
+        const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+        const text = await response.text();
+        const code = response.status >= 400 ? (JSON.parse(text) as { error: { code: number } }).error.code : undefined;
+        return { status: response.status, code };
+      };
+      const expected = await answer(sdk.url);
+      expect(await answer(legacyOnly.url), JSON.stringify(body)).toEqual(expected);
+    }
+  });
+
   test('serves the 2025 handshake and calls, and runs no 2026-07-28 call', async () => {
     const legacy = await recordCall(legacyOnly.url, { tool: 'chatty', timeoutMs: 5000 });
     expect(legacy.outcome.response).toBeDefined();
