@@ -16,3 +16,17 @@ export const LISTEN_OPTIONS = {
       'also accept browser requests from this origin (* for any); loopback origins are always accepted, others get 403 (DNS rebinding)',
   },
 } as const satisfies Record<string, OptionSpec>;
+
+/**
+ * `--session-idle-ms` of a command that writes a golden per client session (`record --proxy`, the
+ * replay's pass-through); `when` names the options it goes with.
+ */
+export function sessionIdleOption(when: string): OptionSpec {
+  return {
+    type: 'string',
+    value: 'MS',
+    integer: { min: 1, max: 3600000 },
+    default: '5000',
+    description: `with ${when}: a session whose client sent no request and holds no open stream for MS is written (default 5000)`,
+  };
+}

@@ -5,6 +5,7 @@ import type { Scenario } from '../record/scenario.js';
 import { type CliIo, pathIn, shownPath } from './cli-io.js';
 import { defineCommand } from './command-spec.js';
 import { CONFIG_FILE } from './config-file.js';
+import { sessionIdleOption } from './listen-options.js';
 import { recordConfigOf } from './record-config.js';
 import { parseStdioOption, parseTargetOptions, TARGET_OPTIONS, targetValues } from './target-options.js';
 
@@ -70,14 +71,7 @@ name that cannot be used).`,
       description:
         'record a real client instead of scenarios: with --target, serve a recording proxy on --port and print its URL; with --stdio, be the stdio command the client starts (it starts CMD). One golden per client session is written to --out when its client leaves (DELETE, disconnect, --session-idle-ms of quiet, or stdin closed), the rest on Ctrl-C (SIGINT/SIGTERM)',
     },
-    'session-idle-ms': {
-      type: 'string',
-      value: 'MS',
-      integer: { min: 1, max: 3600000 },
-      default: '5000',
-      description:
-        'with --proxy --target: a session whose client sent no request and holds no open stream for MS is written (default 5000)',
-    },
+    'session-idle-ms': sessionIdleOption('--proxy --target'),
     port: {
       type: 'string',
       value: 'N',

@@ -6,7 +6,7 @@ import type { Pace } from '../replay/pacing.js';
 import type { NamedGolden } from '../replay/replay-plan.js';
 import { type CliIo, pathIn, stopRequested } from './cli-io.js';
 import { defineCommand } from './command-spec.js';
-import { LISTEN_OPTIONS } from './listen-options.js';
+import { LISTEN_OPTIONS, sessionIdleOption } from './listen-options.js';
 import type { PassedThrough } from './replay-passthrough.js';
 import { parseStdioOption } from './target-options.js';
 
@@ -83,14 +83,7 @@ over either transport serve over both (re-framed when the transports differ).`,
       description:
         "with --unmatched passthrough: where the new goldens go (default: the goldens directory given, else the first golden's)",
     },
-    'session-idle-ms': {
-      type: 'string',
-      value: 'MS',
-      integer: { min: 1, max: 3600000 },
-      default: '5000',
-      description:
-        'with --unmatched passthrough --target: a session whose client sent no request and holds no open stream for MS is written (default 5000)',
-    },
+    'session-idle-ms': sessionIdleOption('--unmatched passthrough --target'),
     match: {
       type: 'string',
       value: 'M',
