@@ -11,6 +11,26 @@ import { readGolden, writeGolden } from '../store/golden-file.js';
 const stdio = releaseStdio;
 const MASKS = ['--mask', 'iso-time', '--mask', 'uuid'];
 
+/** The command lines of this process's descendants, however deep. */
+function descendants(): string[] {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => line.trim().match(/^(\d+)\s+(\d+)\s+(.*)$/))
+    .filter((match) => match !== null)
+    .map(([, pid, ppid, args]) => ({ pid, ppid, args }));
+  const ours = new Set([String(process.pid)]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const row of rows) {
+      if (ours.has(row.ppid) && !ours.has(row.pid)) {
+        ours.add(row.pid);
+        grew = true;
+      }
+    }
+  }
+  return rows.filter((row) => row.pid !== String(process.pid) && ours.has(row.pid)).map((row) => row.args);
+}
+
 let dir: string;
 let goldens: string;
 
@@ -33,9 +53,10 @@ describe('mcp-golden verify', () => {
     expect(lines[0]).toMatch(/^PASS +\S*goldens\/count\.jsonl +\d+ ms$/);
     expect(lines[1]).toMatch(/^PASS +\S*goldens\/report\.jsonl +\d+ ms$/);
     expect(lines.at(-1)).toMatch(/^PASS: 2 goldens, 2 passed, 0 failed in \d+\.\d s$/);
-    // Every server child the command started is gone once it exits.
-    const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
-    expect(ps.split('\n').filter((line) => line.includes(RELEASE_SERVER) && line.includes('--stdio v1'))).toEqual([]);
+    // Every server child the command started is gone once it exits. Only this process's children count:
+    // other test files run the same server in other workers at the same time.
+    const left = descendants().filter((line) => line.includes(RELEASE_SERVER) && line.includes('--stdio v1'));
+    expect(left).toEqual([]);
   });
 
   it('fails a changed text with the path, expected first, and --json holds the same verdict', async () => {

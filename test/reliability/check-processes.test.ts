@@ -66,7 +66,8 @@ afterAll(() => {
   for (const mark of marks) killRun(mark);
 });
 
-describe('check stops every process it started, on every path', () => {
+// Above the 60 s hard kill of check(): a run that hangs fails on its exit code and leftovers, not on vitest's timeout.
+describe('check stops every process it started, on every path', { timeout: 90_000 }, () => {
   test.concurrent('a gateway that never answers and ignores SIGTERM costs one timeout and is killed', async () => {
     const run = await check(['--gateway', `${SILENT} {port} --ignore-term`, '--timeout', '2000']);
     // A setup error, not a verdict: one message, no table of failed rows.
