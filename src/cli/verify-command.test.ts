@@ -16,8 +16,7 @@ function descendants(): string[] {
   const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
     .split('\n')
     .map((line) => line.trim().match(/^(\d+)\s+(\d+)\s+(.*)$/))
-    .filter((match) => match !== null)
-    .map(([, pid, ppid, args]) => ({ pid, ppid, args }));
+    .flatMap((match) => (match ? [{ pid: match[1] ?? '', ppid: match[2] ?? '', args: match[3] ?? '' }] : []));
   const ours = new Set([String(process.pid)]);
   for (let grew = true; grew; ) {
     grew = false;
