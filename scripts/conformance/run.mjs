@@ -12,19 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { build } from '../build.mjs';
 import { ensureConformance } from './install.mjs';
 import { startSdkV2Reference } from './sdk-v2-reference.mjs';
-import { markdown, regressions, runScenario, SCENARIOS, table, tally } from './suite.mjs';
+import { markdown, RECORDED_SCENARIOS, regressions, runScenario, SCENARIOS, table, tally } from './suite.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cli = join(root, 'dist', 'cli', 'main.js');
-
-/**
- * The goldens the replay serves, recorded from serve in each era: the call http-header-validation makes
- * (the first listed tool, `progress`, with `arguments: {}`), and one with progress.
- */
-export const RECORDED_SCENARIOS = [
-  { name: 'conformance-progress-default', tool: 'progress', arguments: {} },
-  { name: 'conformance-progress', tool: 'progress', arguments: { steps: 2, step_ms: 1 }, progressToken: 'c-1' },
-];
 
 /** Starts `mcp-golden ...args` and resolves with the URL of its first stdout line and a stop function. */
 function startCli(args) {

@@ -21,6 +21,15 @@ export const SCENARIOS = [
   { name: 'http-header-validation', args: ['--spec-version', '2026-07-28', '--suite', 'pending'] },
 ];
 
+/**
+ * The goldens the replay serves, recorded from serve in each era: the call http-header-validation makes
+ * (the first listed tool, `progress`, with `arguments: {}`), and one with progress.
+ */
+export const RECORDED_SCENARIOS = [
+  { name: 'conformance-progress-default', tool: 'progress', arguments: {} },
+  { name: 'conformance-progress', tool: 'progress', arguments: { steps: 2, step_ms: 1 }, progressToken: 'c-1' },
+];
+
 /** Runs one scenario of the suite against `url`; resolves with its checks, in the suite's order. */
 export async function runScenario(url, scenario, { timeoutMs = 120_000 } = {}) {
   const out = mkdtempSync(join(tmpdir(), 'mcp-golden-conformance-'));
