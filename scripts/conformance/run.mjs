@@ -1,8 +1,9 @@
 // `npm run conformance`: the official MCP conformance suite (0.2.0-alpha.12; scenarios server-stateless
 // and http-header-validation at the 2026-07-28 wire) against three servers: the SDK v2 2.4.0 server
 // (createMcpHandler, legacy: 'stateless', serving the reference tools: the reference), `mcp-golden serve`,
-// and `mcp-golden replay` of goldens recorded from serve (both eras). Prints each scenario's table of
-// checks and each server's tally; exits 1 when serve or the replay fails a check the SDK v2 server passes.
+// `mcp-golden replay` of goldens recorded from serve (both eras), and a replay of the 2025 ones alone
+// (re-framed for 2026-07-28 clients). Prints each scenario's table of checks and each server's tally;
+// exits 1 when serve or a replay fails a check the SDK v2 server passes.
 // `--markdown` prints the tables as Markdown (for docs/server-authors.md).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -71,7 +72,10 @@ async function main() {
     rmSync(join(goldens, 'scenarios-legacy.json'));
     const replay = await startCli(['replay', goldens, '--pace', 'instant', '--port', '0']);
     stops.push(replay.stop);
-    const servers = { 'SDK v2': sdk.url, serve: serve.url, replay: replay.url };
+    const legacy = RECORDED_SCENARIOS.map((s) => join(goldens, `${s.name}-legacy.jsonl`));
+    const crossEra = await startCli(['replay', ...legacy, '--pace', 'instant', '--port', '0']);
+    stops.push(crossEra.stop);
+    const servers = { 'SDK v2': sdk.url, serve: serve.url, replay: replay.url, 'replay of 2025 goldens': crossEra.url };
     for (const scenario of SCENARIOS) {
       const started = Date.now();
       const results = {};
@@ -91,7 +95,7 @@ async function main() {
           process.stdout.write(`${row.check.padEnd(70)} ${cells.join(' ')}\n`);
         }
       }
-      const worse = regressions(rows, 'SDK v2', ['serve', 'replay']);
+      const worse = regressions(rows, 'SDK v2', Object.keys(servers).slice(1));
       for (const r of worse)
         process.stdout.write(`FAIL ${r.target}: ${r.check} is ${r.status} (SDK v2: SUCCESS) ${r.error ?? ''}\n`);
       if (worse.length > 0) failed = true;
