@@ -26,6 +26,8 @@ let sdkStateless: SdkV2Server;
 let serveModernOnly: ReferenceServer;
 let serveDual: ReferenceServer;
 let replay: ReplayServer;
+/** A replay of 2025 goldens alone: it re-frames them for 2026-07-28 clients. */
+let crossEra: ReplayServer;
 
 beforeAll(async () => {
   [sdkReject, sdkStateless, serveModernOnly, serveDual] = await Promise.all([
@@ -41,7 +43,16 @@ beforeAll(async () => {
     era: 'modern',
   });
   const legacy = await recordCall(serveDual.url, { name: 'battery-chatty', tool: 'chatty' });
+  const legacyProgress = await recordCall(serveDual.url, {
+    name: 'battery-progress-2025',
+    tool: TOOL,
+    arguments: { steps: 1, step_ms: 1 },
+  });
   replay = await createReplayServer([modern, legacy], { pace: 'instant', onUnmatchedRequest: () => undefined });
+  crossEra = await createReplayServer([legacy, legacyProgress], {
+    pace: 'instant',
+    onUnmatchedRequest: () => undefined,
+  });
 }, 60_000);
 afterAll(async () => {
   await Promise.all([
@@ -50,6 +61,7 @@ afterAll(async () => {
     serveModernOnly.close(),
     serveDual.close(),
     replay.close(),
+    crossEra.close(),
   ]);
 });
 
@@ -88,6 +100,15 @@ describe('dual-era serve and replay answer as createMcpHandler with legacy: stat
     const { expected, got } = await answers(request, () => sdkStateless.url, {
       serve: () => serveDual.url,
       replay: () => replay.url,
+    });
+    expect(got).toEqual(expected);
+  });
+});
+
+describe('a replay of 2025 goldens answers 2026-07-28 requests as createMcpHandler with legacy: stateless', () => {
+  test.each([...MODERN_CASES, ...CONFORMANCE_CASES].map((c) => [c.name, c] as const))('%s', async (_name, request) => {
+    const { expected, got } = await answers(request, () => sdkStateless.url, {
+      'replay of 2025 goldens': () => crossEra.url,
     });
     expect(got).toEqual(expected);
   });
