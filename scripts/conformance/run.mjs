@@ -2,8 +2,9 @@
 // and http-header-validation at the 2026-07-28 wire) against three servers: the SDK v2 2.4.0 server
 // (createMcpHandler, legacy: 'stateless', serving the reference tools: the reference), `mcp-golden serve`,
 // `mcp-golden replay` of goldens recorded from serve (both eras), and a replay of the 2025 ones alone
-// (re-framed for 2026-07-28 clients). Prints each scenario's table of checks and each server's tally;
-// exits 1 when serve or a replay fails a check the SDK v2 server passes.
+// (re-framed for 2026-07-28 clients); and `serve --modern-only` beside createMcpHandler with legacy: 'reject'.
+// Prints each scenario's table of checks and each server's tally; exits 1 when serve or a replay fails a
+// check its SDK v2 reference passes.
 // `--markdown` prints the tables as Markdown (for docs/server-authors.md).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -54,6 +55,31 @@ function record(url, era, dir) {
   if (run.status !== 0) throw new Error(`[mcp-golden] recording the ${era} goldens from serve failed:\n${run.stderr}`);
 }
 
+/** Runs `scenario` against each server, prints its table and tallies; false when a target fails a check `reference` passes. */
+async function judge(scenario, servers, reference, targets, asMarkdown) {
+  const started = Date.now();
+  const results = {};
+  for (const [name, url] of Object.entries(servers)) results[name] = await runScenario(url, scenario);
+  const rows = table(results);
+  const tallies = Object.entries(results).map(([name, checks]) => {
+    const { passed, total } = tally(checks);
+    return `${name} ${passed}/${total}`;
+  });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  process.stdout.write(`\n## ${scenario.name} (${seconds} s): ${tallies.join(', ')}\n\n`);
+  if (asMarkdown) process.stdout.write(`${markdown(rows, Object.keys(servers))}\n`);
+  else {
+    for (const row of rows) {
+      const cells = Object.keys(servers).map((name) => row.statuses[name].padEnd(8));
+      process.stdout.write(`${row.check.padEnd(70)} ${cells.join(' ')}\n`);
+    }
+  }
+  const worse = regressions(rows, reference, targets);
+  for (const r of worse)
+    process.stdout.write(`FAIL ${r.target}: ${r.check} is ${r.status} (${reference}: SUCCESS) ${r.error ?? ''}\n`);
+  return worse.length === 0;
+}
+
 async function main() {
   const asMarkdown = process.argv.includes('--markdown');
   ensureConformance();
@@ -75,30 +101,19 @@ async function main() {
     const legacy = RECORDED_SCENARIOS.map((s) => join(goldens, `${s.name}-legacy.jsonl`));
     const crossEra = await startCli(['replay', ...legacy, '--pace', 'instant', '--port', '0']);
     stops.push(crossEra.stop);
-    const servers = { 'SDK v2': sdk.url, serve: serve.url, replay: replay.url, 'replay of 2025 goldens': crossEra.url };
-    for (const scenario of SCENARIOS) {
-      const started = Date.now();
-      const results = {};
-      for (const [name, url] of Object.entries(servers)) results[name] = await runScenario(url, scenario);
-      const rows = table(results);
-      const tallies = Object.entries(results).map(([name, checks]) => {
-        const { passed, total } = tally(checks);
-        return `${name} ${passed}/${total}`;
-      });
-      process.stdout.write(
-        `\n## ${scenario.name} (${((Date.now() - started) / 1000).toFixed(1)} s): ${tallies.join(', ')}\n\n`,
-      );
-      if (asMarkdown) process.stdout.write(`${markdown(rows, Object.keys(servers))}\n`);
-      else {
-        for (const row of rows) {
-          const cells = Object.keys(servers).map((name) => row.statuses[name].padEnd(8));
-          process.stdout.write(`${row.check.padEnd(70)} ${cells.join(' ')}\n`);
-        }
-      }
-      const worse = regressions(rows, 'SDK v2', Object.keys(servers).slice(1));
-      for (const r of worse)
-        process.stdout.write(`FAIL ${r.target}: ${r.check} is ${r.status} (SDK v2: SUCCESS) ${r.error ?? ''}\n`);
-      if (worse.length > 0) failed = true;
+    const sdkReject = await startSdkV2Reference({ legacy: 'reject' });
+    stops.push(() => sdkReject.close());
+    const modernOnly = await startCli(['serve', '--modern-only', '--port', '0']);
+    stops.push(modernOnly.stop);
+    // Each group: its reference first, then what must pass every check the reference passes.
+    const groups = [
+      { 'SDK v2': sdk.url, serve: serve.url, replay: replay.url, 'replay of 2025 goldens': crossEra.url },
+      { "SDK v2 (legacy: 'reject')": sdkReject.url, 'serve --modern-only': modernOnly.url },
+    ];
+    for (const servers of groups) {
+      const [reference, ...targets] = Object.keys(servers);
+      for (const scenario of SCENARIOS)
+        if (!(await judge(scenario, servers, reference, targets, asMarkdown))) failed = true;
     }
   } finally {
     for (const stop of stops.reverse()) await stop();
@@ -106,7 +121,7 @@ async function main() {
   }
   if (failed) {
     process.stderr.write(
-      '[mcp-golden] serve or the replay fails a conformance check the SDK v2 server passes (see FAIL above)\n',
+      '[mcp-golden] serve or a replay fails a conformance check its SDK v2 reference passes (see FAIL above)\n',
     );
     process.exit(1);
   }
