@@ -183,6 +183,13 @@ describe('crossGolden', () => {
       }
       const discover = crossed.frames.map(frameMessage).find((m) => m?.method === 'server/discover');
       expect(discover, name).toBeDefined();
+      // Its answer as a 2026-07-28 server gives it: not cached, naming the server the golden recorded in _meta.
+      const answer = crossed.frames.map(frameMessage).find((m) => m?.id === discover?.id && m?.result)?.result;
+      expect(answer, name).toMatchObject({
+        ttlMs: 0,
+        cacheScope: 'private',
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'mcp-golden-reference' } },
+      });
     }
   });
 });

@@ -168,7 +168,16 @@ function handshakeExchange(
   const serverInfo = recordedServerInfo(golden, answer) ?? { name: 'mcp-golden replay', version: '0' };
   const result =
     to === 'modern'
-      ? { supportedVersions: [MODERN_PROTOCOL_VERSION], capabilities, ...instructions, resultType: 'complete' }
+      ? {
+          supportedVersions: [MODERN_PROTOCOL_VERSION],
+          capabilities,
+          ...instructions,
+          resultType: 'complete',
+          // As a 2026-07-28 server answers discover: not cached, and naming itself in `_meta`.
+          ttlMs: 0,
+          cacheScope: 'private',
+          _meta: { [SERVER_INFO_META]: serverInfo },
+        }
       : { protocolVersion: LEGACY_PROTOCOL_VERSION, capabilities, serverInfo, ...instructions };
   const response = JSON.stringify({ jsonrpc: '2.0', id: 0, result });
   if (golden.header.transport === 'stdio') {

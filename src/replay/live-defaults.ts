@@ -27,6 +27,26 @@ export function advertisedCapabilities(exchanges: readonly ReplayExchange[], sou
   return merged;
 }
 
+/**
+ * What the modern goldens' `server/discover` answers say of their server: the capabilities (merged
+ * over every golden) and the `_meta` server info of the first that has one.
+ */
+export function discoveredServer(exchanges: readonly ReplayExchange[]): {
+  readonly capabilities: Record<string, unknown>;
+  readonly serverInfo: Record<string, unknown> | undefined;
+} {
+  const capabilities: Record<string, unknown> = {};
+  let serverInfo: Record<string, unknown> | undefined;
+  for (const exchange of exchanges) {
+    if (exchange.message?.method !== 'server/discover') continue;
+    const result = resultOf(exchange.events.find((e) => e.message && 'result' in e.message)?.message);
+    if (isJsonObject(result?.capabilities)) Object.assign(capabilities, result.capabilities);
+    const info = isJsonObject(result?._meta) ? result._meta['io.modelcontextprotocol/serverInfo'] : undefined;
+    if (serverInfo === undefined && isJsonObject(info)) serverInfo = info;
+  }
+  return { capabilities, serverInfo };
+}
+
 const has = (capabilities: Capabilities, name: string): boolean =>
   capabilities[name] !== undefined && capabilities[name] !== null && capabilities[name] !== false;
 

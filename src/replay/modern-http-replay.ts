@@ -1,3 +1,4 @@
+import { answerListen, LISTEN_STREAM_HEADERS, listenEvent } from '../http/listen-subscription.js';
 import { jsonRpcErrorOf, methodNotFound, type ReadRequest } from '../http/read-request.js';
 import { eraOf, type Transcript } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage } from '../transcript/frame-content.js';
@@ -6,6 +7,7 @@ import { paramHeaderMismatch, paramHeadersOf } from '../transcript/modern-envelo
 import { TRANSPORT_HEADERS } from '../transcript/normalize.js';
 import { type IncomingRequest, type ResponseSink, writeOut } from './http-exchange.js';
 import { JSON_HEADERS, jsonRpcError } from './json-rpc-error.js';
+import { discoveredServer, LIVE_DEFAULT_REMARK } from './live-defaults.js';
 import { streamOffsets } from './live-event.js';
 import { frameEvent } from './reframe.js';
 import { type ReplayCall, ReplayEngine, type ReplayOptions } from './replay-engine.js';
@@ -38,6 +40,8 @@ export function splitGoldensByEra(goldens: readonly GoldenInput[]): {
 export class ModernHttpReplay {
   /** Calls still streaming, with the response each writes to. */
   private readonly live = new Map<ReplayCall, ResponseSink>();
+  /** `subscriptions/listen` streams held open (a recorded server that advertised a list change). */
+  private readonly listens = new Set<ResponseSink>();
 
   /** The engine and the recorded `x-mcp-header` arguments, built on first use (see {@link ModernHttpReplay.of}). */
   private built:
@@ -88,6 +92,8 @@ export class ModernHttpReplay {
       sink.end();
     }
     this.live.clear();
+    for (const sink of this.listens) sink.end();
+    this.listens.clear();
     this.built?.engine.close();
   }
 
@@ -120,6 +126,10 @@ export class ModernHttpReplay {
       this.answer(sink, 400, jsonRpcError(value.id, -32020, text));
       return;
     }
+    if (!fallback && read.method === 'subscriptions/listen' && !this.build().methods.has(read.method)) {
+      this.listen(sink, value);
+      return;
+    }
     if (!fallback && !this.build().methods.has(read.method as string)) {
       // A method no golden records is one this server does not have: the SDK v2 server's method registry answers 404.
       const missing = methodNotFound(read.method);
@@ -150,6 +160,31 @@ export class ModernHttpReplay {
       return;
     }
     this.stream(answer.call, sink, () => this.engine.endSession(session));
+  }
+
+  /**
+   * `subscriptions/listen`, answered as the recorded server would (no golden records one): the
+   * acknowledgement of what its `server/discover` capabilities honor, then, when nothing is honored,
+   * the result that ends the subscription; else the stream stays open, quiet, until the client closes
+   * it (a replay has no list changes to send).
+   */
+  private listen(sink: ResponseSink, value: JsonRpcMessage): void {
+    const { capabilities, serverInfo } = discoveredServer(this.engine.plan.exchanges);
+    const answer = answerListen(value.id as string | number, value.params, capabilities, serverInfo);
+    if (answer.kind === 'refused') {
+      this.engine.note(null, 'POST', value, undefined, answer.message);
+      this.answer(sink, 200, jsonRpcError(value.id, answer.code, answer.message));
+      return;
+    }
+    this.engine.note(null, 'POST', value, undefined, undefined, LIVE_DEFAULT_REMARK);
+    sink.head(200, { ...LISTEN_STREAM_HEADERS });
+    for (const message of answer.messages) writeOut(sink, listenEvent(message));
+    if (!answer.holdOpen) {
+      sink.end();
+      return;
+    }
+    this.listens.add(sink);
+    sink.onClose(() => this.listens.delete(sink));
   }
 
   private answer(sink: ResponseSink, status: number, text: string): void {

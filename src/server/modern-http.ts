@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { answerListen, LISTEN_STREAM_HEADERS, listenEvent } from '../http/listen-subscription.js';
 import { jsonRpcErrorOf, methodNotFound, type ReadRequest } from '../http/read-request.js';
 import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
 import { paramHeaderMismatch, TASKS_EXTENSION } from '../transcript/modern-envelope.js';
@@ -81,20 +82,18 @@ export async function serveModern(
   const tasks = options.checkTools ? options.tasks : undefined;
   const reply = (result: Record<string, unknown>, cacheable = false) =>
     send(res, 200, { jsonrpc: '2.0', id: message.id, result: complete(result, cacheable) });
+  const capabilities = {
+    tools: {},
+    resources: {},
+    ...(tasks && { extensions: { [TASKS_EXTENSION]: {} } }),
+  };
   try {
     switch (message.method) {
       case 'server/discover':
-        reply(
-          {
-            supportedVersions: [MODERN_PROTOCOL_VERSION],
-            capabilities: {
-              tools: {},
-              resources: {},
-              ...(tasks && { extensions: { [TASKS_EXTENSION]: {} } }),
-            },
-          },
-          true,
-        );
+        reply({ supportedVersions: [MODERN_PROTOCOL_VERSION], capabilities }, true);
+        return;
+      case 'subscriptions/listen':
+        listen(res, message, capabilities, options);
         return;
       case 'tools/list':
         reply({ tools: referenceToolList(options) }, true);
@@ -134,6 +133,30 @@ export async function serveModern(
     if (!(thrown instanceof McpError)) throw thrown;
     send(res, 200, error(message.id, thrown.code, thrown.message, thrown.data));
   }
+}
+
+/**
+ * `subscriptions/listen`, as the SDK v2 server answers it: this server's tool and resource lists never
+ * change and it offers no resource subscriptions, so nothing is honored, and the stream holds the
+ * acknowledgement and the result that ends the subscription.
+ */
+function listen(res: ServerResponse, message: Message, capabilities: object, options: ModernServeOptions): void {
+  const answer = answerListen(
+    message.id as string | number,
+    message.params,
+    { ...capabilities },
+    {
+      ...REFERENCE_SERVER_INFO,
+    },
+  );
+  if (answer.kind === 'refused') {
+    send(res, 200, error(message.id, answer.code, answer.message));
+    return;
+  }
+  const { 'x-accel-buffering': accel, ...plain } = LISTEN_STREAM_HEADERS;
+  res.writeHead(200, options.accelHeader && accel !== undefined ? { ...plain, 'x-accel-buffering': accel } : plain);
+  for (const event of answer.messages) res.write(listenEvent(event));
+  if (!answer.holdOpen) res.end();
 }
 
 /**

@@ -209,6 +209,21 @@ export const MODERN_CASES: readonly BatteryCase[] = [
     headers: modernHeaders('resources/read', 'mcp-golden://other'),
     body: modern('resources/read', { uri: 'mcp-golden://audit-log' }),
   },
+  // subscriptions/listen (the conformance suite's subscription checks). A filter the server honors holds the
+  // stream open (the SDK fixture honors toolsListChanged), so these ask only for what no target honors.
+  ...[
+    ['subscriptions/listen for a list no target changes', { notifications: { promptsListChanged: true } }],
+    ['subscriptions/listen with an empty filter', { notifications: {} }],
+    ['subscriptions/listen for a resource', { notifications: { resourceSubscriptions: ['mcp-golden://audit-log'] } }],
+    ['subscriptions/listen without a filter', {}],
+    ['subscriptions/listen, a flag not a boolean', { notifications: { promptsListChanged: 'yes' } }],
+    ['subscriptions/listen, a filter not an object', { notifications: ['tools'] }],
+  ].map(([name, params]) => ({
+    name: name as string,
+    httpMethod: 'POST' as const,
+    headers: modernHeaders('subscriptions/listen'),
+    body: modern('subscriptions/listen', params as Record<string, unknown>, 'listen-1'),
+  })),
   { name: 'ping (removed in 2026-07-28)', httpMethod: 'POST', headers: modernHeaders('ping'), body: modern('ping') },
   {
     name: 'initialize with a 2026-07-28 envelope (removed)',

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { recordCall } from '../../../src/record/record-call.js';
 import { createReplayServer, type ReplayServer } from '../../../src/replay/replay-server.js';
 import { type ReferenceServer, startReferenceServer } from '../../../src/server/http-server.js';
+import { CONFORMANCE_CASES } from '../../support/conformance-battery.js';
 import {
   type Answer,
   type BatteryCase,
@@ -25,6 +26,8 @@ let sdkStateless: SdkV2Server;
 let serveModernOnly: ReferenceServer;
 let serveDual: ReferenceServer;
 let replay: ReplayServer;
+/** A replay of 2025 goldens alone: it re-frames them for 2026-07-28 clients. */
+let crossEra: ReplayServer;
 
 beforeAll(async () => {
   [sdkReject, sdkStateless, serveModernOnly, serveDual] = await Promise.all([
@@ -40,7 +43,16 @@ beforeAll(async () => {
     era: 'modern',
   });
   const legacy = await recordCall(serveDual.url, { name: 'battery-chatty', tool: 'chatty' });
+  const legacyProgress = await recordCall(serveDual.url, {
+    name: 'battery-progress-2025',
+    tool: TOOL,
+    arguments: { steps: 1, step_ms: 1 },
+  });
   replay = await createReplayServer([modern, legacy], { pace: 'instant', onUnmatchedRequest: () => undefined });
+  crossEra = await createReplayServer([legacy, legacyProgress], {
+    pace: 'instant',
+    onUnmatchedRequest: () => undefined,
+  });
 }, 60_000);
 afterAll(async () => {
   await Promise.all([
@@ -49,6 +61,7 @@ afterAll(async () => {
     serveModernOnly.close(),
     serveDual.close(),
     replay.close(),
+    crossEra.close(),
   ]);
 });
 
@@ -72,18 +85,30 @@ async function answers(request: BatteryCase, reference: () => string, targets: R
 const SESSION_BOUND = new Set(['2025 notification', 'a posted JSON-RPC response', 'GET without a session']);
 
 describe('serve --modern-only answers as createMcpHandler with legacy: reject', () => {
-  test.each([...MODERN_CASES, ...LEGACY_CASES].map((c) => [c.name, c] as const))('%s', async (_name, request) => {
-    const { expected, got } = await answers(request, () => sdkReject.url, { serve: () => serveModernOnly.url });
-    expect(got).toEqual(expected);
-  });
+  test.each([...MODERN_CASES, ...CONFORMANCE_CASES, ...LEGACY_CASES].map((c) => [c.name, c] as const))(
+    '%s',
+    async (_name, request) => {
+      const { expected, got } = await answers(request, () => sdkReject.url, { serve: () => serveModernOnly.url });
+      expect(got).toEqual(expected);
+    },
+  );
 });
 
 describe('dual-era serve and replay answer as createMcpHandler with legacy: stateless', () => {
-  const cases = [...MODERN_CASES, ...LEGACY_CASES.filter((c) => !SESSION_BOUND.has(c.name))];
+  const cases = [...MODERN_CASES, ...CONFORMANCE_CASES, ...LEGACY_CASES.filter((c) => !SESSION_BOUND.has(c.name))];
   test.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, request) => {
     const { expected, got } = await answers(request, () => sdkStateless.url, {
       serve: () => serveDual.url,
       replay: () => replay.url,
+    });
+    expect(got).toEqual(expected);
+  });
+});
+
+describe('a replay of 2025 goldens answers 2026-07-28 requests as createMcpHandler with legacy: stateless', () => {
+  test.each([...MODERN_CASES, ...CONFORMANCE_CASES].map((c) => [c.name, c] as const))('%s', async (_name, request) => {
+    const { expected, got } = await answers(request, () => sdkStateless.url, {
+      'replay of 2025 goldens': () => crossEra.url,
     });
     expect(got).toEqual(expected);
   });
@@ -96,7 +121,15 @@ const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64
 /** Generated 2026-07-28-ish requests: every header and envelope field present, absent, agreeing or not. */
 const generated: fc.Arbitrary<BatteryCase> = fc
   .record({
-    method: fc.constantFrom('tools/list', 'server/discover', 'tools/call', 'prompts/get', 'ping', 'no/such'),
+    method: fc.constantFrom(
+      'tools/list',
+      'server/discover',
+      'tools/call',
+      'prompts/get',
+      'subscriptions/listen',
+      'ping',
+      'no/such',
+    ),
     notification: fc.boolean(),
     versionHeader: fc.constantFrom(undefined, MODERN, '2025-11-25', '2099-01-01', 'garbage'),
     envelopeVersion: fc.constantFrom('absent', MODERN, '2025-11-25', 20260728, 'no-meta'),
@@ -114,6 +147,8 @@ const generated: fc.Arbitrary<BatteryCase> = fc
     const params: Record<string, unknown> = {
       ...(g.method === 'tools/call' && { name, arguments: { steps: 1, step_ms: 1 } }),
       ...(g.method === 'prompts/get' && { name }),
+      // A filter no target honors: an honored one holds the stream open (see request-battery.ts).
+      ...(g.method === 'subscriptions/listen' && { notifications: { promptsListChanged: true } }),
       ...(g.envelopeVersion !== 'no-meta' && { _meta: meta }),
     };
     const nameValues: Record<string, string | undefined> = {
