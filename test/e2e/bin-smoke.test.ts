@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CLI, runCli } from '../support/cli.js';
 
-// One run per command through the real bin (dist/cli/main.js as a process): the bin wires the
+// One run per command through the real bin (package.json `bin`, the bundle in dist/bin/, as a process): it wires the
 // process's streams, working directory and exit code into runCli. Everything else about a command
 // is tested in process (docs/testing.md); `serve`, `replay`, `record --proxy` and `check` meet the
 // bin where signals and process groups are the behaviour (serve-command.test.ts, record-proxy,
