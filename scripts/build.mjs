@@ -1,7 +1,8 @@
 // `npm run build`: compiles src/ into dist/ with tsc, copies the non-TypeScript files that ship, bundles
-// the bin into dist/bin/ (scripts/bundle-bin.mjs), and records a digest of everything the build reads. The test suite's global setup, `npm run demo` and
-// `npm run goldens` build with `--if-stale`, only when that digest changed, so a second run does not
-// compile the same sources again, while an edited source, tsconfig or TypeScript version is always
+// the bin into dist/bin/ (scripts/bundle-bin.mjs), and records a digest of everything the build reads.
+// The test suite's global setup, `npm run demo` and `npm run goldens` build with `--if-stale`, only
+// when that digest changed, so a second run does not compile the same sources again, while an edited
+// source, tsconfig, TypeScript version or installed dependency (the bin bundles them) is always
 // rebuilt. `npm pack` builds in `prepack`; there is no `prepare`, so installing the package never
 // runs a build script (scripts/ does not ship).
 import { execFileSync } from 'node:child_process';
@@ -26,7 +27,8 @@ function sources() {
 
 /**
  * SHA-256 of what the build reads: every compiled source and shipped asset (path and bytes), the two
- * tsconfigs, package.json, these scripts and the TypeScript and rolldown versions.
+ * tsconfigs, package.json, package-lock.json (the versions of the dependencies the bin bundles), these
+ * scripts and the TypeScript and rolldown versions.
  */
 export function inputsDigest(files = sources()) {
   const hash = createHash('sha256');
@@ -39,10 +41,11 @@ export function inputsDigest(files = sources()) {
     'tsconfig.json',
     'tsconfig.build.json',
     'package.json',
+    'package-lock.json',
     'scripts/build.mjs',
     'scripts/bundle-bin.mjs',
   ])
-    add(path, readFileSync(join(root, path)));
+    add(path, existsSync(join(root, path)) ? readFileSync(join(root, path)) : Buffer.alloc(0));
   for (const tool of ['typescript', 'rolldown'])
     add(tool, readFileSync(join(root, 'node_modules', tool, 'package.json')));
   return hash.digest('hex');
