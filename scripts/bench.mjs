@@ -21,6 +21,7 @@ const AREAS = [
   { name: 'sessions', load: () => import('./bench/sessions.mjs') },
   { name: 'verify', load: () => import('./bench/verify.mjs') },
   { name: 'check', load: () => import('./bench/check.mjs') },
+  { name: 'start', load: () => import('./bench/start.mjs') },
   { name: 'suite', load: () => import('./bench/suite.mjs'), slow: true },
 ];
 

@@ -1,7 +1,8 @@
-// `npm run build`: compiles src/ into dist/ with tsc, copies the non-TypeScript files that ship, and
-// records a digest of everything the build reads. The test suite's global setup, `npm run demo` and
-// `npm run goldens` build with `--if-stale`, only when that digest changed, so a second run does not
-// compile the same sources again, while an edited source, tsconfig or TypeScript version is always
+// `npm run build`: compiles src/ into dist/ with tsc, copies the non-TypeScript files that ship, bundles
+// the bin into dist/bin/ (scripts/bundle-bin.mjs), and records a digest of everything the build reads.
+// The test suite's global setup, `npm run demo` and `npm run goldens` build with `--if-stale`, only
+// when that digest changed, so a second run does not compile the same sources again, while an edited
+// source, tsconfig, TypeScript version or installed dependency (the bin bundles them) is always
 // rebuilt. `npm pack` builds in `prepack`; there is no `prepare`, so installing the package never
 // runs a build script (scripts/ does not ship).
 import { execFileSync } from 'node:child_process';
@@ -9,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { BIN_DIR, BIN_ENTRY, bundleBin } from './bundle-bin.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ASSETS = ['transcript/golden.schema.json', 'record/standard-scenarios.json', 'record/scenario.schema.json'];
@@ -25,7 +27,8 @@ function sources() {
 
 /**
  * SHA-256 of what the build reads: every compiled source and shipped asset (path and bytes), the two
- * tsconfigs, package.json, this script and the TypeScript version.
+ * tsconfigs, package.json, package-lock.json (the versions of the dependencies the bin bundles), these
+ * scripts and the TypeScript and rolldown versions.
  */
 export function inputsDigest(files = sources()) {
   const hash = createHash('sha256');
@@ -34,25 +37,38 @@ export function inputsDigest(files = sources()) {
     const file = join(root, 'src', path);
     add(`src/${path}`, existsSync(file) ? readFileSync(file) : Buffer.alloc(0));
   }
-  for (const path of ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/build.mjs'])
-    add(path, readFileSync(join(root, path)));
-  add('typescript', readFileSync(join(root, 'node_modules/typescript/package.json')));
+  for (const path of [
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'package.json',
+    'package-lock.json',
+    'scripts/build.mjs',
+    'scripts/bundle-bin.mjs',
+  ])
+    add(path, existsSync(join(root, path)) ? readFileSync(join(root, path)) : Buffer.alloc(0));
+  for (const tool of ['typescript', 'rolldown'])
+    add(tool, readFileSync(join(root, 'node_modules', tool, 'package.json')));
   return hash.digest('hex');
 }
 
 /** Whether dist/ was built from exactly these inputs and still holds a module for every source. */
 function isFresh(digest, files) {
   if (!existsSync(STAMP) || readFileSync(STAMP, 'utf8').trim() !== digest) return false;
-  const shipped = files.map((path) => `dist/${path.replace(/\.ts$/, '.js')}`).concat(ASSETS.map((a) => `dist/${a}`));
+  const shipped = files
+    .map((path) => `dist/${path.replace(/\.ts$/, '.js')}`)
+    .concat(
+      ASSETS.map((a) => `dist/${a}`),
+      `${BIN_DIR}/${BIN_ENTRY}`,
+    );
   return shipped.every((path) => existsSync(join(root, path)));
 }
 
 /**
- * Builds dist/. With `ifStale`, does nothing when dist/ was built from the current inputs. Returns
- * whether it compiled. The digest is taken before compiling, so a source edited during the build
+ * Builds dist/. With `ifStale`, does nothing when dist/ was built from the current inputs. Resolves
+ * to whether it compiled. The digest is taken before compiling, so a source edited during the build
  * leaves a stamp that no longer matches and the next run rebuilds.
  */
-export function build({ ifStale = false } = {}) {
+export async function build({ ifStale = false } = {}) {
   const files = sources();
   const digest = inputsDigest(files);
   if (ifStale && isFresh(digest, files)) return false;
@@ -64,7 +80,8 @@ export function build({ ifStale = false } = {}) {
   for (const asset of ASSETS) {
     if (existsSync(join(root, 'src', asset))) cpSync(join(root, 'src', asset), join(root, 'dist', asset));
   }
-  chmodSync(join(root, 'dist/cli/main.js'), 0o755);
+  await bundleBin(root);
+  chmodSync(join(root, BIN_DIR, BIN_ENTRY), 0o755);
   mkdirSync(dirname(STAMP), { recursive: true });
   writeFileSync(STAMP, `${digest}\n`);
   return true;
@@ -72,9 +89,9 @@ export function build({ ifStale = false } = {}) {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {
-    build({ ifStale: process.argv.includes('--if-stale') });
+    await build({ ifStale: process.argv.includes('--if-stale') });
   } catch (error) {
-    // tsc has printed its diagnostics; its exit status is ours.
+    // tsc has printed its diagnostics; its exit status is ours (rolldown's errors are printed here).
     process.exitCode = typeof error?.status === 'number' ? error.status : 1;
     if (typeof error?.status !== 'number') console.error(error);
   }

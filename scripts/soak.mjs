@@ -16,7 +16,7 @@ const { values } = parseArgs({
   options: { iterations: { type: 'string', default: '100' }, timeout: { type: 'string', default: '10000' } },
 });
 const iterations = Number(values.iterations);
-const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../dist/bin/mcp-golden.js', import.meta.url));
 const GATEWAY = fileURLToPath(new URL('../test/support/faithful-gateway.mjs', import.meta.url));
 
 /** Live processes whose environment carries the run's mark (zombies excluded). */

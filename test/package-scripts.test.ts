@@ -17,7 +17,7 @@ test('the published package.json has no prepare script: the build runs in prepac
 
 test('the scripts a newcomer runs in a clone build dist/ first', () => {
   for (const name of ['demo', 'goldens']) {
-    expect(pkg.scripts[name]).toMatch(/^node scripts\/build\.mjs --if-stale && node dist\/cli\/main\.js /);
+    expect(pkg.scripts[name]).toMatch(/^node scripts\/build\.mjs --if-stale && node dist\/bin\/mcp-golden\.js /);
   }
 });
 

@@ -14,7 +14,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Starts `mcp-golden serve` in its own process, as a server under test would run. */
 async function serveInChild() {
-  const child = spawn(process.execPath, [`${root}dist/cli/main.js`, 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [`${root}dist/bin/mcp-golden.js`, 'serve', '--port', '0'], {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   const url = await new Promise((resolve, reject) => {

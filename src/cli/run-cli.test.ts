@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
-import { CLI } from '../../test/support/cli.js';
+import { CLI, UNBUNDLED_CLI } from '../../test/support/cli.js';
 import { runInProcess } from '../../test/support/in-process-cli.js';
 import { MIN_CHECK_TIMEOUT_MS } from '../check/run-check.js';
 import { MIN_TIMEOUT_MS } from './check-command.js';
@@ -23,23 +25,44 @@ async function stdoutOf(argv: string[]): Promise<{ code: number | null; out: str
 }
 
 /**
- * The modules that `mcp-golden ...args` loaded: under dist/ as paths relative to dist/, anything else
- * (a dependency) by its URL; node's own modules left out (a resolve hook in the child prints each one).
+ * The modules a chunk of the bundled bin (dist/bin/) holds, named as tsc's modules in dist/ are
+ * (`src/cli/run-cli.ts` is `cli/run-cli.js`), a dependency by its path under node_modules: the
+ * sources of the chunk's map, or for a chunk without one (an entry, a re-export, the bundler's
+ * runtime), the `// <path>` line rolldown writes above each module it puts in a chunk.
  */
-async function modulesLoadedBy(args: string[]): Promise<string[]> {
+function chunkModules(url: string): string[] {
+  const file = fileURLToPath(url);
+  const sources = existsSync(`${file}.map`)
+    ? (JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources
+    : [...readFileSync(file, 'utf8').matchAll(/^\/\/ (\S+\.[cm]?[jt]s)$/gm)].map((m) => m[1] ?? '');
+  return sources.map((source) => {
+    const path = source.replace(/^(?:\.\.\/)+/, '');
+    return path.startsWith('src/') ? path.slice('src/'.length).replace(/\.ts$/, '.js') : path;
+  });
+}
+
+/**
+ * The modules that `node <cli> ...args` loaded: under dist/ as paths relative to dist/, anything else
+ * (a dependency) by its URL; node's own modules left out (a resolve hook in the child prints each one).
+ * From the bundled bin, each chunk it read stands for the modules it holds ({@link chunkModules}).
+ */
+async function modulesLoadedBy(args: string[], cli = UNBUNDLED_CLI): Promise<string[]> {
   // writeSync: the hooks run on a thread of their own, whose buffered stderr writes can be lost when
   // a `--help` process exits at once (a fresh-clone CI run missed cli/serve-command.js that way).
   const hooks = `import { writeSync } from 'node:fs'; export async function resolve(s, c, next) { const r = await next(s, c); if (!r.url.startsWith('node:')) writeSync(2, 'loaded ' + (r.url.includes('/dist/') ? r.url.slice(r.url.indexOf('/dist/') + 6) : r.url) + '\\n'); return r; }`;
   const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
   const { stderr } = await promisify(execFile)(
     process.execPath,
-    ['--import', `data:text/javascript,${encodeURIComponent(register)}`, CLI, ...args],
+    ['--import', `data:text/javascript,${encodeURIComponent(register)}`, cli, ...args],
     { encoding: 'utf8' },
   ).catch((error: { stderr?: string }) => ({ stderr: error.stderr ?? '' }));
-  return stderr
+  const loaded = stderr
     .split('\n')
     .filter((line) => line.startsWith('loaded '))
     .map((line) => line.slice('loaded '.length));
+  if (cli === UNBUNDLED_CLI) return loaded;
+  const chunk = (path: string) => chunkModules(new URL(`../../dist/${path}`, import.meta.url).href);
+  return [...new Set([...new Set(loaded)].flatMap((path) => (path.startsWith('bin/') ? chunk(path) : [path])))];
 }
 
 /**
@@ -83,6 +106,25 @@ describe('help and usage errors load no implementation', () => {
       }
     },
   );
+
+  test('the bundled bin (package.json `bin`) reads only chunks of declarations for help, --version and usage errors', async () => {
+    const runs = await Promise.all([
+      modulesLoadedBy(['--help'], CLI),
+      modulesLoadedBy(['--version'], CLI),
+      modulesLoadedBy(['recrod'], CLI),
+      ...COMMANDS.map((spec) => modulesLoadedBy([spec.name, '--no-such-option'], CLI)),
+    ]);
+    const [help, version] = runs;
+    for (const spec of COMMANDS) expect(help).toContain(`cli/${spec.name}-command.js`);
+    expect(version?.filter((path) => path.endsWith('-command.js'))).toEqual([]);
+    for (const loaded of runs) {
+      expect(loaded).toContain('cli/run-cli.js');
+      expect(loaded.filter((path) => !DECLARATION.test(path))).toEqual([]);
+    }
+    COMMANDS.forEach((spec, i) => {
+      expect(runs[3 + i]?.filter((path) => path.endsWith('-command.js'))).toEqual([`cli/${spec.name}-command.js`]);
+    });
+  });
 
   test("check's --timeout floor is the battery's", () => {
     expect(MIN_TIMEOUT_MS).toBe(MIN_CHECK_TIMEOUT_MS);

@@ -52,7 +52,8 @@ export interface RecordGoldensResult {
 
 /** The standard scenario list: every reference tool with default, small, maximal and edge arguments (data only). */
 export async function loadStandardScenarios(): Promise<Scenario[]> {
-  const url = new URL('./standard-scenarios.json', import.meta.url);
+  // By way of ../record/: the same file from src/record/, dist/record/ and the bundled bin's chunks in dist/bin/.
+  const url = new URL('../record/standard-scenarios.json', import.meta.url);
   return parseScenarioList(JSON.parse(await readFile(url, 'utf8')), 'the standard scenario list');
 }
 

@@ -1,11 +1,13 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CLI, runCli } from '../support/cli.js';
 
-// One run per command through the real bin (dist/cli/main.js as a process): the bin wires the
+// One run per command through the real bin (package.json `bin`, the bundle in dist/bin/, as a process): it wires the
 // process's streams, working directory and exit code into runCli. Everything else about a command
 // is tested in process (docs/testing.md); `serve`, `replay`, `record --proxy` and `check` meet the
 // bin where signals and process groups are the behaviour (serve-command.test.ts, record-proxy,
@@ -48,6 +50,27 @@ describe('the bin', () => {
     expect(await readdir(join(dir, 'out'))).toEqual(['chatty.jsonl']);
     const verified = await runCli(['verify', '--stdio', `${process.execPath} ${CLI} serve --stdio`, CHATTY]);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+  });
+
+  test('a stack trace of the bundled bin names the src/ lines it came from (source maps)', async () => {
+    // A copy of the bin and package.json without dist/record/ beside it: the standard scenario list
+    // is missing, an unexpected error, printed with its stack.
+    const copy = join(dir, 'bin-alone');
+    await cp(join(GOLDENS, '../package.json'), join(copy, 'package.json'));
+    await cp(dirname(CLI), join(copy, 'dist/bin'), { recursive: true });
+    const run = await promisify(execFile)(
+      process.execPath,
+      [join(copy, 'dist/bin/mcp-golden.js'), 'record', 'chatty', '--out', join(dir, 'never')],
+      { encoding: 'utf8' },
+    ).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? '' }),
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^\[mcp-golden\] unexpected error: Error: ENOENT[^\n]*dist\/record\/standard-scenarios\.json/,
+    );
+    expect(run.stderr).toMatch(/at async loadStandardScenarios \([^)]*src\/record\/record-goldens\.ts:\d+:\d+\)/);
   });
 
   test('demo records, prints a timeline and exits 0', async () => {

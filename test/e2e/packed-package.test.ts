@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readDocBlocks, runDocBlocks, unusedFiles } from '../support/doc-blocks.js';
-import { type ProjectRun, runInProject } from '../support/run-in-project.js';
+import { type ProjectRun, runInProject, runShellInProject } from '../support/run-in-project.js';
 
 // A new user's project: the packed tarball installed into a fresh folder outside this repository
 // (so nothing resolves to the repo's own node_modules), with its own package.json and strict
@@ -172,18 +172,45 @@ afterAll(async () => {
 });
 
 describe('the packed package in a fresh project', { timeout: 120_000 }, () => {
-  test('ships LICENSE, README and no source maps; `mcp-golden --version` prints the version', async () => {
+  test('ships LICENSE, README and source maps for the bin only; `mcp-golden --version` prints the version', async () => {
     const shipped = join(project, 'node_modules/mcp-golden');
     expect(await readFile(join(shipped, 'LICENSE'), 'utf8')).toContain('the mcp-golden authors');
     expect(await stat(join(shipped, 'README.md')).then(() => true)).toBe(true);
     expect(await stat(join(shipped, 'docs/server-authors.md')).then(() => true)).toBe(true);
     const files = await readdir(join(shipped, 'dist'), { recursive: true });
-    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    const maps = files.filter((f) => f.endsWith('.map'));
+    expect(maps.length).toBeGreaterThan(0);
+    expect(maps.filter((f) => !/^bin\/[\w-]+\.js\.map$/.test(f))).toEqual([]);
     // scripts/ does not ship: a `prepare` would run (and fail or warn) in every consumer's install.
     const shippedPkg = JSON.parse(await readFile(join(shipped, 'package.json'), 'utf8'));
     expect(shippedPkg.scripts.prepare).toBeUndefined();
     const { code, output } = await run('.bin/mcp-golden', ['--version']);
     expect({ code, output: output.trim() }).toEqual({ code: 0, output: pkg.version });
+  });
+
+  test('the bin is the bundle: `record` reads every module from dist/bin/, none from node_modules, and its scenario list from the package', async () => {
+    const bin = join(project, 'node_modules/mcp-golden/dist/bin/');
+    // A resolve hook prints each module the process loads (node's own left out), as src/cli/run-cli.test.ts does.
+    await writeFile(
+      join(project, 'load-hooks.mjs'),
+      "import { writeSync } from 'node:fs'\nexport async function resolve(s, c, next) { const r = await next(s, c); if (!r.url.startsWith('node:')) writeSync(2, 'loaded ' + r.url + '\\n'); return r }\n",
+    );
+    await writeFile(
+      join(project, 'log-loads.mjs'),
+      "import { register } from 'node:module'\nregister('./load-hooks.mjs', import.meta.url)\n",
+    );
+    const { code, output } = await runShellInProject(
+      project,
+      'node --import ./log-loads.mjs node_modules/.bin/mcp-golden record chatty --out recorded',
+      {},
+      60_000,
+    );
+    expect(code, output).toBe(0);
+    expect(await exists('recorded/chatty.jsonl')).toBe(true);
+    const loaded = output.split('\n').filter((line) => line.startsWith('loaded '));
+    // The SDK's server and client, zod and ajv are in the chunks the recording read.
+    expect(loaded.length).toBeGreaterThan(5);
+    expect(loaded.filter((line) => !line.startsWith(`loaded ${pathToFileURL(bin).href}`))).toEqual([]);
   });
 
   // Only one compilation has skipLibCheck: false, which type-checks every declaration file it reaches

@@ -9,9 +9,9 @@ const marks = globalThis as { [CHECKED]?: boolean };
  * test, never a stale build. It is compiled only when dist/ is missing or was built from other
  * sources, tsconfigs or TypeScript version (see scripts/build.mjs).
  */
-export default function setup(): void {
+export default async function setup(): Promise<void> {
   if (marks[CHECKED]) return;
   marks[CHECKED] = true;
-  if (!build({ ifStale: true }))
+  if (!(await build({ ifStale: true })))
     process.stdout.write('[mcp-golden tests] dist/ is up to date with src/; not rebuilt\n');
 }

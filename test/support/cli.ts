@@ -1,8 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** Absolute path of the built CLI entry point. */
-export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+/** Absolute path of the bin as it ships (package.json's `bin`: the bundle in dist/bin/, scripts/bundle-bin.mjs). */
+export const CLI = fileURLToPath(new URL('../../dist/bin/mcp-golden.js', import.meta.url));
+
+/** tsc's entry point of the same CLI (dist/cli/main.js), each module and dependency loaded on its own. */
+export const UNBUNDLED_CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 /** Result of running the CLI to completion. */
 export interface CliResult {
