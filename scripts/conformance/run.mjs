@@ -83,7 +83,7 @@ async function judge(scenario, servers, reference, targets, asMarkdown) {
 async function main() {
   const asMarkdown = process.argv.includes('--markdown');
   ensureConformance();
-  build({ ifStale: true });
+  await build({ ifStale: true });
   const goldens = mkdtempSync(join(tmpdir(), 'mcp-golden-conformance-goldens-'));
   const stops = [];
   let failed = false;
