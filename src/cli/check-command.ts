@@ -99,7 +99,7 @@ gateway could not be set up (it did not start, exited, or did not take a first c
       value: 'ERA',
       choices: [...ERAS, 'dual'],
       description:
-        'era of the reference upstream: legacy (2025-11-25 only), modern (2026-07-28 only; HTTP only) or dual (both; HTTP only) (default legacy)',
+        'era of the reference upstream, over HTTP or stdio: legacy (2025-11-25 only), modern (2026-07-28 only) or dual (both; over stdio the first message picks the era of each upstream process) (default legacy)',
     },
     'require-bridge': {
       type: 'boolean',

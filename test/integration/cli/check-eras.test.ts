@@ -60,10 +60,6 @@ describe('check --client-era, --upstream-era, --eras all', () => {
   test.each([
     [['--eras', 'all', '--client-era', 'modern'], /--eras all runs every combination/],
     [['--client-era', 'modern', '--client-transport', 'stdio'], /--client-era modern needs --client-transport http/],
-    [
-      ['--upstream-era', 'modern', '--upstream-transport', 'stdio'],
-      /--upstream-era modern needs --upstream-transport http/,
-    ],
     [['--eras', 'all', '--svg', 'x.svg'], /--eras all draws no single SVG timeline .*got --svg/],
     [['--client-era', 'future'], /Invalid --client-era "future": expected one of legacy, modern/],
   ])(
