@@ -16,7 +16,8 @@ function eraOptions(era: string | undefined, modernOnly: boolean): { legacy?: 'r
 export const serveCommand = defineCommand({
   name: 'serve',
   summary: 'run the reference streaming server (HTTP or stdio)',
-  description: 'Runs the reference streaming server (tools: progress, long_output, chatty, audit_log).',
+  description:
+    'Runs the reference streaming server (tools: progress, long_output, chatty, audit_log), over HTTP or stdio, in the protocol eras --era names.',
   options: {
     stdio: {
       type: 'boolean',
