@@ -6,14 +6,17 @@
 // the answer turned into notifications/cancelled naming the upstream id. Progress names only its
 // token, which passes unchanged: a call whose token another running call already uses goes to another
 // upstream process, so progress never crosses; tasks/* go to the process that made the task.
-//   node modern-stdio-gateway.mjs <faithful|ignore-hang-up> <port> <upstream command...>
+//   node modern-stdio-gateway.mjs <faithful|ignore-hang-up|no-input-rounds> <port> <upstream command...>
 // ignore-hang-up: a client closing its stream is not passed on (the upstream call runs to its end).
+// no-input-rounds: an input_required result becomes a -32603 error, as an SDK v2 client without an
+//                  elicitation handler answers it (mcp-proxy 6.7.19 with --upstreamProtocol auto).
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 
+const MODES = ['faithful', 'ignore-hang-up', 'no-input-rounds'];
 const [mode, portArg, ...command] = process.argv.slice(2);
-if ((mode !== 'faithful' && mode !== 'ignore-hang-up') || !portArg || command.length === 0) {
-  process.stderr.write('usage: modern-stdio-gateway.mjs <faithful|ignore-hang-up> <port> <upstream command...>\n');
+if (!MODES.includes(mode) || !portArg || command.length === 0) {
+  process.stderr.write(`usage: modern-stdio-gateway.mjs <${MODES.join('|')}> <port> <upstream command...>\n`);
   process.exit(2);
 }
 /** The upstream processes, each with its calls waiting for their answer, by the upstream id. */
@@ -68,7 +71,10 @@ function route(upstream, message) {
     if (!call) return;
     upstream.pending.delete(message.id);
     if (message.result?.resultType === 'task') taskHomes.set(message.result.taskId, upstream);
-    send(call.res, { ...message, id: call.clientId });
+    if (mode === 'no-input-rounds' && message.result?.resultType === 'input_required') {
+      const error = { code: -32603, message: "Cannot fulfil input request 'confirm': no handler is registered" };
+      send(call.res, { jsonrpc: '2.0', id: call.clientId, error });
+    } else send(call.res, { ...message, id: call.clientId });
     call.res.end();
     return;
   }

@@ -12,7 +12,7 @@ import { runInProcess } from '../../support/in-process-cli.js';
 
 const GATEWAY = fileURLToPath(new URL('../../support/modern-stdio-gateway.mjs', import.meta.url));
 /** Runs the check in process; its exit code and the report it wrote with --json. */
-async function check(mode: string, upstreamEra: string): Promise<{ code: number; report: CheckReport }> {
+async function check(mode: string, upstreamEra: string): Promise<{ code: number | null; report: CheckReport }> {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-golden-check-stdio-modern-'));
   try {
     const json = join(dir, 'report.json');
@@ -70,5 +70,14 @@ describe('check with a 2026-07-28 stdio upstream', () => {
       /the cancel never reached the upstream \(expected notifications\/cancelled with its own request id\)/,
     );
     expect(code).toBe(1);
+  }, 240_000);
+
+  test('a bridge that cannot fulfil input_required fails the rounds row, quoting the error the client got', async () => {
+    const { report } = await check('no-input-rounds', 'modern');
+    expect(table(report)).toContain('fail | input_required rounds pass through (2026-07-28)');
+    expect(evidenceOf(report, 'input_required')).toMatch(
+      /the call did not end with a complete result: it got error -32603 "Cannot fulfil input request 'confirm'/,
+    );
+    expect(table(report)).toContain('pass | cancel by closing the stream (2026-07-28)');
   }, 240_000);
 });
