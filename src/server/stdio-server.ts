@@ -54,7 +54,8 @@ export interface StdioReferenceServer {
 
 /**
  * Serves the reference streaming tools over stdio: newline-delimited JSON-RPC on stdout, nothing
- * else written there.
+ * else written there. Both protocol eras by default, the connection's era picked by its first
+ * message as the SDK v2 `serveStdio` picks it (`legacy: 'reject'` or `modern: 'reject'` for one).
  *
  * @example
  * const { closed } = await serveReferenceStdio()
