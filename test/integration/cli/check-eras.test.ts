@@ -60,6 +60,10 @@ describe('check --client-era, --upstream-era, --eras all', () => {
   test.each([
     [['--eras', 'all', '--client-era', 'modern'], /--eras all runs every combination/],
     [['--client-era', 'modern', '--client-transport', 'stdio'], /--client-era modern needs --client-transport http/],
+    [
+      ['--eras', 'all', '--upstream-transport', 'stdio'],
+      /--eras all runs over HTTP legs only: .*--upstream-era modern\|dual works/,
+    ],
     [['--eras', 'all', '--svg', 'x.svg'], /--eras all draws no single SVG timeline .*got --svg/],
     [['--client-era', 'future'], /Invalid --client-era "future": expected one of legacy, modern/],
   ])(
