@@ -152,8 +152,9 @@ export function realGateways() {
       stdioUp,
     ),
     column('mcp-remote-http-to-stdio', remote, 'Streamable HTTP server → stdio client', remoteCmd, stdioClient),
-    // The dual-era bridges (the check's client or upstream speaks 2026-07-28 on its leg). An era on a
-    // stdio leg is always 2025-11-25: the check speaks 2026-07-28 over HTTP only.
+    // The dual-era bridges (the check's client or upstream speaks 2026-07-28 on its leg). A stdio client
+    // leg is always 2025-11-25 (the check's client speaks 2026-07-28 over HTTP only); a stdio upstream
+    // speaks the era `serve --stdio --era` serves.
     column(
       'mcp-remote-auto-modern-upstream',
       remote,
@@ -185,6 +186,15 @@ export function realGateways() {
       'stdio server → Streamable HTTP (`--modern`, its default); upstream 2025-11-25, client 2026-07-28',
       proxy67Cmd,
       { ...stdioUp, clientEra: 'modern' },
+    ),
+    // mcp-proxy in front of a 2026-07-28 stdio server, the deployment its `--upstreamProtocol auto` is
+    // for: it probes the spawned server with server/discover and speaks 2026-07-28 to it.
+    column(
+      'mcp-proxy-auto-modern-upstream',
+      proxy67,
+      'stdio server → Streamable HTTP, `--upstreamProtocol auto`; upstream and client 2026-07-28',
+      proxy67Cmd.replace(' -- {upstream}', ' --upstreamProtocol auto -- {upstream}'),
+      { ...stdioUp, clientEra: 'modern', upstreamEra: 'modern' },
     ),
     column(
       'mcp-proxy-modern-legacy-client',

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type RecordTarget, recordCall } from '../record/record-call.js';
 import type { AuditEntry } from '../server/audit-log.js';
+import type { Era } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { memberOf } from '../transcript/json-object.js';
 import { resultOf } from '../transcript/json-rpc.js';
@@ -19,9 +20,9 @@ export function auditEntriesOf(response: JsonRpcMessage | undefined): AuditEntry
   return Array.isArray(entries) ? (entries as AuditEntry[]) : [];
 }
 
-/** Reads the upstream's audit log through the gateway, with the `audit_log` tool. */
-async function auditThrough(target: RecordTarget, timeoutMs: number): Promise<AuditEntry[]> {
-  const recording = await recordCall(target, { tool: 'audit_log', timeoutMs });
+/** Reads the upstream's audit log through the gateway, with the `audit_log` tool, in the client's era. */
+async function auditThrough(target: RecordTarget, timeoutMs: number, era: Era): Promise<AuditEntry[]> {
+  const recording = await recordCall(target, { tool: 'audit_log', timeoutMs, era });
   return auditEntriesOf(recording.outcome.response);
 }
 
@@ -55,8 +56,13 @@ function auditFileEntries(path: string): AuditEntry[] {
  * session then reaches a process that saw none of the calls). Rows both give count once, the live
  * one kept; oldest call first.
  */
-export async function stdioAudit(target: RecordTarget, timeoutMs: number, file: string): Promise<AuditEntry[]> {
-  const live = await auditThrough(target, timeoutMs).catch(() => [] as AuditEntry[]);
+export async function stdioAudit(
+  target: RecordTarget,
+  timeoutMs: number,
+  file: string,
+  era: Era = 'legacy',
+): Promise<AuditEntry[]> {
+  const live = await auditThrough(target, timeoutMs, era).catch(() => [] as AuditEntry[]);
   const key = (e: AuditEntry): string => `${e.startedAtEpochMs}|${typeof e.requestId}:${e.requestId}`;
   const seen = new Set(live.map(key));
   return [...live, ...auditFileEntries(file).filter((e) => !seen.has(key(e)))].sort(

@@ -143,12 +143,6 @@ function settle(options: CheckOptions): Settings {
       '{upstream2} (or --upstream2-port) starts a second upstream replica over HTTP, for the session affinity row; with --upstream-transport stdio the gateway spawns its upstreams itself. Drop {upstream2}, or use --upstream-transport http.',
     );
   }
-  if (upstreamEra !== 'legacy' && upstreamTransport !== 'http') {
-    throw new GoldenError(
-      'E_USAGE',
-      `--upstream-era ${upstreamEra} needs --upstream-transport http: the reference upstream speaks 2026-07-28 over Streamable HTTP only. Drop --upstream-transport stdio, or use --upstream-era legacy.`,
-    );
-  }
   const modern = clientEra === 'modern' || upstreamEra !== 'legacy';
   return { options, upstreamTransport, clientTransport, timeoutMs, clientEra, upstreamEra, modern, wantsReplica };
 }
@@ -187,7 +181,8 @@ async function startUpstreams(settings: Settings, started: (u: Partial<Upstreams
   const { options } = settings;
   if (settings.upstreamTransport === 'stdio') {
     const plain = referenceStdioCommand();
-    const args = [...(plain.args ?? []), '--check-tools'];
+    // The upstream's era, as `serve --stdio --era` serves it (the opening message picks it under `dual`).
+    const args = [...(plain.args ?? []), '--check-tools', '--era', settings.upstreamEra];
     // Only the upstreams the gateway starts write the audit file: a row there is a call that came
     // through the gateway, never one of the check's own direct calls.
     const auditDir = await mkdtemp(join(tmpdir(), 'mcp-golden-check-audit-'));
@@ -374,7 +369,7 @@ function contextFor(
       }),
     audit: upstream
       ? async () => bothReplicas(upstream, replica2)
-      : () => stdioAudit(target, settings.timeoutMs, join(ups.auditDir as string, 'audit.jsonl')),
+      : () => stdioAudit(target, settings.timeoutMs, join(ups.auditDir as string, 'audit.jsonl'), settings.clientEra),
   };
   return context;
 }

@@ -99,7 +99,7 @@ gateway could not be set up (it did not start, exited, or did not take a first c
       value: 'ERA',
       choices: [...ERAS, 'dual'],
       description:
-        'era of the reference upstream: legacy (2025-11-25 only), modern (2026-07-28 only; HTTP only) or dual (both; HTTP only) (default legacy)',
+        'era of the reference upstream, over HTTP or stdio: legacy (2025-11-25 only), modern (2026-07-28 only) or dual (both; over stdio the first message picks the era of each upstream process) (default legacy)',
     },
     'require-bridge': {
       type: 'boolean',
@@ -210,7 +210,7 @@ gateway could not be set up (it did not start, exited, or did not take a first c
       if (upstreamTransport === 'stdio' || clientTransport === 'stdio') {
         throw new GoldenError(
           'E_USAGE',
-          '--eras all includes the modern era, which the check speaks over HTTP only: drop --client-transport stdio and --upstream-transport stdio, or run --client-era legacy --upstream-era legacy.',
+          "--eras all runs over HTTP legs only: the check's client speaks 2026-07-28 over HTTP only, and a stdio upstream's refusal of the other era is not read as the 'does not bridge eras' finding. Drop --client-transport stdio and --upstream-transport stdio, or run one combination with --client-era and --upstream-era (--upstream-transport stdio --upstream-era modern|dual works).",
         );
       }
       if (args.string('svg') !== undefined) {

@@ -48,9 +48,15 @@ export const replayCommand = defineCommand({
   missing: 'golden path',
   description: `Serves goldens as a fake MCP upstream: recorded frames at their recorded offsets, with the live
 request id and progress token stamped in. A directory means every golden in it; goldens recorded
-over either transport serve over both (re-framed when the transports differ).`,
+over either transport serve over both (re-framed when the transports differ), and goldens of either
+protocol era answer clients of both, over HTTP and stdio alike (a call with no golden of the client's
+era is answered from one of the other, re-framed).`,
   options: {
-    stdio: { type: 'boolean', description: 'serve on stdin/stdout (for gateways that spawn their upstream)' },
+    stdio: {
+      type: 'boolean',
+      description:
+        "serve on stdin/stdout (for gateways that spawn their upstream); the first line picks the connection's era, as SDK v2's serveStdio: initialize for 2025, the _meta envelope (server/discover, no initialize) for 2026-07-28",
+    },
     ...LISTEN_OPTIONS,
     pace: {
       type: 'string',

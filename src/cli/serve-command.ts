@@ -6,13 +6,24 @@ import { LISTEN_OPTIONS } from './listen-options.js';
 
 const MS = 3_600_000;
 
+/** The reference server's options for `--era` (and `--modern-only`), over HTTP and stdio alike. */
+function eraOptions(era: string | undefined, modernOnly: boolean): { legacy?: 'reject'; modern?: 'reject' } {
+  if (modernOnly || era === 'modern') return { legacy: 'reject' };
+  return era === 'legacy' ? { modern: 'reject' } : {};
+}
+
 /** `mcp-golden serve`: runs until SIGINT/SIGTERM (HTTP) or end of stdin (stdio). */
 export const serveCommand = defineCommand({
   name: 'serve',
   summary: 'run the reference streaming server (HTTP or stdio)',
-  description: 'Runs the reference streaming server (tools: progress, long_output, chatty, audit_log).',
+  description:
+    'Runs the reference streaming server (tools: progress, long_output, chatty, audit_log), over HTTP or stdio, in the protocol eras --era names.',
   options: {
-    stdio: { type: 'boolean', description: 'serve newline-delimited JSON-RPC on stdin/stdout' },
+    stdio: {
+      type: 'boolean',
+      description:
+        'serve newline-delimited JSON-RPC on stdin/stdout, in the eras --era names (2026-07-28: server/discover, the _meta envelope on every request, no initialize)',
+    },
     ...LISTEN_OPTIONS,
     'json-response': {
       type: 'boolean',
@@ -24,7 +35,7 @@ export const serveCommand = defineCommand({
       value: 'ERA',
       choices: ['legacy', 'modern', 'dual'],
       description:
-        "protocol eras served over HTTP: legacy (2025-11-25 only: a 2026-07-28 request gets 400 -32000 as from SDK v1's stateful transport), modern (2026-07-28 only: a 2025 initialize gets 400 -32022, GET and DELETE 405, as SDK v2's legacy: 'reject') or dual (both) (default dual)",
+        "protocol eras served: legacy (2025-11-25 only: over HTTP a 2026-07-28 request gets 400 -32000 as from SDK v1's stateful transport; over stdio server/discover gets -32601), modern (2026-07-28 only: a 2025 initialize gets -32022 (HTTP 400), GET and DELETE 405, as SDK v2's legacy: 'reject'; over stdio server/discover, the _meta envelope on every request, no initialize) or dual (both; over stdio the first message picks the connection's era, as SDK v2's serveStdio) (default dual)",
     },
     'modern-only': {
       type: 'boolean',
@@ -79,12 +90,6 @@ export const serveCommand = defineCommand({
       if (args.string('port') !== undefined) {
         throw new GoldenError('E_USAGE', 'Conflicting options: --stdio and --port. Use one transport.');
       }
-      if (args.boolean('modern-only') || (args.string('era') ?? 'legacy') !== 'legacy') {
-        throw new GoldenError(
-          'E_USAGE',
-          `Option ${args.boolean('modern-only') ? '--modern-only' : `--era ${args.string('era')}`} is for HTTP: the stdio server speaks the 2025 handshake only. Drop --stdio, or use --era legacy.`,
-        );
-      }
       // Each transport loads only its own server: a gateway may start `serve --stdio` per session.
       const { serveReferenceStdio } = await import('../server/stdio-server.js');
       const auditFile = args.string('audit-file');
@@ -95,6 +100,7 @@ export const serveCommand = defineCommand({
         checkTools: args.boolean('check-tools'),
         ...(auditFile !== undefined && { auditFile: pathIn(io, auditFile) }),
         ...(failAt !== undefined && { failAtStep: failAt }),
+        ...eraOptions(args.string('era'), args.boolean('modern-only')),
       });
       // As the bin, a signal ends the process (its stdin would keep it alive after a close); in
       // process, an aborted io.signal closes the server.
@@ -128,8 +134,7 @@ export const serveCommand = defineCommand({
         ...(sessionTtlMs !== undefined && { sessionTtlMs }),
         ...(maxSessions !== undefined && { maxSessions }),
         allowedOrigins: args.strings('allow-origin'),
-        ...((args.boolean('modern-only') || args.string('era') === 'modern') && { legacy: 'reject' as const }),
-        ...(args.string('era') === 'legacy' && { modern: 'reject' as const }),
+        ...eraOptions(args.string('era'), args.boolean('modern-only')),
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;

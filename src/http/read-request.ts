@@ -142,9 +142,74 @@ function readLegacyOnly(head: IncomingHead, options: ReadOptions): ReadRequest {
   return legacyRules({ ...rest, era: 'legacy' }, head, options);
 }
 
-/** Reads one message a stdio client wrote (no headers to cross-check): its era, and the refusal it gets. */
-export function readStdioMessage(message: unknown, options: Omit<ReadOptions, 'transport'> = {}): ReadRequest {
-  return readRequest({ httpMethod: 'POST', headers: {}, body: message }, { ...options, transport: 'stdio' });
+/**
+ * Where a stdio connection stands, as the SDK v2 2.4.0 `serveStdio` keeps it: `opening` until a
+ * message selects the era; `probe` after a 2026-07-28 `server/discover` (a 2025 message may still
+ * follow it and take the connection); then `legacy` or `modern` for the connection's life.
+ */
+export type StdioPhase = 'opening' | 'probe' | 'legacy' | 'modern';
+
+/** A stdio message as the reader sees it, and the phase its connection is in after it. */
+export interface StdioRead extends ReadRequest {
+  readonly phase: StdioPhase;
+}
+
+/** A pinned 2026-07-28 connection's answer to a request without the envelope (`serveStdio`'s words). */
+const MISSING_ENVELOPE: RequestRefusal = {
+  status: 400,
+  code: -32602,
+  message: `Request is missing the required _meta envelope for protocol revision 2026-07-28 (${ENVELOPE_KEYS.protocolVersion}, ${ENVELOPE_KEYS.clientCapabilities})`,
+};
+
+/**
+ * Reads one message a stdio client wrote on a connection in `phase` (no headers to cross-check):
+ * its era, the refusal it gets, and the phase after it. Over stdio the era is the connection's, as
+ * `serveStdio` decides it: the opening message selects it (`initialize` or a message without the
+ * envelope: 2025; the envelope: 2026-07-28, `server/discover` only probing), a refused opening
+ * selects nothing, and once pinned to 2026-07-28 a request without the envelope gets `-32602`, an
+ * `initialize` `-32022`, and the envelope's version is not asked again. A 2025-only server
+ * (`modern: 'reject'`, SDK v1's stdio transport) reads no envelope.
+ */
+export function readStdioMessage(
+  message: unknown,
+  options: Omit<ReadOptions, 'transport'> = {},
+  phase: StdioPhase = 'opening',
+): StdioRead {
+  const head: IncomingHead = { httpMethod: 'POST', headers: {}, body: message };
+  if (options.modern === 'reject' || phase === 'legacy') {
+    return { ...readRequest(head, { modern: 'reject', transport: 'stdio' }), phase: 'legacy' };
+  }
+  const read = readRequest(head, { transport: 'stdio' });
+  if (phase === 'modern') return { ...pinnedModern(read, head), phase };
+  // Nothing but a request or a notification opens a connection: the rest is dropped before an era.
+  if (read.kind !== 'request' && read.kind !== 'notification') return { ...read, phase };
+  if (read.refusal) {
+    // A method 2026-07-28 removed, under a valid envelope, opens the connection in that era all the same.
+    return { ...read, phase: read.era === 'modern' && read.refusal.status === 404 ? 'modern' : phase };
+  }
+  if (read.era === 'modern') {
+    const probes = read.method === 'server/discover' || (phase === 'probe' && read.kind === 'notification');
+    return { ...read, phase: probes ? 'probe' : 'modern' };
+  }
+  if (options.legacy === 'reject') return { ...read, refusal: legacyRefusal(read, head), phase };
+  return { ...read, phase: 'legacy' };
+}
+
+/** A message on a connection pinned to 2026-07-28: the envelope required on requests, the revision already settled. */
+function pinnedModern(read: ReadRequest, head: IncomingHead): ReadRequest {
+  if (read.kind !== 'request' && read.kind !== 'notification') return { ...read, era: 'modern' };
+  if (read.era === 'legacy') {
+    if (read.kind === 'notification') return { ...read, era: 'modern' };
+    if (read.method === 'initialize') return { ...read, refusal: legacyRefusal(read, head) };
+    // The method registry answers before the envelope is read: a removed method is not found, envelope or not.
+    return {
+      ...read,
+      refusal: REMOVED_METHODS.has(read.method as string) ? methodNotFound(read.method) : MISSING_ENVELOPE,
+    };
+  }
+  if (read.refusal?.code !== -32022) return read;
+  const { refusal: _settled, ...rest } = read;
+  return REMOVED_METHODS.has(read.method as string) ? { ...rest, refusal: methodNotFound(read.method) } : rest;
 }
 
 const none = (era: ReadRequest['era'], refusal?: RequestRefusal): ReadRequest => ({

@@ -1,10 +1,14 @@
 import type { Readable, Writable } from 'node:stream';
+import { readStdioMessage, type StdioPhase } from '../http/read-request.js';
+import type { Era } from '../transcript/frame.js';
 import { isJsonRpcMessage } from '../transcript/json-rpc.js';
+import { crossGoldens } from './cross-era.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http-guards.js';
 import { jsonRpcError } from './json-rpc-error.js';
 import type { LiveEvent } from './live-event.js';
+import { splitGoldensByEra } from './modern-http-replay.js';
 import { frameEvent } from './reframe.js';
-import type { ReplayOptions } from './replay-engine.js';
+import type { ReplayOptions, ReplaySession } from './replay-engine.js';
 import { ReplayEngine } from './replay-engine.js';
 import type { GoldenInput, ReplayEvent } from './replay-plan.js';
 import type { ReplayReport } from './replay-report.js';
@@ -30,18 +34,48 @@ export interface StdioReplay {
   close(): void;
 }
 
+/** One era's side of a stdio replay: its engine (its own goldens, then the other era's re-framed) and its session. */
+interface EraSide {
+  readonly engine: ReplayEngine;
+  readonly session: ReplaySession;
+}
+
+/** The two sides of a stdio replay: each era's goldens first, the other era's crossed after them ({@link crossGoldens}). */
+function eraSides(goldens: readonly GoldenInput[], options: ReplayOptions): Record<Era, EraSide> {
+  const { legacy, modern } = splitGoldensByEra(goldens);
+  const side = (served: GoldenInput[]): EraSide => {
+    const engine = new ReplayEngine(served, options);
+    return { engine, session: engine.openSession('stdio') };
+  };
+  // The handshake is made up only where no golden of that era answers it: one replay is one server.
+  return {
+    legacy: side([...legacy, ...crossGoldens(modern, 'legacy', legacy.length === 0)]),
+    modern: side([...modern, ...crossGoldens(legacy, 'modern', modern.length === 0)]),
+  };
+}
+
+/** Both sides' reports as one: the 2025 side's requests, then the 2026-07-28 side's. */
+function joinedReport(sides: Record<Era, EraSide>): ReplayReport {
+  const [a, b] = [sides.legacy.engine.report(), sides.modern.engine.report()];
+  return { requests: [...a.requests, ...b.requests], unmatched: [...a.unmatched, ...b.unmatched] };
+}
+
 /**
  * Serves goldens over stdio, as an upstream a gateway spawns: the stdio adapter of the
  * {@link ReplayEngine}. One JSON-RPC message per line; lines recorded over stdio go out byte-exact,
  * messages recorded over HTTP (SSE `data`, JSON bodies) become lines. Server-initiated messages
- * go out at their recorded times after `initialize`.
+ * go out at their recorded times after `initialize`. The connection's era is read as a 2026-07-28
+ * server over stdio reads it (the opening message picks it, with its refusals): a 2025 client is
+ * answered from the 2025 goldens, a client sending the per-request envelope (no `initialize`) from
+ * the 2026-07-28 ones, and each, where no golden of its era records a request, from a golden of the
+ * other era re-framed, as the HTTP replay does.
  *
  * @example
  * await serveReplayStdio([await readGolden('goldens/progress-stdio.jsonl')]).closed
  */
 export function serveReplayStdio(goldens: readonly GoldenInput[], options: StdioReplayOptions = {}): StdioReplay {
-  const engine = new ReplayEngine(goldens, options);
-  const session = engine.openSession('stdio');
+  const sides = eraSides(goldens, options);
+  let phase: StdioPhase = 'opening';
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const limit = options.maxLineBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -54,9 +88,13 @@ export function serveReplayStdio(goldens: readonly GoldenInput[], options: Stdio
     resolveClosed = resolve;
   });
   let initializeLine: string | undefined;
+  const closeEngines = (): void => {
+    sides.legacy.engine.close();
+    sides.modern.engine.close();
+  };
   const maybeClose = (): void => {
     if (!ended || running > 0) return;
-    engine.close();
+    closeEngines();
     void Promise.resolve(options.fallback?.end())
       .then(() => write.drained())
       .then(resolveClosed);
@@ -65,7 +103,7 @@ export function serveReplayStdio(goldens: readonly GoldenInput[], options: Stdio
   // A client that closed its end of the pipe (EPIPE) is gone: nothing more can reach it, so the
   // replay ends instead of crashing on the unhandled stream error.
   stdout.on('error', () => {
-    engine.close();
+    closeEngines();
     ended = true;
     resolveClosed();
   });
@@ -73,7 +111,8 @@ export function serveReplayStdio(goldens: readonly GoldenInput[], options: Stdio
     const text = frameEvent(event, 'stdio');
     if (text !== undefined) write(text);
   };
-  session.push = push;
+  sides.legacy.session.push = push;
+  sides.modern.session.push = push;
 
   const handleLine = (line: string): void => {
     let value: unknown;
@@ -89,12 +128,21 @@ export function serveReplayStdio(goldens: readonly GoldenInput[], options: Stdio
           null,
           -32600,
           Array.isArray(value)
-            ? `Invalid Request: JSON-RPC batches are not supported in protocol version ${session.version ?? '(none negotiated)'}. Send one message per line.`
+            ? `Invalid Request: JSON-RPC batches are not supported in protocol version ${sides.legacy.session.version ?? '(none negotiated)'}. Send one message per line.`
             : 'Invalid Request: expected a JSON-RPC 2.0 message object (with "jsonrpc":"2.0" and a method, result or error).',
         ),
       );
       return;
     }
+    const read = readStdioMessage(value, {}, phase);
+    phase = read.phase;
+    if (read.refusal) {
+      // A refused notification is dropped, as a 2026-07-28 server over stdio drops it.
+      if (read.kind === 'request')
+        write(jsonRpcError(read.id, read.refusal.code, read.refusal.message, read.refusal.data));
+      return;
+    }
+    const { engine, session } = sides[read.era];
     if (options.fallback?.claims?.(value)) {
       // A cancel for a passed-through call, or the client's answer to the live server: the live server's.
       engine.note(session, 'POST', value, undefined, undefined, 'passed through to the live server');
@@ -149,15 +197,16 @@ export function serveReplayStdio(goldens: readonly GoldenInput[], options: Stdio
   stdin.on('end', () => {
     ended = true;
     // A cancelled call never finishes: it no longer holds the replay open.
-    running = session.calls.filter((c) => !c.finished && !c.cancelled).length;
+    const calls = [...sides.legacy.session.calls, ...sides.modern.session.calls];
+    running = calls.filter((c) => !c.finished && !c.cancelled).length;
     maybeClose();
   });
 
   return {
-    report: () => engine.report(),
+    report: () => joinedReport(sides),
     closed,
     close() {
-      engine.close();
+      closeEngines();
       ended = true;
       resolveClosed();
     },

@@ -1,9 +1,14 @@
 import { appendFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { jsonRpcErrorOf, readStdioMessage, type StdioPhase } from '../http/read-request.js';
 import { AuditLog } from './audit-log.js';
 import { holdForTurn } from './hold-for-turn.js';
+import { createModernStdio } from './modern-stdio.js';
 import { connectWithHooks } from './reference-server.js';
+import { TaskStore } from './tasks-extension.js';
 
 /** Options of {@link serveReferenceStdio}. */
 export interface StdioServeOptions {
@@ -25,6 +30,18 @@ export interface StdioServeOptions {
    * calls that reached a process it cannot ask (a gateway that starts one upstream per session).
    */
   readonly auditFile?: string;
+  /**
+   * `reject`: 2026-07-28 only, as the SDK v2 2.4.0 `serveStdio` with `legacy: 'reject'`: a 2025
+   * opening (`initialize`, a request without the envelope) gets `-32022` and the connection waits
+   * for a 2026-07-28 one. @default 'serve'
+   */
+  readonly legacy?: 'serve' | 'reject';
+  /**
+   * `reject`: 2025-11-25 only, as an SDK v1 1.32 stdio server, which reads no envelope (a
+   * `server/discover` gets `-32601`). @default 'serve': the opening message picks the era, as
+   * `serveStdio` does
+   */
+  readonly modern?: 'serve' | 'reject';
 }
 
 /** A reference server running on a pair of streams. */
@@ -37,7 +54,8 @@ export interface StdioReferenceServer {
 
 /**
  * Serves the reference streaming tools over stdio: newline-delimited JSON-RPC on stdout, nothing
- * else written there.
+ * else written there. Both protocol eras by default, the connection's era picked by its first
+ * message as the SDK v2 `serveStdio` picks it (`legacy: 'reject'` or `modern: 'reject'` for one).
  *
  * @example
  * const { closed } = await serveReferenceStdio()
@@ -64,17 +82,50 @@ export async function serveReferenceStdio(options: StdioServeOptions = {}): Prom
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const transport = new StdioServerTransport(stdin, stdout);
-  const server = await connectWithHooks(transport, {
+  const hooks = {
     audit,
     failAtStep: options.failAtStep,
     checkTools: options.checkTools ?? false,
     holdWrites: () => holdForTurn(stdout),
-  });
+  };
+  const server = await connectWithHooks(transport, hooks);
+  const tasks = new TaskStore();
+  const modern = createModernStdio({ ...hooks, tasks, send: (message) => transport.send(message as JSONRPCMessage) });
+  routeByEra(transport, options, modern);
   const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
+    server.onclose = () => {
+      modern.close();
+      tasks.close();
+      resolve();
+    };
     stdin.once('end', () => {
       void server.close();
     });
   });
   return { audit, closed, close: () => server.close() };
+}
+
+/**
+ * Hands each message to the side of its era, as the reader reads it on this connection: the 2025
+ * side is the SDK v1 server the transport was connected to, the 2026-07-28 side `modern`; a refused
+ * request is answered here, a refused notification dropped.
+ */
+function routeByEra(
+  transport: Transport,
+  options: Pick<StdioServeOptions, 'legacy' | 'modern'>,
+  modern: ReturnType<typeof createModernStdio>,
+): void {
+  const legacySide = transport.onmessage;
+  const eras = { legacy: options.legacy ?? 'serve', modern: options.modern ?? 'serve' } as const;
+  let phase: StdioPhase = 'opening';
+  transport.onmessage = (message, extra) => {
+    const read = readStdioMessage(message, eras, phase);
+    phase = read.phase;
+    if (read.refusal) {
+      if (read.kind === 'request') void transport.send(jsonRpcErrorOf(read.id, read.refusal) as JSONRPCMessage);
+      return;
+    }
+    if (read.era === 'modern') modern.receive(message, read);
+    else legacySide?.(message, extra);
+  };
 }

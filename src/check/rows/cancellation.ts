@@ -190,8 +190,8 @@ const CLOSE_STEP_MS = 100;
 
 /**
  * A client that hangs up cancels the upstream call: a modern client closes its stream; a modern
- * upstream must then see its stream closed, a 2025 upstream `notifications/cancelled` with its own
- * id; a 2025 client's `notifications/cancelled` must become a closed stream towards a modern
+ * upstream over HTTP must then see its stream closed, a 2025 upstream (or any over stdio)
+ * `notifications/cancelled` with its own id; a 2025 client's `notifications/cancelled` must become a closed stream towards a modern
  * upstream. Nothing reaches the client after the cancel.
  */
 export const cancelByClosing = row(
@@ -237,9 +237,11 @@ export const cancelByClosing = row(
         numbers,
       );
     }
-    const expected = upstreamEra === 'modern' ? 'its stream closed' : 'notifications/cancelled with its own request id';
+    // 2026-07-28 cancels by closing the stream over HTTP only: over stdio it is notifications/cancelled, as in 2025.
+    const closes = upstreamEra === 'modern' && context.upstreamTransport !== 'stdio';
+    const expected = closes ? 'its stream closed' : 'notifications/cancelled with its own request id';
     const byClose = row.cancelReason === 'the client closed the stream';
-    const reached = row.cancelled && row.stepsCompleted < CLOSE_STEPS && (upstreamEra === 'modern') === byClose;
+    const reached = row.cancelled && row.stepsCompleted < CLOSE_STEPS && closes === byClose;
     const upstreamSide = `${LEG.upstream}: ${describeAuditRow(row)}`;
     const why = !row.cancelled
       ? `the cancel never reached the upstream (expected ${expected})`

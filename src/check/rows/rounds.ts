@@ -136,7 +136,13 @@ function judge(
   }
   const final = recording?.outcome.response;
   const completed = final !== undefined && resultOf(final)?.resultType === 'complete';
-  if (!failure && !completed) problems.push(`${LEG.client}: the call did not end with a complete result`);
+  if (!failure && !completed) {
+    const error = final?.error as { code?: unknown; message?: unknown } | undefined;
+    const got = error
+      ? `: it got error ${String(error.code)} ${JSON.stringify(String(error.message).slice(0, 200))}`
+      : '';
+    problems.push(`${LEG.client}: the call did not end with a complete result${got}`);
+  }
   const judged = { ...numbers, completed };
   if (problems.length > 0) return result(ROUND_ROW, 'fail', `${problems.join('; ')}. ${upstreamSide}`, judged);
   const state = String(retry?.requestState);

@@ -201,7 +201,8 @@ const reachTheTask = taskRow(REACH_ROW, async (context) => {
     problems.push(
       `${LEG.upstream}: ${reached.length} of the client's ${sent.length} tasks/* requests reached the task${elsewhere(run.replica, sent.length - reached.length, refused)}`,
     );
-  const renamed = reached.filter((r) => r.mcpName !== taskId);
+  // Mcp-Name is an HTTP header: a stdio upstream reads the task id from the body alone.
+  const renamed = context.upstreamTransport === 'stdio' ? [] : reached.filter((r) => r.mcpName !== taskId);
   if (renamed.length > 0)
     problems.push(
       `${LEG.upstream}: ${renamed.length} arrived with Mcp-Name ${renamed.map((r) => JSON.stringify(r.mcpName)).join(', ')}, the task is ${JSON.stringify(taskId ?? null)}`,

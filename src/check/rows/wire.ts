@@ -188,6 +188,9 @@ export const mcpHeaders = row(
   },
   {
     era: 'modern',
-    needs: { eras: { upstream: { is: 'modern', why: 'a 2025-11-25 upstream takes no Mcp-* headers' } } },
+    needs: {
+      eras: { upstream: { is: 'modern', why: 'a 2025-11-25 upstream takes no Mcp-* headers' } },
+      upstreamTransport: { is: 'http', why: 'a stdio upstream reads lines: there are no Mcp-* headers to keep' },
+    },
   },
 );

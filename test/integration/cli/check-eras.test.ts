@@ -61,8 +61,8 @@ describe('check --client-era, --upstream-era, --eras all', () => {
     [['--eras', 'all', '--client-era', 'modern'], /--eras all runs every combination/],
     [['--client-era', 'modern', '--client-transport', 'stdio'], /--client-era modern needs --client-transport http/],
     [
-      ['--upstream-era', 'modern', '--upstream-transport', 'stdio'],
-      /--upstream-era modern needs --upstream-transport http/,
+      ['--eras', 'all', '--upstream-transport', 'stdio'],
+      /--eras all runs over HTTP legs only: .*--upstream-era modern\|dual works/,
     ],
     [['--eras', 'all', '--svg', 'x.svg'], /--eras all draws no single SVG timeline .*got --svg/],
     [['--client-era', 'future'], /Invalid --client-era "future": expected one of legacy, modern/],

@@ -2,7 +2,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, test } from 'vitest';
-import { runInProcess, startInProcess } from '../../support/in-process-cli.js';
+import { startInProcess } from '../../support/in-process-cli.js';
 
 describe('mcp-golden serve --modern-only', () => {
   test('the SDK v1 client is refused with -32022; the SDK v2 client pinned to 2026-07-28 calls a tool', async () => {
@@ -21,12 +21,6 @@ describe('mcp-golden serve --modern-only', () => {
     } finally {
       await served.stop();
     }
-  });
-
-  test('with --stdio it is a usage error', async () => {
-    const result = await runInProcess(['serve', '--stdio', '--modern-only']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/\[mcp-golden\] .*--modern-only is for HTTP/);
   });
 
   test('--era legacy serves the SDK v1 client and refuses a 2026-07-28 client as SDK v1 servers do (400 -32000)', async () => {
@@ -59,11 +53,5 @@ describe('mcp-golden serve --modern-only', () => {
     } finally {
       await served.stop();
     }
-  });
-
-  test('--era modern and --era dual with --stdio are usage errors', async () => {
-    const result = await runInProcess(['serve', '--stdio', '--era', 'dual']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--era dual is for HTTP/);
   });
 });

@@ -39,7 +39,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 describe('stdio replay of a modern golden', () => {
   test('the SDK v2 client pinned to 2026-07-28 over stdio gets the recorded progress and result', async () => {

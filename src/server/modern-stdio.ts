@@ -1,0 +1,156 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { jsonRpcErrorOf, methodNotFound, type ReadRequest } from '../http/read-request.js';
+import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
+import { TASKS_EXTENSION } from '../transcript/modern-envelope.js';
+import {
+  AUDIT_LOG_URI,
+  type ConnectReferenceOptions,
+  callReferenceTool,
+  noteCancelled,
+  REFERENCE_SERVER_INFO,
+  type RunningCalls,
+  readAuditResource,
+  referenceToolList,
+  type TransportHooks,
+} from './reference-server.js';
+import { runsAsTask, type TaskStore } from './tasks-extension.js';
+
+type Message = { jsonrpc: '2.0'; id?: string | number; method?: string; params?: Record<string, unknown> };
+
+/** What the 2026-07-28 side of the stdio server needs. */
+export interface ModernStdioOptions extends ConnectReferenceOptions, TransportHooks {
+  /** Writes one message as a line; resolves when it was handed to the stream. */
+  readonly send: (message: Record<string, unknown>) => Promise<void>;
+  /** The connection's tasks (tasks extension), served with the check tools. */
+  readonly tasks?: TaskStore | undefined;
+}
+
+/** The 2026-07-28 side of a stdio connection: answers each message the reader gave it. */
+export interface ModernStdio {
+  receive(message: unknown, read: ReadRequest): void;
+  /** Stops every call still running (stdin ended): none of them is answered, as `serveStdio` does. */
+  close(): void;
+}
+
+/** A 2026-07-28 result: its `resultType`, the server's info in `_meta`, and the cache fields of a list. */
+function complete(result: Record<string, unknown>, cacheable = false): Record<string, unknown> {
+  const meta = typeof result._meta === 'object' && result._meta !== null ? result._meta : {};
+  return {
+    ...result,
+    resultType: result.resultType === 'input_required' ? 'input_required' : 'complete',
+    ...(cacheable && { ttlMs: 0, cacheScope: 'private' }),
+    _meta: { ...meta, 'io.modelcontextprotocol/serverInfo': REFERENCE_SERVER_INFO },
+  };
+}
+
+/**
+ * The reference server's 2026-07-28 era over stdio, as the SDK v2 2.4.0 `serveStdio` serves a
+ * connection pinned to it: `server/discover`, the lists, `resources/read` and `tools/call` with the
+ * same tools, progress and audit as the 2025 side; a call's progress and result are lines on the
+ * one pipe; `notifications/cancelled` stops the call, which is then not answered; a method the
+ * server does not have gets `-32601`.
+ */
+export function createModernStdio(options: ModernStdioOptions): ModernStdio {
+  const running: RunningCalls = new Map();
+  const aborts = new Map<string, AbortController>();
+  const key = (id: unknown): string => `${typeof id}:${String(id)}`;
+  const fail = (id: string | number | null, thrown: unknown): Promise<void> => {
+    if (!(thrown instanceof McpError)) throw thrown;
+    const data = thrown.data === undefined ? {} : { data: thrown.data };
+    return options.send({ jsonrpc: '2.0', id, error: { code: thrown.code, message: thrown.message, ...data } });
+  };
+  const reply = (id: string | number, result: Record<string, unknown>, cacheable = false): Promise<void> =>
+    options.send({ jsonrpc: '2.0', id, result: complete(result, cacheable) });
+
+  const callTool = async (message: Message): Promise<void> => {
+    const id = message.id as string | number;
+    const params = message.params ?? {};
+    const meta = params._meta as { progressToken?: unknown } | undefined;
+    const token =
+      typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number'
+        ? meta.progressToken
+        : undefined;
+    const abort = new AbortController();
+    aborts.set(key(id), abort);
+    try {
+      const result = await callReferenceTool(
+        {
+          name: String(params.name),
+          arguments: params.arguments,
+          progressToken: token,
+          requestId: id,
+          sessionId: null,
+          round: { inputResponses: params.inputResponses, requestState: params.requestState },
+          signal: abort.signal,
+          notify: async (progress) => {
+            if (!abort.signal.aborted)
+              await options.send({ jsonrpc: '2.0', method: 'notifications/progress', params: progress });
+          },
+        },
+        options,
+        running,
+      );
+      if (!abort.signal.aborted) await reply(id, result as Record<string, unknown>);
+    } catch (thrown) {
+      if (!abort.signal.aborted) await fail(id, thrown);
+    } finally {
+      aborts.delete(key(id));
+    }
+  };
+
+  const answer = async (message: Message): Promise<void> => {
+    const id = message.id as string | number;
+    const tasks = options.checkTools ? options.tasks : undefined;
+    try {
+      switch (message.method) {
+        case 'server/discover': {
+          const extensions = tasks && { extensions: { [TASKS_EXTENSION]: {} } };
+          const capabilities = { tools: {}, resources: {}, ...extensions };
+          return await reply(id, { supportedVersions: [MODERN_PROTOCOL_VERSION], capabilities }, true);
+        }
+        case 'tools/list':
+          return await reply(id, { tools: referenceToolList(options) }, true);
+        case 'resources/list': {
+          const resources = [{ uri: AUDIT_LOG_URI, name: 'audit-log', mimeType: 'application/json' }];
+          return await reply(id, { resources }, true);
+        }
+        case 'resources/read':
+          return await reply(id, readAuditResource(options.audit, String(message.params?.uri)), true);
+        case 'tools/call':
+          if (tasks && runsAsTask(message, options)) {
+            const created = tasks.create(message, options, {});
+            return await options.send({ jsonrpc: '2.0', id, result: { ...complete(created), resultType: 'task' } });
+          }
+          return await callTool(message);
+        case 'tasks/get':
+        case 'tasks/update':
+        case 'tasks/cancel':
+          if (tasks) return await reply(id, tasks.answer(message, null));
+          break;
+      }
+      await options.send(jsonRpcErrorOf(id, methodNotFound(message.method)));
+    } catch (thrown) {
+      await fail(id, thrown);
+    }
+  };
+
+  return {
+    receive(message, read) {
+      const body = message as Message;
+      if (read.kind === 'notification' && body.method === 'notifications/cancelled') {
+        const requestId = body.params?.requestId;
+        const reason = body.params?.reason;
+        noteCancelled(running, options.audit, requestId as string | number, typeof reason === 'string' ? reason : null);
+        aborts.get(key(requestId))?.abort();
+        return;
+      }
+      // Other notifications and posted responses ask for nothing: a 2026-07-28 server has no requests of its own.
+      if (read.kind !== 'request') return;
+      void answer(body).catch(() => undefined);
+    },
+    close() {
+      for (const abort of aborts.values()) abort.abort();
+      aborts.clear();
+    },
+  };
+}
