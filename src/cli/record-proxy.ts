@@ -1,3 +1,4 @@
+import { GoldenError } from '../errors.js';
 import { startProxySessions } from '../record/proxy-sessions.js';
 import { SessionGoldens } from '../record/session-goldens.js';
 import type { StdioCommand } from '../record/stdio-wire-session.js';
@@ -54,6 +55,13 @@ export async function recordThroughStdioProxy(server: StdioCommand, out: string,
   void stop.stopped.then(() => proxy.stop());
   try {
     const session = await proxy.ended;
+    const failed = proxy.startFailure();
+    if (failed !== undefined) {
+      throw new GoldenError(
+        'E_TARGET',
+        `record --proxy could not start the stdio server "${session.header.target}": ${failed}. Expected a command that serves MCP on stdin/stdout. Run the command by hand to see why, then fix it in --stdio.`,
+      );
+    }
     const goldens = new SessionGoldens(out, 'proxy', session.header.target, (line) => io.stderr.write(`${line}\n`));
     await goldens.writeRest(session);
     io.stderr.write(`[mcp-golden] ${goldens.files.length} session(s) written to ${out}\n`);
