@@ -1,11 +1,14 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../../../src/server/http-server.js';
+import { CLI } from '../../support/cli.js';
 import { runInProcess, startInProcess } from '../../support/in-process-cli.js';
 import { inspectorCli } from '../../support/inspector-cli.js';
 import { startReleaseServer } from '../../support/release-server.mjs';
@@ -202,3 +205,32 @@ describe('a stateless dual-era SDK v2 server', () => {
     ]);
   }, 90_000);
 });
+
+test('record --proxy --stdio started by the SDK v2 client in auto mode: its version probe writes no golden, its session one that verifies', async () => {
+  // The client starts the command twice: a short-lived copy that is only asked server/discover,
+  // then the session's. Spawned, because being the command a client starts is what is tested.
+  const out = join(dir, 'auto-stdio');
+  const server = `${process.execPath} ${fileURLToPath(new URL('../../support/sdk-v2-stdio-server.mjs', import.meta.url))}`;
+  const client = new ClientV2({ name: 'auto', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'record', '--proxy', '--stdio', server, '--out', out],
+      stderr: 'pipe',
+    }),
+  );
+  await client.callTool({ name: 'progress', arguments: { steps: 2, step_ms: 10 } });
+  await client.close();
+  let files: string[] = [];
+  for (let waited = 0; waited < 10_000 && files.length === 0; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    files = await goldensIn(out);
+  }
+  // Both copies have ended (the probe's first): one golden, the session's.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  files = await goldensIn(out);
+  expect(files).toHaveLength(1);
+  expect(await header(join(out, files[0] as string))).toMatchObject({ era: 'modern', scenario: 'progress' });
+  const verify = await runInProcess(['verify', '--stdio', server, out]);
+  expect(verify.code, verify.stdout + verify.stderr).toBe(0);
+}, 60_000);
