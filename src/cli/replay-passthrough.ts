@@ -3,7 +3,7 @@ import { GoldenError } from '../errors.js';
 import { passthroughHandshake } from '../record/client-handshake.js';
 import { startProxySessions } from '../record/proxy-sessions.js';
 import { httpTargetParts, secretPatterns } from '../record/target-secrets.js';
-import type { FallbackRequest, UnmatchedFallback } from '../replay/unmatched-fallback.js';
+import type { FallbackRequest, StandaloneStream, UnmatchedFallback } from '../replay/unmatched-fallback.js';
 import { SECRET_HEADERS } from '../transcript/redact.js';
 import { PASSTHROUGH_ACCEPT, refuseRequest, relayAnswer, unreachable } from './relay-answer.js';
 import { modernPassthrough } from './replay-modern-passthrough.js';
@@ -101,7 +101,61 @@ export async function startHttpPassthrough(
   const open = (initialize: string | undefined): Promise<LiveSession> =>
     passthroughHandshake((body, headers) => post(body, headers), initialize);
 
-  const forward = async ({ session, sessionId, initialize, request, sink, era }: FallbackRequest): Promise<void> => {
+  /** The live session's standalone GET stream, by replay session: its server requests go to the client's. */
+  const listening = new Map<object, AbortController>();
+  const listen = (session: object, id: string, protocolVersion: string, standalone: StandaloneStream): void => {
+    if (listening.has(session)) return;
+    const abort = new AbortController();
+    listening.set(session, abort);
+    // The client's stream gone, the live one goes too (a live session with a stream open is never idle).
+    standalone.onClose(() => {
+      if (listening.get(session) === abort) stopListening(session);
+    });
+    const relay = async (): Promise<void> => {
+      const response = await fetch(proxy.url, {
+        method: 'GET',
+        headers: {
+          ...parts.headers,
+          accept: 'text/event-stream',
+          'mcp-session-id': id,
+          'mcp-protocol-version': protocolVersion,
+        },
+        signal: abort.signal,
+      });
+      // A server without a standalone stream (405) sends its requests on the call's stream instead.
+      if (!response.ok || !response.body) return void (await response.body?.cancel());
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let pending = '';
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        pending += decoder.decode(read.value, { stream: true });
+        // Whole events only, without the live server's event ids (the client resumes from the replay's).
+        for (let end = pending.indexOf('\n\n'); end >= 0; end = pending.indexOf('\n\n')) {
+          const event = pending
+            .slice(0, end)
+            .split('\n')
+            .filter((line) => !line.startsWith('id:'));
+          pending = pending.slice(end + 2);
+          if (event.length > 0) standalone.write(`${event.join('\n')}\n\n`);
+        }
+      }
+    };
+    relay().catch(() => undefined);
+  };
+  const stopListening = (session: object): void => {
+    listening.get(session)?.abort();
+    listening.delete(session);
+  };
+
+  const forward = async ({
+    session,
+    sessionId,
+    initialize,
+    request,
+    sink,
+    era,
+    standalone,
+  }: FallbackRequest): Promise<void> => {
     const entry: PassedThrough = { request: describeRequest(request.body), outcome: 'pending' };
     passed.push(entry);
     const setOutcome = (outcome: string): void => {
@@ -125,6 +179,7 @@ export async function startHttpPassthrough(
     let headSent = false;
     try {
       const { id, protocolVersion } = await live;
+      if (id !== undefined && standalone) listen(session, id, protocolVersion, standalone);
       const response = await post(
         request.body,
         {
@@ -183,6 +238,7 @@ export async function startHttpPassthrough(
       if (!live) return;
       lives.delete(session);
       passedIds.delete(session);
+      stopListening(session);
       const done = end(live).finally(() => ending.delete(done));
       ending.add(done);
     },
@@ -191,6 +247,7 @@ export async function startHttpPassthrough(
     fallback,
     passed,
     async finish() {
+      for (const session of [...listening.keys()]) stopListening(session);
       for (const live of lives.values()) ending.add(end(live));
       lives.clear();
       await Promise.all(ending);
