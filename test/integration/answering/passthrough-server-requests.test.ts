@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startHttpPassthrough } from '../../../src/cli/replay-passthrough.js';
+import { startHttpPassthrough } from '../../../src/replay/passthrough/index.js';
 import { createReplayServer } from '../../../src/replay/replay-server.js';
 import { startReferenceServer } from '../../../src/server/http-server.js';
 import { readGolden } from '../../../src/store/golden-file.js';

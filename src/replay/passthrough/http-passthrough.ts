@@ -1,20 +1,19 @@
 import type { Writable } from 'node:stream';
-import { GoldenError } from '../errors.js';
-import { passthroughHandshake } from '../record/client-handshake.js';
-import { startProxySessions } from '../record/proxy-sessions.js';
-import { httpTargetParts, secretPatterns } from '../record/target-secrets.js';
-import type { FallbackRequest, StandaloneStream, UnmatchedFallback } from '../replay/unmatched-fallback.js';
-import { SECRET_HEADERS } from '../transcript/redact.js';
-import { PASSTHROUGH_ACCEPT, refuseRequest, relayAnswer, unreachable } from './relay-answer.js';
-import { modernPassthrough } from './replay-modern-passthrough.js';
-
-/** One request the replay passed through to the live server. */
-export interface PassedThrough {
-  /** `tools/call echo`, `resources/read file:///x`, or the bare method. */
-  readonly request: string;
-  /** The live server's HTTP status, or the error that kept it from answering. */
-  readonly outcome: string;
-}
+import { GoldenError } from '../../errors.js';
+import { passthroughHandshake } from '../../record/client-handshake.js';
+import { startProxySessions } from '../../record/proxy-sessions.js';
+import { httpTargetParts, secretPatterns } from '../../record/target-secrets.js';
+import { SECRET_HEADERS } from '../../transcript/redact.js';
+import type { FallbackRequest, StandaloneStream, UnmatchedFallback } from '../unmatched-fallback.js';
+import { modernPassthrough } from './modern-passthrough.js';
+import {
+  describeBody,
+  PASSTHROUGH_ACCEPT,
+  type PassedThrough,
+  refuseRequest,
+  relayAnswer,
+  unreachable,
+} from './relay.js';
 
 /** `replay --unmatched passthrough --target URL`: the fallback and what it did. */
 export interface HttpPassthrough {
@@ -37,17 +36,6 @@ function idText(body: string): string | undefined {
     return typeof message.method === 'string' && message.id !== undefined ? JSON.stringify(message.id) : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function describeRequest(body: string): string {
-  try {
-    const message = JSON.parse(body) as { method?: unknown; params?: { name?: unknown; uri?: unknown } };
-    const method = typeof message.method === 'string' ? message.method : 'a response';
-    const what = message.params?.name ?? message.params?.uri;
-    return typeof what === 'string' ? `${method} ${what}` : method;
-  } catch {
-    return 'an unparsable body';
   }
 }
 
@@ -156,7 +144,7 @@ export async function startHttpPassthrough(
     era,
     standalone,
   }: FallbackRequest): Promise<void> => {
-    const entry: PassedThrough = { request: describeRequest(request.body), outcome: 'pending' };
+    const entry: PassedThrough = { request: describeBody(request.body), outcome: 'pending' };
     passed.push(entry);
     const setOutcome = (outcome: string): void => {
       passed[passed.indexOf(entry)] = { ...entry, outcome };
