@@ -80,7 +80,10 @@ function nameOf(requests: readonly JsonRpcMessage[]): string {
   const tools = [
     ...new Set(requests.filter((m) => m.method === 'tools/call').map((m) => String(paramsOf(m).name ?? ''))),
   ];
-  const first = requests.find((m) => !HANDSHAKE.has(String(m.method))) ?? requests[0];
+  const first =
+    requests.find((m) => !HANDSHAKE.has(String(m.method))) ??
+    requests.find((m) => !VERSION_ONLY.has(String(m.method))) ??
+    requests[0];
   const raw = tools.length > 0 ? tools.join('+') : String(first?.method ?? 'session');
   const name = raw
     .replace(/[^A-Za-z0-9._-]+/g, '-')
