@@ -330,17 +330,44 @@ test("commands run in process: no CLI file but the bin and cli-io.ts touches the
 });
 
 test('one reader of an incoming request: only http/read-request.ts reads the 2026-07-28 envelope or Mcp-Method/Mcp-Name off a request it answers', () => {
-  // The answering rooms (serve, replay, msw, the pass-through) take era, version, method, name and
-  // refusal from readRequest; the recorder builds envelopes and labels goldens, and cli/session-goldens.ts
-  // (moving to record/) labels a session's golden by its era.
+  // The answering rooms (serve, replay, msw, the pass-through in replay/passthrough/) take era,
+  // version, method, name and refusal from readRequest; the recorder builds envelopes and labels
+  // goldens (record/session-golden.ts labels a session's golden by its era).
   const reads =
     /\benvelopeVersion\(|\bENVELOPE_KEYS\.(?:protocolVersion|clientCapabilities)\b(?!\}"\])|['"]io\.modelcontextprotocol\/(?:protocolVersion|clientCapabilities)['"]\s+in\b|\bheaders\[['"]mcp-(?:method|name)['"]\]|\bhasModernHeaders\b|\bheaderMismatch\(/;
   const answering = sourceFiles(src)
     .map((file) => relative(src, file))
-    .filter((file) => /^(?:server|replay|msw|http)\//.test(file) || /^cli\/(?:replay|relay)-/.test(file));
+    .filter((file) => /^(?:server|replay|msw|http)\//.test(file));
   const offenders = answering.filter(
     (file) => !file.startsWith('http/') && reads.test(readFileSync(join(src, file), 'utf8')),
   );
   expect(offenders).toEqual([]);
   expect(filesMatching(/\bexport function readRequest\b/)).toEqual(['http/read-request.ts']);
+});
+
+test('cli/ holds no replay logic: it reaches the replayer only through its entries (the HTTP and stdio replay, the pass-through) and the types of their options', () => {
+  const entries = new Set([
+    'replay/replay-server.ts',
+    'replay/stdio-replay.ts',
+    'replay/passthrough/index.ts',
+    'replay/pacing.ts',
+    'replay/replay-plan.ts',
+  ]);
+  const reached = sourceFiles(join(src, 'cli')).flatMap((file) =>
+    specifiersOf(file)
+      .map((to) => relative(src, to))
+      .filter((to) => to.startsWith('replay/') && !entries.has(to))
+      .map((to) => `${relative(src, file)} -> ${to}`),
+  );
+  expect(reached).toEqual([]);
+  // The pass-through and the recording proxy are library functions: no file of cli/ builds a fallback or a proxy.
+  expect(
+    sourceFiles(join(src, 'cli'))
+      .filter((file) =>
+        /\bUnmatchedFallback\b|\bStdioFallback\b|\bstartProxySessions\(|\bstartRecordingProxy\(|\bstartStdioRecordingProxy\(/.test(
+          readFileSync(file, 'utf8'),
+        ),
+      )
+      .map((file) => relative(src, file)),
+  ).toEqual([]);
 });

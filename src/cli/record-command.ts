@@ -2,7 +2,7 @@ import { GoldenError, isGoldenError } from '../errors.js';
 import type { RecordTarget } from '../record/record-call.js';
 import type { RecordedGolden, RecordGoldensResult } from '../record/record-goldens.js';
 import type { Scenario } from '../record/scenario.js';
-import { type CliIo, pathIn, shownPath } from './cli-io.js';
+import { type CliIo, pathIn, shownPath, stopRequested } from './cli-io.js';
 import { defineCommand } from './command-spec.js';
 import { CONFIG_FILE } from './config-file.js';
 import { sessionIdleOption } from './listen-options.js';
@@ -186,10 +186,43 @@ async function recordProxyCommand(
     refuse("record --proxy forwards the client's own headers; --header is not used.");
   if (stdio !== undefined && args.integer('port') !== undefined)
     refuse('record --proxy --stdio is started by the client as its stdio server; it listens on no --port.');
-  const { recordThroughProxy, recordThroughStdioProxy } = await import('./record-proxy.js');
-  if (stdio !== undefined) {
-    const server = parseStdioOption(stdio);
-    if (typeof server !== 'string' && 'command' in server) return recordThroughStdioProxy(server, out, io);
+  const { recordStdioProxySession, startHttpProxyRecording } = await import('../record/proxy-recording.js');
+  const log = (line: string): void => {
+    io.stderr.write(`${line}\n`);
+  };
+  const server = stdio === undefined ? undefined : parseStdioOption(stdio);
+  if (server !== undefined && typeof server !== 'string' && 'command' in server) {
+    // The proxy is the stdio command the client starts: nothing but the server's bytes on stdout.
+    const stop = stopRequested(io);
+    try {
+      const files = await recordStdioProxySession({
+        server,
+        out,
+        input: io.stdin,
+        output: io.stdout,
+        stop: stop.stopped,
+        log,
+      });
+      io.stderr.write(`[mcp-golden] ${files.length} session(s) written to ${out}\n`);
+      return 0;
+    } finally {
+      stop.cancel();
+    }
   }
-  return recordThroughProxy(target as string, args.integer('port') ?? 0, out, io, args.integer('session-idle-ms'));
+  const sessionIdleMs = args.integer('session-idle-ms');
+  const proxy = await startHttpProxyRecording({
+    target: target as string,
+    port: args.integer('port') ?? 0,
+    out,
+    log,
+    ...(sessionIdleMs !== undefined && { sessionIdleMs }),
+  });
+  io.stdout.write(`${proxy.url}\n`);
+  io.stderr.write(
+    `[mcp-golden] recording proxy for ${proxy.label} on ${proxy.url}: point your client here; each session's golden is written to ${out} when its client leaves, the others on Ctrl-C\n`,
+  );
+  await stopRequested(io).stopped;
+  const files = await proxy.close();
+  io.stderr.write(`[mcp-golden] ${files.length} session(s) written to ${out}\n`);
+  return 0;
 }

@@ -3,11 +3,11 @@ import { dirname, join } from 'node:path';
 import { GoldenError } from '../errors.js';
 import type { StdioCommand } from '../record/stdio-wire-session.js';
 import type { Pace } from '../replay/pacing.js';
+import type { PassedThrough } from '../replay/passthrough/index.js';
 import type { NamedGolden } from '../replay/replay-plan.js';
 import { type CliIo, pathIn, stopRequested } from './cli-io.js';
 import { defineCommand } from './command-spec.js';
 import { LISTEN_OPTIONS, sessionIdleOption } from './listen-options.js';
-import type { PassedThrough } from './replay-passthrough.js';
 import { parseStdioOption } from './target-options.js';
 
 async function loadGoldens(paths: readonly string[]): Promise<NamedGolden[]> {
@@ -129,7 +129,7 @@ era is answered from one of the other, re-framed).`,
     if (args.boolean('stdio')) {
       // The implementation loads here, after parsing: `--help` and usage errors load none of it.
       const { serveReplayStdio } = await import('../replay/stdio-replay.js');
-      const { startStdioPassthrough } = await import('./replay-stdio-passthrough.js');
+      const { startStdioPassthrough } = await import('../replay/passthrough/index.js');
       const stdioPassthrough =
         live?.transport === 'stdio' ? startStdioPassthrough(live.server, live.out, io.stderr) : undefined;
       const replay = serveReplayStdio(goldens, {
@@ -159,7 +159,7 @@ era is answered from one of the other, re-framed).`,
       return unmatched.length > stdioPassthrough.passed.length ? 1 : 0;
     }
     const { createReplayServer } = await import('../replay/replay-server.js');
-    const { startHttpPassthrough } = await import('./replay-passthrough.js');
+    const { startHttpPassthrough } = await import('../replay/passthrough/index.js');
     const passthrough =
       live?.transport === 'http'
         ? await startHttpPassthrough(live.target, live.out, io.stderr, args.integer('session-idle-ms'))

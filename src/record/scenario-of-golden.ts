@@ -10,7 +10,7 @@ import { parseScenario, type Scenario } from './scenario.js';
  * The answers the client sent to the server's requests, by method, read off the recorded frames:
  * the header's copy has its keys sorted, and a server that echoes an answer must get it as it was sent.
  */
-function recordedAnswers(golden: Transcript): Record<string, Record<string, unknown>> {
+export function recordedAnswers(golden: Transcript): Record<string, Record<string, unknown>> {
   const asked = new Map<string, string>();
   const answers: Record<string, Record<string, unknown>> = {};
   for (const frame of golden.frames) {
@@ -48,7 +48,8 @@ export function scenarioOfGolden(golden: Transcript): Scenario {
         steps: notes.steps,
         ...(notes.answers !== undefined && { answers: notes.answers }),
         transport: golden.header.transport,
-        protocolVersion: golden.header.protocolVersion,
+        // A modern session is re-run as a modern client; a legacy one asks for the version it recorded.
+        ...(eraOf(golden.header) === 'modern' ? { era: 'modern' } : { protocolVersion: golden.header.protocolVersion }),
       },
       `in golden "${golden.header.scenario ?? '?'}"`,
     );

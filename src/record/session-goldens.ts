@@ -1,25 +1,11 @@
 import { join } from 'node:path';
 import { writeGolden } from '../store/golden-file.js';
 import type { Frame, Transcript } from '../transcript/frame.js';
-import { frameMessage } from '../transcript/frame-content.js';
-import { envelopeVersion } from '../transcript/modern-envelope.js';
+import { sessionGolden, splitByEra } from './session-golden.js';
 import { splitSessionsById } from './split-sessions.js';
 
 /** How long after a session's DELETE its golden is written: the server ends that session's GET stream meanwhile. */
 export const SESSION_END_SETTLE_MS = 200;
-
-/**
- * A session's golden names its own era: the proxy's header is the whole recording's, and a
- * pass-through that served 2025 sessions beside 2026-07-28 requests holds both. A session without
- * `initialize` whose requests carry the per-request envelope is a 2026-07-28 one.
- */
-function withItsEra(session: Transcript): Transcript {
-  const messages = session.frames.filter((f) => f.dir === 'client->server').map(frameMessage);
-  if (messages.some((m) => m?.method === 'initialize')) return session;
-  const version = messages.map((m) => m && envelopeVersion(m)).find((v) => v !== undefined);
-  if (version === undefined) return session;
-  return { ...session, header: { ...session.header, era: 'modern', protocolVersion: version } };
-}
 
 const isServerMessage = (frame: Frame): boolean =>
   frame.dir === 'server->client' && (frame.channel === 'json' || frame.channel === 'sse' || frame.channel === 'stdio');
@@ -55,6 +41,23 @@ export class SessionGoldens {
     return this.enqueue(transcript, () => true);
   }
 
+  private async writeOne(part: Transcript): Promise<void> {
+    // A session the server never answered (it could not be reached, or not started) is no golden.
+    if (!part.frames.some(isServerMessage)) {
+      this.log(`[mcp-golden] not recorded: a session the server never answered`);
+      return;
+    }
+    const session = sessionGolden(part);
+    if (!session) {
+      this.log(`[mcp-golden] not recorded: a session that only asked which protocol version the server speaks`);
+      return;
+    }
+    const path = join(this.out, `${this.prefix}-${this.stamp}-${++this.count}.jsonl`);
+    await writeGolden(path, session);
+    this.files.push(path);
+    this.log(`[mcp-golden] recorded ${path} (${session.frames.length} frames)`);
+  }
+
   private enqueue(transcript: Transcript, wanted: (key: string) => boolean): Promise<void> {
     const next = this.queue.then(async () => {
       const sessions = splitSessionsById({ ...transcript, header: { ...transcript.header, target: this.target } });
@@ -63,16 +66,8 @@ export class SessionGoldens {
         const frames = split.frames.filter((f) => !this.written.has(f.exchange));
         if (frames.length === 0) continue;
         for (const frame of frames) this.written.add(frame.exchange);
-        const session = withItsEra({ ...split, frames });
-        // A session the server never answered (it could not be reached, or not started) is no golden.
-        if (!session.frames.some(isServerMessage)) {
-          this.log(`[mcp-golden] not recorded: a session the server never answered`);
-          continue;
-        }
-        const path = join(this.out, `${this.prefix}-${this.stamp}-${++this.count}.jsonl`);
-        await writeGolden(path, session);
-        this.files.push(path);
-        this.log(`[mcp-golden] recorded ${path} (${session.frames.length} frames)`);
+        // One golden per era: a stateless dual-era server gives neither era's requests a session id.
+        for (const part of splitByEra({ ...split, frames })) await this.writeOne(part);
       }
     });
     this.queue = next.catch(() => undefined);

@@ -30,6 +30,12 @@ export interface StdioRecordingProxy {
   readonly ended: Promise<Transcript>;
   /** Ends the session now (a signal): stops the server and resolves {@link ended}. */
   stop(): Promise<Transcript>;
+  /**
+   * Why the server never served, once {@link ended}: it could not be started (a missing command),
+   * or it exited with an error before it wrote a byte while the client was still there.
+   * `undefined` for a server that ran.
+   */
+  startFailure(): string | undefined;
 }
 
 /**
@@ -55,7 +61,14 @@ export function startStdioRecordingProxy(options: StdioRecordingProxyOptions): S
   const sink = new FrameSink();
   const toServer = sink.body(0, 'client->server', 'stdio');
   const fromServer = sink.body(0, 'server->client', 'stdio');
+  let wrote = false;
+  let asked = false;
+  let spawnError: NodeJS.ErrnoException | undefined;
+  child.once('error', (error: NodeJS.ErrnoException) => {
+    spawnError = error;
+  });
   const onInput = (chunk: Buffer | string): void => {
+    asked = true;
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     toServer.read(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     if (child.stdin.writable) child.stdin.write(bytes);
@@ -63,6 +76,7 @@ export function startStdioRecordingProxy(options: StdioRecordingProxyOptions): S
   // The server gone (EPIPE) ends the session through its exit; nothing to crash on here.
   child.stdin.on('error', () => undefined);
   child.stdout.on('data', (chunk: Buffer) => {
+    wrote = true;
     fromServer.read(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     options.output.write(chunk);
   });
@@ -85,7 +99,18 @@ export function startStdioRecordingProxy(options: StdioRecordingProxyOptions): S
     options.input.once('end', () => resolve(stop()));
     void group.exit.then(() => resolve(stop()));
   });
-  return { ended, stop };
+  const startFailure = (): string | undefined => {
+    if (spawnError) {
+      return spawnError.code === 'ENOENT'
+        ? `the command "${server.command}" was not found (ENOENT)`
+        : `it could not be started (${spawnError.message})`;
+    }
+    const how = group.exited();
+    // A server asked something that failed before it wrote anything (a missing script, a crash on
+    // start): an exit code other than 0; a server the proxy stopped was killed by a signal instead.
+    return asked && !wrote && how !== undefined && /^exited with code [1-9]/.test(how) ? `it ${how}` : undefined;
+  };
+  return { ended, stop, startFailure };
 }
 
 function transcriptOf(sink: FrameSink, label: string, redact: RedactOptions | undefined): Transcript {

@@ -27,7 +27,7 @@ import { frameEvent } from './reframe.js';
 import { type ReplayEngine, SESSION_LIMIT } from './replay-engine.js';
 import type { ReplayEvent } from './replay-plan.js';
 import type { ReplayReport } from './replay-report.js';
-import type { UnmatchedFallback } from './unmatched-fallback.js';
+import type { StandaloneStream, UnmatchedFallback } from './unmatched-fallback.js';
 
 /** Random bytes in a session id: 96 bits, unguessable. */
 const SESSION_ID_BYTES = 12;
@@ -187,7 +187,8 @@ export class HttpReplay {
       // A cancel for a passed-through call, or the client's answer to the live server: the live server's.
       this.engine.note(state.session, 'POST', message, undefined, undefined, 'passed through to the live server');
       const initialize = this.initializeBodies.get(state);
-      this.fallback.forward({ session: state, sessionId: state.session.id, initialize, request, sink });
+      const standalone = this.standaloneWriter(state);
+      this.fallback.forward({ session: state, sessionId: state.session.id, initialize, request, sink, standalone });
       return;
     }
     const answer = this.engine.receive(state.session, message, 'POST', request.body);
@@ -202,7 +203,8 @@ export class HttpReplay {
     if (answer.kind === 'unmatched') {
       if (this.fallback && message.method !== 'initialize') {
         const initialize = this.initializeBodies.get(state);
-        this.fallback.forward({ session: state, sessionId: state.session.id, initialize, request, sink });
+        const standalone = this.standaloneWriter(state);
+        this.fallback.forward({ session: state, sessionId: state.session.id, initialize, request, sink, standalone });
         return;
       }
       // A session opened for an initialize nothing answers is never used again.
@@ -288,6 +290,20 @@ export class HttpReplay {
     const out = sseSink(this.engine, sink, stream.primingId);
     out.head(200, headers);
     attach(stream, out, lastEventId);
+  }
+
+  /** The session's standalone GET stream as a fallback writes to it (its live server's own messages), while the client has one open. */
+  private standaloneWriter(state: HttpSession): StandaloneStream | undefined {
+    const open = state.standalone;
+    if (!open) return undefined;
+    return {
+      write(text) {
+        if (state.standalone !== open) return;
+        open.write(text);
+        open.flush?.();
+      },
+      onClose: (listener) => open.onClose(listener),
+    };
   }
 
   /** The standalone GET stream: where server-initiated messages go. */

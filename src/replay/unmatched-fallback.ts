@@ -13,6 +13,19 @@ export interface FallbackRequest {
   readonly sink: ResponseSink;
   /** `modern`: a 2026-07-28 request (no session, `sessionId` null): pass it on as it came. @default 'legacy' */
   readonly era?: 'legacy' | 'modern';
+  /**
+   * The replay session's standalone GET stream, when the client has one open: where the live
+   * server's own requests on its standalone stream (a 2025 server's `elicitation/create`) go.
+   */
+  readonly standalone?: StandaloneStream | undefined;
+}
+
+/** A replay session's standalone GET stream, as a fallback writes to it. */
+export interface StandaloneStream {
+  /** Writes whole SSE events (nothing once the client closed it). */
+  write(text: string): void;
+  /** Runs `listener` when the client closes it. */
+  onClose(listener: () => void): void;
 }
 
 /**

@@ -1,7 +1,14 @@
 import type { Frame, Transcript } from './frame.js';
 import { frameMessage, sseBlock } from './frame-content.js';
 import { memberOf } from './json-object.js';
-import { cancelledRequestId, type JsonRpcMessage, progressOf, requestProgressToken, resultOf } from './json-rpc.js';
+import {
+  cancelledRequestId,
+  errorOf,
+  type JsonRpcMessage,
+  progressOf,
+  requestProgressToken,
+  resultOf,
+} from './json-rpc.js';
 
 /** One server->client event or message, located in the transcript. */
 export interface StreamEvent {
@@ -138,12 +145,18 @@ function isRoundOf(message: JsonRpcMessage, call: OpenCall): boolean {
 
 const TERMINAL_TASK = new Set(['completed', 'failed', 'cancelled']);
 
+/** The 2026-07-28 refusal of a request whose headers and body disagree (`-32020`). */
+const isHeaderRefusal = (message: JsonRpcMessage): boolean => errorOf(message)?.code === HEADER_MISMATCH;
+const HEADER_MISMATCH = -32020;
+
 /** Reads an answer to one of a call's rounds: another round asked for, its task, or the response that ends it. */
 function answerRound(call: OpenCall, message: JsonRpcMessage, arrival: () => Arrival): void {
   const result = resultOf(message);
   const legacy = result?.content === undefined ? memberOf(result?.task, 'taskId') : undefined;
   const method = call.roundMethods.get(JSON.stringify(message.id));
-  if (result?.resultType === 'input_required') call.awaitingRound = true;
+  // A 2026-07-28 server refusing a call whose headers and body disagree (-32020): the SDK v2 client
+  // lists the tools to learn their `Mcp-Param-*` headers and sends the call again, a round of it.
+  if (result?.resultType === 'input_required' || isHeaderRefusal(message)) call.awaitingRound = true;
   else if (result?.resultType === 'task' && call.taskId === undefined && typeof result.taskId === 'string')
     call.taskId = result.taskId;
   else if (call.taskId === undefined && typeof legacy === 'string' && method === 'tools/call') {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { expect, test } from 'vitest';
-import { startStdioPassthrough } from '../../../src/cli/replay-stdio-passthrough.js';
+import { startStdioPassthrough } from '../../../src/replay/passthrough/index.js';
 import { serveReplayStdio } from '../../../src/replay/stdio-replay.js';
 import { referenceStdioCommand } from '../../../src/server/reference-stdio-command.js';
 import { readGolden } from '../../../src/store/golden-file.js';

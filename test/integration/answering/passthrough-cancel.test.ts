@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startHttpPassthrough } from '../../../src/cli/replay-passthrough.js';
+import { startHttpPassthrough } from '../../../src/replay/passthrough/index.js';
 import { createReplayServer } from '../../../src/replay/replay-server.js';
 import { type ReferenceServer, startReferenceServer } from '../../../src/server/http-server.js';
 import { readGolden } from '../../../src/store/golden-file.js';

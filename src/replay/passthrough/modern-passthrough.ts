@@ -1,8 +1,8 @@
-import { passthroughDiscover } from '../record/client-handshake.js';
-import type { IncomingRequest, ResponseSink } from '../replay/http-exchange.js';
-import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
-import { parseJsonRpc } from '../transcript/json-rpc.js';
-import { PASSTHROUGH_ACCEPT, refuseRequest, relayAnswer, unreachable } from './relay-answer.js';
+import { passthroughDiscover } from '../../record/client-handshake.js';
+import { MODERN_PROTOCOL_VERSION } from '../../transcript/frame.js';
+import { parseJsonRpc } from '../../transcript/json-rpc.js';
+import type { IncomingRequest, ResponseSink } from '../http-exchange.js';
+import { PASSTHROUGH_ACCEPT, refuseRequest, relayAnswer, unreachable } from './relay.js';
 
 /** What the 2026-07-28 side of `replay --unmatched passthrough --target URL` needs of the HTTP pass-through. */
 export interface ModernPassthroughParts {

@@ -1,20 +1,19 @@
 import type { Writable } from 'node:stream';
-import { GoldenError } from '../errors.js';
-import { passthroughHandshake } from '../record/client-handshake.js';
-import { startProxySessions } from '../record/proxy-sessions.js';
-import { httpTargetParts, secretPatterns } from '../record/target-secrets.js';
-import type { FallbackRequest, UnmatchedFallback } from '../replay/unmatched-fallback.js';
-import { SECRET_HEADERS } from '../transcript/redact.js';
-import { PASSTHROUGH_ACCEPT, refuseRequest, relayAnswer, unreachable } from './relay-answer.js';
-import { modernPassthrough } from './replay-modern-passthrough.js';
-
-/** One request the replay passed through to the live server. */
-export interface PassedThrough {
-  /** `tools/call echo`, `resources/read file:///x`, or the bare method. */
-  readonly request: string;
-  /** The live server's HTTP status, or the error that kept it from answering. */
-  readonly outcome: string;
-}
+import { GoldenError } from '../../errors.js';
+import { passthroughHandshake } from '../../record/client-handshake.js';
+import { startProxySessions } from '../../record/proxy-sessions.js';
+import { httpTargetParts, secretPatterns } from '../../record/target-secrets.js';
+import { SECRET_HEADERS } from '../../transcript/redact.js';
+import type { FallbackRequest, StandaloneStream, UnmatchedFallback } from '../unmatched-fallback.js';
+import { modernPassthrough } from './modern-passthrough.js';
+import {
+  describeBody,
+  PASSTHROUGH_ACCEPT,
+  type PassedThrough,
+  refuseRequest,
+  relayAnswer,
+  unreachable,
+} from './relay.js';
 
 /** `replay --unmatched passthrough --target URL`: the fallback and what it did. */
 export interface HttpPassthrough {
@@ -37,17 +36,6 @@ function idText(body: string): string | undefined {
     return typeof message.method === 'string' && message.id !== undefined ? JSON.stringify(message.id) : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function describeRequest(body: string): string {
-  try {
-    const message = JSON.parse(body) as { method?: unknown; params?: { name?: unknown; uri?: unknown } };
-    const method = typeof message.method === 'string' ? message.method : 'a response';
-    const what = message.params?.name ?? message.params?.uri;
-    return typeof what === 'string' ? `${method} ${what}` : method;
-  } catch {
-    return 'an unparsable body';
   }
 }
 
@@ -101,8 +89,62 @@ export async function startHttpPassthrough(
   const open = (initialize: string | undefined): Promise<LiveSession> =>
     passthroughHandshake((body, headers) => post(body, headers), initialize);
 
-  const forward = async ({ session, sessionId, initialize, request, sink, era }: FallbackRequest): Promise<void> => {
-    const entry: PassedThrough = { request: describeRequest(request.body), outcome: 'pending' };
+  /** The live session's standalone GET stream, by replay session: its server requests go to the client's. */
+  const listening = new Map<object, AbortController>();
+  const listen = (session: object, id: string, protocolVersion: string, standalone: StandaloneStream): void => {
+    if (listening.has(session)) return;
+    const abort = new AbortController();
+    listening.set(session, abort);
+    // The client's stream gone, the live one goes too (a live session with a stream open is never idle).
+    standalone.onClose(() => {
+      if (listening.get(session) === abort) stopListening(session);
+    });
+    const relay = async (): Promise<void> => {
+      const response = await fetch(proxy.url, {
+        method: 'GET',
+        headers: {
+          ...parts.headers,
+          accept: 'text/event-stream',
+          'mcp-session-id': id,
+          'mcp-protocol-version': protocolVersion,
+        },
+        signal: abort.signal,
+      });
+      // A server without a standalone stream (405) sends its requests on the call's stream instead.
+      if (!response.ok || !response.body) return void (await response.body?.cancel());
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let pending = '';
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        pending += decoder.decode(read.value, { stream: true });
+        // Whole events only, without the live server's event ids (the client resumes from the replay's).
+        for (let end = pending.indexOf('\n\n'); end >= 0; end = pending.indexOf('\n\n')) {
+          const event = pending
+            .slice(0, end)
+            .split('\n')
+            .filter((line) => !line.startsWith('id:'));
+          pending = pending.slice(end + 2);
+          if (event.length > 0) standalone.write(`${event.join('\n')}\n\n`);
+        }
+      }
+    };
+    relay().catch(() => undefined);
+  };
+  const stopListening = (session: object): void => {
+    listening.get(session)?.abort();
+    listening.delete(session);
+  };
+
+  const forward = async ({
+    session,
+    sessionId,
+    initialize,
+    request,
+    sink,
+    era,
+    standalone,
+  }: FallbackRequest): Promise<void> => {
+    const entry: PassedThrough = { request: describeBody(request.body), outcome: 'pending' };
     passed.push(entry);
     const setOutcome = (outcome: string): void => {
       passed[passed.indexOf(entry)] = { ...entry, outcome };
@@ -125,6 +167,7 @@ export async function startHttpPassthrough(
     let headSent = false;
     try {
       const { id, protocolVersion } = await live;
+      if (id !== undefined && standalone) listen(session, id, protocolVersion, standalone);
       const response = await post(
         request.body,
         {
@@ -183,6 +226,7 @@ export async function startHttpPassthrough(
       if (!live) return;
       lives.delete(session);
       passedIds.delete(session);
+      stopListening(session);
       const done = end(live).finally(() => ending.delete(done));
       ending.add(done);
     },
@@ -191,6 +235,7 @@ export async function startHttpPassthrough(
     fallback,
     passed,
     async finish() {
+      for (const session of [...listening.keys()]) stopListening(session);
       for (const live of lives.values()) ending.add(end(live));
       lives.clear();
       await Promise.all(ending);

@@ -5,10 +5,10 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startReferenceServer } from '../../src/server/http-server.js';
-import { runInProcess, startInProcess } from '../support/in-process-cli.js';
-import { type SdkV2Server, startSdkV2Server } from '../support/sdk-v2-server.js';
-import { startEverythingHttp } from '../support/server-everything.js';
+import { startReferenceServer } from '../../../src/server/http-server.js';
+import { runInProcess, startInProcess } from '../../support/in-process-cli.js';
+import { type SdkV2Server, startSdkV2Server } from '../../support/sdk-v2-server.js';
+import { startEverythingHttp } from '../../support/server-everything.js';
 
 // `replay --unmatched passthrough` in the 2026-07-28 era: a modern request no golden matches goes
 // to a modern target as it came (envelope, Mcp-* headers, no session), its answer streams back,

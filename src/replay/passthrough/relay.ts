@@ -1,4 +1,32 @@
-import type { ResponseSink } from '../replay/http-exchange.js';
+import type { ResponseSink } from '../http-exchange.js';
+
+/** One request the replay passed through to the live server. */
+export interface PassedThrough {
+  /** `tools/call echo`, `resources/read file:///x`, or the bare method. */
+  readonly request: string;
+  /** What the live server did with it: its HTTP status, answered, or the error that kept it from answering. */
+  readonly outcome: string;
+}
+
+/** How the replay's report names a passed-through message: `tools/call echo`, `resources/read file:///x`, the bare method, or `a response`. */
+export function describePassed(message: { method?: unknown; params?: unknown }): string {
+  const method = typeof message.method === 'string' ? message.method : 'a response';
+  const params = (typeof message.params === 'object' && message.params !== null ? message.params : {}) as {
+    name?: unknown;
+    uri?: unknown;
+  };
+  const what = params.name ?? params.uri;
+  return typeof what === 'string' ? `${method} ${what}` : method;
+}
+
+/** {@link describePassed} of a request body, `an unparsable body` for one that is no JSON. */
+export function describeBody(body: string): string {
+  try {
+    return describePassed(JSON.parse(body) as { method?: unknown; params?: unknown });
+  } catch {
+    return 'an unparsable body';
+  }
+}
 
 /** What a pass-through accepts from the live server when the client named nothing. */
 export const PASSTHROUGH_ACCEPT = 'application/json, text/event-stream';

@@ -1,14 +1,14 @@
 import { PassThrough, Writable } from 'node:stream';
-import { readStdioMessage } from '../http/read-request.js';
-import { passthroughDiscover, stdioPassthroughHandshake } from '../record/client-handshake.js';
-import { SessionGoldens } from '../record/session-goldens.js';
-import { type StdioRecordingProxy, startStdioRecordingProxy } from '../record/stdio-recording-proxy.js';
-import type { StdioCommand } from '../record/stdio-wire-session.js';
-import { secretPatterns, stdioTargetSecrets } from '../record/target-secrets.js';
-import type { StdioFallback } from '../replay/unmatched-fallback.js';
-import type { JsonRpcMessage } from '../transcript/frame-content.js';
-import { SECRET_HEADERS } from '../transcript/redact.js';
-import type { PassedThrough } from './replay-passthrough.js';
+import { readStdioMessage } from '../../http/read-request.js';
+import { passthroughDiscover, stdioPassthroughHandshake } from '../../record/client-handshake.js';
+import { SessionGoldens } from '../../record/session-goldens.js';
+import { type StdioRecordingProxy, startStdioRecordingProxy } from '../../record/stdio-recording-proxy.js';
+import type { StdioCommand } from '../../record/stdio-wire-session.js';
+import { secretPatterns, stdioTargetSecrets } from '../../record/target-secrets.js';
+import type { JsonRpcMessage } from '../../transcript/frame-content.js';
+import { SECRET_HEADERS } from '../../transcript/redact.js';
+import type { StdioFallback } from '../unmatched-fallback.js';
+import { describePassed, type PassedThrough } from './relay.js';
 
 /** The id of the live server's own initialize, kept apart from the client's ids. */
 const INITIALIZE_ID = 'mcp-golden-passthrough-initialize';
@@ -34,12 +34,6 @@ const cancelledId = (message: { params?: unknown }): unknown =>
   typeof message.params === 'object' && message.params !== null
     ? (message.params as { requestId?: unknown }).requestId
     : undefined;
-
-function describe(message: { method?: unknown; params?: { name?: unknown; uri?: unknown } }): string {
-  const method = typeof message.method === 'string' ? message.method : 'a response';
-  const what = message.params?.name ?? message.params?.uri;
-  return typeof what === 'string' ? `${method} ${what}` : method;
-}
 
 /**
  * Passes the requests no golden matches in a stdio replay to a live stdio server: started at the
@@ -163,7 +157,7 @@ export function startStdioPassthrough(
         method?: string;
         params?: { name?: unknown; uri?: unknown; requestId?: unknown };
       };
-      passed.push({ request: describe(message), outcome: 'pending' });
+      passed.push({ request: describePassed(message), outcome: 'pending' });
       if ('id' in message && typeof message.method === 'string') due.set(keyOf(message.id), passed.length - 1);
       const cancelled = message.method === 'notifications/cancelled' ? cancelledId(message) : undefined;
       // A cancelled request gets no answer from the live server: it is settled, not waited for.

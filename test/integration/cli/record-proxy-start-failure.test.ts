@@ -1,0 +1,49 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { runInProcess } from '../../support/in-process-cli.js';
+
+// `record --proxy --stdio CMD` is the command a client starts: a CMD that cannot start is an
+// `[mcp-golden]` error and exit 1 at once, not silence, exit 0 and a client left waiting.
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-proxy-start-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A client's stdin: one initialize, then held open as a client waiting for the answer does. */
+function waitingClient(): PassThrough {
+  const stdin = new PassThrough();
+  stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: {} })}\n`);
+  return stdin;
+}
+
+test.each([
+  [
+    'a missing command',
+    'no-such-command-mcp-golden',
+    'the command "no-such-command-mcp-golden" was not found (ENOENT)',
+  ],
+  ['a command that exits with an error before answering', `node ${join('missing', 'server.js')}`, 'exited with code 1'],
+])('%s: exit 1 with an [mcp-golden] error, nothing written', async (_, command, said) => {
+  const out = join(dir, command.replace(/\W+/g, '-'));
+  const started = Date.now();
+  const stdin = waitingClient();
+  const result = await runInProcess(['record', '--proxy', '--stdio', command, '--out', out], {
+    stdin,
+    timeoutMs: 20_000,
+  });
+  stdin.destroy();
+  expect(result.code, result.stderr).toBe(1);
+  expect(result.stderr).toMatch(/^\[mcp-golden\] record --proxy could not start the stdio server "/);
+  expect(result.stderr).toContain(said);
+  expect(result.stdout).toBe('');
+  // Not the client's own timeout: at once.
+  expect(Date.now() - started).toBeLessThan(10_000);
+  expect(await readdir(out).catch(() => [])).toEqual([]);
+});
