@@ -111,5 +111,11 @@ export async function finish(close, code = 0, graceMs = 1000) {
     }),
   ]);
   clearTimeout(timer);
+  await flushStdout();
   process.exit(code);
+}
+
+/** Resolves once everything written to stdout so far has left: a pipe takes a large line in pieces, and exit would cut it. */
+export function flushStdout() {
+  return new Promise((resolve) => process.stdout.write('', () => resolve()));
 }

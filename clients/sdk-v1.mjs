@@ -14,7 +14,7 @@ const contract = readContract('sdk-v1.mjs');
 if (contract.era !== '2025-11-25') {
   // SDK v1 speaks 2025-11-25 only: say so on every call rather than pretend.
   failEveryCall(contract, new Error(`SDK v1 does not speak ${contract.era}`));
-  process.exit(0);
+  await finish(() => {});
 }
 
 const client = new Client({ name: 'mcp-golden-sdk-v1', version: '1.0.0' }, { capabilities: { elicitation: {} } });

@@ -5,7 +5,7 @@
 // the rows each fault must fail.
 //   MCP_GOLDEN_PLAN='{"calls":[...]}' MCP_CONFORMANCE_PROTOCOL_VERSION=2026-07-28 \
 //     node test/support/careful-client.mjs [--fault NAME]... URL
-import { failEveryCall, readContract, runPlan } from '../../clients/contract.mjs';
+import { failEveryCall, flushStdout, readContract, runPlan } from '../../clients/contract.mjs';
 import { readFaults } from './careful-client/faults.mjs';
 import { LegacySession } from './careful-client/legacy-session.mjs';
 import { ModernSession } from './careful-client/modern-session.mjs';
@@ -25,4 +25,5 @@ try {
 }
 if (code === 0) await runPlan(contract, (call, hooks) => session.callTool(call, hooks));
 await session.close();
+await flushStdout();
 process.exit(code);
