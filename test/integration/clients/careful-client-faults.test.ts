@@ -1,104 +1,22 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { CLIENTS, type ClientRun, linesOf, runClient } from '../../support/run-client.js';
+import {
+  closeScripted,
+  event,
+  progress,
+  result,
+  type Script,
+  type Seen,
+  SSE,
+  scripted,
+  tokenOf,
+} from '../../support/scripted-mcp-server.js';
 
 // The careful client's request-level behaviours (5xx, streams that end early, resumption, session 404,
 // re-issue, input_required) against a scripted server, and the fault that breaks each: the server
 // answers initialize / server/discover itself and hands every tools/call and GET to the test's script.
 
-interface Seen {
-  readonly method: string;
-  readonly headers: IncomingMessage['headers'];
-  readonly body: string;
-  readonly message: { id?: unknown; method?: string; params?: Record<string, unknown> } | undefined;
-  readonly at: number;
-  /** When the server finished its answer. */
-  ended?: number;
-}
-type Script = (seen: Seen, res: ServerResponse, nth: number) => void;
-
-const SSE = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
-const event = (message: unknown, id?: string): string =>
-  `${id === undefined ? '' : `id: ${id}\n`}event: message\ndata: ${JSON.stringify(message)}\n\n`;
-const result = (id: unknown, text: string) => ({
-  jsonrpc: '2.0',
-  id,
-  result: { content: [{ type: 'text', text }] },
-});
-const progress = (token: unknown, n: number) => ({
-  jsonrpc: '2.0',
-  method: 'notifications/progress',
-  params: { progressToken: token, progress: n, total: 3 },
-});
-const tokenOf = (seen: Seen): unknown =>
-  (seen.message?.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
-
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
-
-/** Serves `script` on 127.0.0.1; `seen` lists every request. */
-async function scripted(script: Script): Promise<{ url: string; seen: Seen[] }> {
-  const seen: Seen[] = [];
-  let sessions = 0;
-  let calls = 0;
-  const server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8').on('data', (d: string) => (body += d));
-    req.on('end', () => {
-      let message: Seen['message'];
-      try {
-        message = body ? JSON.parse(body) : undefined;
-      } catch {}
-      const entry: Seen = { method: req.method ?? '', headers: req.headers, body, message, at: Date.now() };
-      seen.push(entry);
-      res.on('finish', () => {
-        entry.ended = Date.now();
-      });
-      if (message?.method === 'initialize') {
-        res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': `s${++sessions}` });
-        res.end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: message.id,
-            result: {
-              protocolVersion: '2025-11-25',
-              capabilities: { tools: {} },
-              serverInfo: { name: 'scripted', version: '1' },
-            },
-          }),
-        );
-      } else if (message?.method === 'server/discover') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: message.id,
-            result: {
-              supportedVersions: ['2026-07-28'],
-              capabilities: { tools: {} },
-              serverInfo: { name: 'scripted', version: '1' },
-            },
-          }),
-        );
-      } else if (req.method === 'POST' && message?.method !== 'tools/call') {
-        res.writeHead(202).end();
-      } else if (req.method === 'GET' && req.headers['last-event-id'] === undefined) {
-        res.writeHead(405).end();
-      } else script(entry, res, message?.method === 'tools/call' ? ++calls : 0);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  close = () =>
-    new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, seen };
-}
+afterEach(closeScripted);
 
 const careful = (...faults: string[]): string[] => [...CLIENTS.careful, ...faults.flatMap((f) => ['--fault', f])];
 const CALL = { name: 'slow', arguments: { n: 1 }, progress: true };
@@ -188,7 +106,7 @@ describe('2025-11-25', () => {
     ['resume-no-last-event-id', [undefined]],
   ] as const)('%s: the resumption GETs carry %j', async (fault, expected) => {
     const server = await scripted(resumable());
-    await runClient(careful(fault), server.url, { era, calls: calls(1), timeoutMs: 2500 });
+    await runClient(careful(fault), server.url, { era, calls: calls(1), timeoutMs: 10_000 });
     const gets = resumptions(server.seen).map((g) => g.headers['last-event-id']);
     expect(gets.slice(0, expected.length)).toEqual(expected);
   });

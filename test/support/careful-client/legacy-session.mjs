@@ -134,7 +134,7 @@ export class LegacySession {
       arguments: call.arguments,
       ...(onProgress && { _meta: { progressToken: token } }),
     };
-    this.router.expect(id, answer);
+    this.router.expect(id, answer, onProgress ? token : undefined);
     if (onProgress) this.router.onProgress(token, onProgress);
     const onAbort = () => void this.cancel(id, stream, answer);
     signal.addEventListener('abort', onAbort, { once: true });

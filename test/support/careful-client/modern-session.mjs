@@ -104,7 +104,7 @@ export class ModernSession {
           ...(round.inputResponses && { inputResponses: round.inputResponses }),
           ...(round.state !== undefined && { requestState: STATE_VALUE }),
         };
-        const { message, raw } = await this.exchange(id, params, round.state, signal);
+        const { message, raw } = await this.exchange(id, params, round.state, signal, onProgress ? token : undefined);
         if (message.error) throw new Error(message.error.message ?? JSON.stringify(message.error));
         if (message.result?.resultType !== 'input_required') return message.result;
         round = this.nextRound(message.result, raw);
@@ -139,13 +139,13 @@ export class ModernSession {
   }
 
   /** One request of a call: POSTed again with a new id when its stream drops before the response. */
-  async exchange(firstId, params, stateText, signal) {
+  async exchange(firstId, params, stateText, signal, token) {
     let id = firstId;
     for (let reissues = 0; ; reissues++) {
       if (this.router.broken) throw this.router.broken;
       const answer = defer();
       const stream = new AbortController();
-      this.router.expect(id, answer);
+      this.router.expect(id, answer, token);
       const onAbort = () => {
         // Cancelling is closing the response stream; no notification is POSTed.
         if (!this.faults.has('no-cancel')) stream.abort();

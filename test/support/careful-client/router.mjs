@@ -35,9 +35,12 @@ export class Router {
     this.broken = undefined;
   }
 
-  /** Waits for the response to request `id`: `deferred` resolves with `{ message, raw }`. */
-  expect(id, deferred) {
-    this.waiting.set(JSON.stringify(id), deferred);
+  /**
+   * Waits for the response to request `id`: `deferred` resolves with `{ message, raw }`. A final
+   * response stops the progress of `token` at once: progress after the result is not the call's.
+   */
+  expect(id, deferred, token) {
+    this.waiting.set(JSON.stringify(id), { deferred, token });
   }
 
   forget(id) {
@@ -79,7 +82,8 @@ export class Router {
     const waiter = this.waiting.get(JSON.stringify(message.id));
     if (!waiter) return; // a late or unknown response: not ours to report
     this.waiting.delete(JSON.stringify(message.id));
-    waiter.resolve({ message, raw });
+    if (waiter.token !== undefined && message.result?.resultType !== 'input_required') this.dropProgress(waiter.token);
+    waiter.deferred.resolve({ message, raw });
   }
 
   deliverProgress(params) {
@@ -87,7 +91,7 @@ export class Router {
     if (report) return report(params.progress, params.total);
     if (this.faults.has('unknown-progress-fatal')) {
       this.broken = new Error(`protocol error: progress for unknown token ${JSON.stringify(params.progressToken)}`);
-      for (const waiter of this.waiting.values()) waiter.reject(this.broken);
+      for (const waiter of this.waiting.values()) waiter.deferred.reject(this.broken);
       this.waiting.clear();
     }
   }
