@@ -111,6 +111,14 @@ describe('2025-11-25', () => {
     expect(gets.slice(0, expected.length)).toEqual(expected);
   });
 
+  test('resume-ignores-retry resumes 1000 ms after the drop instead of the 300 ms retry asks for', async () => {
+    const server = await scripted(resumable());
+    const run = await runClient(careful('resume-ignores-retry'), server.url, { era, calls: calls(1) });
+    expect(linesOf(run, 0)).toEqual([{ result: 'resumed' }]);
+    const delay = (resumptions(server.seen)[0]?.at ?? 0) - (toolCalls(server.seen)[0]?.ended ?? 0);
+    expect(delay).toBeGreaterThanOrEqual(900);
+  });
+
   test('a 404 for the session: a new initialize without the old id, then the call again; no-reinit-404 errs', async () => {
     const script: Script = (seen, res) => {
       if (seen.headers['mcp-session-id'] === 's1') return void res.writeHead(404).end();
