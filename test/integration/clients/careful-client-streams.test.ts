@@ -37,15 +37,18 @@ describe.each(ERAS)('%s', (era) => {
   });
 
   test('progress after the result and for an unknown token is ignored; unknown-progress-fatal fails the next call', async () => {
-    const script: Script = (seen, res) => {
+    // The stray progress comes 300 ms after the result, on the same stream: a client that stops
+    // reading at the result never sees it.
+    const script: Script = (seen, res, nth) => {
       res.writeHead(200, SSE);
+      if (nth === 2) return void setTimeout(() => res.end(event(result(seen.message?.id, 'second'))), 1000);
       res.write(event(result(seen.message?.id, 'first')));
-      res.end(event(progress(tokenOf(seen), 3)) + event(progress('never-issued', 1)));
+      setTimeout(() => res.end(event(progress(tokenOf(seen), 3)) + event(progress('never-issued', 1))), 300);
     };
     const run = await runClient(CLIENTS.careful, (await scripted(script)).url, { era, calls: [CALL, CALL] });
     expect(run.lines).toEqual([
       { call: 0, result: 'first' },
-      { call: 1, result: 'first' },
+      { call: 1, result: 'second' },
     ]);
     const fatal = await runClient(careful('unknown-progress-fatal'), (await scripted(script)).url, {
       era,

@@ -139,15 +139,18 @@ export class LegacySession {
     const onAbort = () => void this.cancel(id, stream, answer);
     signal.addEventListener('abort', onAbort, { once: true });
     this.follow(id, params, stream.signal, answer).catch((error) => answer.settled || answer.reject(error));
+    let answered = false;
     try {
       const { message } = await answer.promise;
+      answered = true;
       if (message.error) throw new Error(message.error.message ?? JSON.stringify(message.error));
       return message.result;
     } finally {
       signal.removeEventListener('abort', onAbort);
       this.router.forget(id);
       if (onProgress) this.router.dropProgress(token);
-      stream.abort();
+      // Once answered, the stream is read to its end (what follows is not this call's); otherwise let go.
+      if (!answered) stream.abort();
     }
   }
 

@@ -166,8 +166,9 @@ export class ModernSession {
       } finally {
         signal.removeEventListener('abort', onAbort);
         this.router.forget(id);
-        if (!this.faults.has('no-cancel') || !signal.aborted) stream.abort();
-        else this.lingering.push(dropped);
+        // Answered, the stream is read to its end (closing it early would cancel); dropped, it is over;
+        // aborted, onAbort closed it, except under no-cancel, whose open stream the client waits for.
+        if (signal.aborted && this.faults.has('no-cancel')) this.lingering.push(dropped);
       }
       if (this.faults.has('no-reissue')) throw new Error('the response stream ended without a response');
       if (reissues >= MAX_REISSUES) throw new Error(`the response stream dropped ${MAX_REISSUES + 1} times`);
