@@ -4,6 +4,12 @@ import type { Era } from '../../src/transcript/frame.js';
 // check's default row set, and nothing else: the judge's tests assert exactly this set per fault, and
 // that the careful client without a fault passes every row. Eras: `legacy` is 2025-11-25, `modern`
 // 2026-07-28 (MCP_CONFORMANCE_PROTOCOL_VERSION).
+//
+// A fault fails every row whose server does what the fault mishandles, not only the row named after
+// it: a client that splits lines at LF only reads no CR-only stream either (crlf-blind), and a client
+// that loses the progress sharing a read with the result loses the progress a resumed stream replays
+// with its result in one burst (async-progress-dispatch). max-event-1mib caps SSE events only, and
+// result-large answers a 2026-07-28 call with one JSON body, so only its legacy row fails.
 
 /** One row of the client check in one era. */
 export interface RowInEra {
@@ -47,14 +53,17 @@ const modern = (...ids: string[]): RowInEra[] => ids.map((id) => ({ id, era: 'mo
 
 /** For each fault, the exact rows (id and era) of the default set it must fail. */
 export const CLIENT_FAULT_ROWS: Readonly<Record<CarefulFault, readonly RowInEra[]>> = {
-  'crlf-blind': both('frame-crlf'),
+  'crlf-blind': [...both('frame-crlf'), ...both('frame-cr')],
   'cr-blind': both('frame-cr'),
   'utf8-per-chunk': both('frame-utf8-split'),
   'event-required': both('frame-no-event'),
   'first-data-line-only': both('frame-multiline-data'),
   'comments-as-data': both('frame-comments'),
-  'max-event-1mib': both('result-large'),
-  'async-progress-dispatch': both('progress-coalesced-final'),
+  'max-event-1mib': legacy('result-large'),
+  'async-progress-dispatch': [
+    ...both('progress-coalesced-final'),
+    ...legacy('resume-priming-close', 'resume-drop-again'),
+  ],
   'unknown-progress-fatal': both('progress-late-or-unknown'),
   'shared-progress-token': both('progress-concurrent'),
   'hang-on-5xx': both('http-5xx'),

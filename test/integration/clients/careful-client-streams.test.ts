@@ -57,6 +57,20 @@ describe.each(ERAS)('%s', (era) => {
     expect(linesOf(fatal, 1)).toEqual([{ error: expect.stringContaining('unknown token') }]);
   });
 
+  test('a character cut across reads 50 ms apart arrives intact; utf8-per-chunk turns it into U+FFFD', async () => {
+    const script: Script = (seen, res) => {
+      res.writeHead(200, SSE);
+      const bytes = Buffer.from(event(result(seen.message?.id, 'café 🚀')));
+      const cut = bytes.indexOf(0xc3) + 1;
+      res.write(bytes.subarray(0, cut));
+      setTimeout(() => res.end(bytes.subarray(cut)), 50);
+    };
+    const run = await runClient(CLIENTS.careful, (await scripted(script)).url, { era, calls: [CALL] });
+    expect(linesOf(run, 0)).toEqual([{ result: 'café 🚀' }]);
+    const garbled = await runClient(careful('utf8-per-chunk'), (await scripted(script)).url, { era, calls: [CALL] });
+    expect(linesOf(garbled, 0)[0]?.result).toContain('\uFFFD');
+  });
+
   test('a 2 MiB event is read whole; max-event-1mib drops it and never ends the call', async () => {
     const text = 'é'.repeat(1024 * 1024);
     const script: Script = (seen, res) => {

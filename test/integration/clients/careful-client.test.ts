@@ -158,18 +158,3 @@ describe('against replays that cut and reframe their streams', { timeout: 60_000
     );
   });
 });
-
-// A 2025 golden answered in 2026-07-28 comes as one JSON body when it has no progress: only the 2025
-// replay streams chatty's multi-byte text as SSE.
-test('utf8-per-chunk garbles a character cut across reads (2025-11-25)', { timeout: 60_000 }, async () => {
-  const replay = await startInProcess(['replay', 'goldens', '--port', '0', '--pace', 'instant', '--split-utf8']);
-  try {
-    const calls = [{ name: 'chatty', arguments: {} }];
-    const careful = await runClient(CLIENTS.careful, replay.firstLine, { era: '2025-11-25', calls });
-    expect(linesOf(careful, 0)).toEqual([{ result: CHATTY }]);
-    const garbled = await runClient(withFaults('utf8-per-chunk'), replay.firstLine, { era: '2025-11-25', calls });
-    expect(linesOf(garbled, 0)[0]?.result).toContain('\uFFFD');
-  } finally {
-    await replay.stop();
-  }
-});

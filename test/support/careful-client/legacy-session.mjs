@@ -1,7 +1,7 @@
 // The careful client in the 2025-11-25 era: initialize + initialized, Mcp-Session-Id, a standalone GET
 // reopened with backoff, notifications/cancelled on abort, resumption with GET + Last-Event-ID after
 // the retry delay, a new session on 404, prompt errors for 5xx and for streams that cannot resume.
-import { answerFor, defer, httpError, isSse, Router, sleep } from './router.mjs';
+import { answerFor, bodyText, defer, httpError, isSse, Router, sleep } from './router.mjs';
 import { readSse } from './sse-reader.mjs';
 
 const VERSION = '2025-11-25';
@@ -66,7 +66,7 @@ export class LegacySession {
     const answer = defer();
     this.router.expect(id, answer);
     if (isSse(response)) await readSse(response.body, {}, (data) => this.router.receive(data), this.faults);
-    else this.router.receive(await response.text());
+    else this.router.receive(await bodyText(response, this.faults));
     if (!answer.settled) throw new Error(`the answer to request ${id} ended without a response`);
     return answer.promise;
   }
@@ -179,7 +179,7 @@ export class LegacySession {
       if (response.status >= 500 && this.faults.has('hang-on-5xx')) return;
       throw error;
     }
-    if (!isSse(response)) return this.router.receive(await response.text());
+    if (!isSse(response)) return this.router.receive(await bodyText(response, this.faults));
     const state = {};
     await readSse(response.body, state, (data) => this.router.receive(data), this.faults);
     for (let resumes = 1; !answer.settled && !signal.aborted; resumes++) {

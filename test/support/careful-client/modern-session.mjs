@@ -2,7 +2,7 @@
 // MCP-Protocol-Version / Mcp-Method / Mcp-Name on every POST, cancel by closing the POST's response
 // stream, a dropped call re-issued as a new POST with a new id, input_required answered by retrying
 // with a new id and the requestState echoed byte for byte.
-import { answerFor, defer, httpError, isSse, Router } from './router.mjs';
+import { answerFor, bodyText, defer, httpError, isSse, Router } from './router.mjs';
 import { readSse } from './sse-reader.mjs';
 
 const VERSION = '2026-07-28';
@@ -86,7 +86,7 @@ export class ModernSession {
 
   async drain(response) {
     if (isSse(response)) await readSse(response.body, {}, (data) => this.router.receive(data), this.faults);
-    else this.router.receive(await response.text());
+    else this.router.receive(await bodyText(response, this.faults));
   }
 
   /** One tools/call, through as many input_required rounds as the server asks. */

@@ -126,6 +126,17 @@ export async function httpError(response, what) {
   return error;
 }
 
+/**
+ * A JSON body's text: decoded as one stream (careful), or read by read with a decoder each under
+ * `utf8-per-chunk`, which turns a character cut across reads into U+FFFD.
+ */
+export async function bodyText(response, faults) {
+  if (!faults.has('utf8-per-chunk') || !response.body) return response.text();
+  const parts = [];
+  for await (const chunk of response.body) parts.push(new TextDecoder().decode(chunk));
+  return parts.join('');
+}
+
 /** True for a response body the client reads as SSE. */
 export const isSse = (response) => (response.headers.get('content-type') ?? '').includes('text/event-stream');
 
