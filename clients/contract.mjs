@@ -99,18 +99,49 @@ export function failEveryCall(contract, error) {
   for (const index of contract.calls.keys()) emit({ call: index, error: messageOf(error) });
 }
 
-/** Closes the client (at most `graceMs` waited), then exits: every call has ended. */
-export async function finish(close, code = 0, graceMs = 1000) {
+/** Runs `work`, waiting for it at most `ms`. */
+async function bounded(work, ms) {
   let timer;
   await Promise.race([
     Promise.resolve()
-      .then(close)
+      .then(work)
       .catch(() => {}),
     new Promise((resolve) => {
-      timer = setTimeout(resolve, graceMs);
+      timer = setTimeout(resolve, ms);
     }),
   ]);
   clearTimeout(timer);
+}
+
+/**
+ * A `fetch` for the SDK transport that remembers the POSTs still waiting for their answer's head.
+ * A client library sends some messages without waiting (an SDK's `notifications/cancelled` on abort):
+ * exiting the moment the last call ends would cut them off, which no long-lived host does.
+ */
+export function trackingFetch() {
+  const pending = new Set();
+  return {
+    fetch(input, init) {
+      const sent = fetch(input, init);
+      if ((init?.method ?? 'GET').toUpperCase() === 'POST') {
+        pending.add(sent);
+        const forget = () => pending.delete(sent);
+        sent.then(forget, forget);
+      }
+      return sent;
+    },
+    /** Resolves once every POST sent so far has its answer's head (or failed). */
+    settled: () => Promise.allSettled([...pending]),
+  };
+}
+
+/**
+ * Exits once every call has ended: waits for the POSTs `tracked` still has in flight (at most
+ * `graceMs`), closes the client (at most `graceMs`), flushes stdout.
+ */
+export async function finish(close, code = 0, tracked = undefined, graceMs = 1000) {
+  if (tracked) await bounded(tracked.settled, graceMs);
+  await bounded(close, graceMs);
   await flushStdout();
   process.exit(code);
 }

@@ -8,7 +8,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { failEveryCall, finish, messageOf, readContract, runPlan } from './contract.mjs';
+import { failEveryCall, finish, messageOf, readContract, runPlan, trackingFetch } from './contract.mjs';
 
 const contract = readContract('sdk-v1.mjs');
 if (contract.era !== '2025-11-25') {
@@ -21,12 +21,13 @@ const client = new Client({ name: 'mcp-golden-sdk-v1', version: '1.0.0' }, { cap
 client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { ok: true } }));
 client.onerror = (error) => process.stderr.write(`[sdk-v1] ${messageOf(error)}\n`);
 
+const tracked = trackingFetch();
 try {
-  await client.connect(new StreamableHTTPClientTransport(new URL(contract.url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(contract.url), { fetch: tracked.fetch }));
 } catch (error) {
   failEveryCall(contract, error);
   process.stderr.write(`[mcp-golden] could not connect to ${contract.url}: ${messageOf(error)}\n`);
-  await finish(() => client.close(), 1);
+  await finish(() => client.close(), 1, tracked);
 }
 
 await runPlan(contract, (call, { signal, onProgress }) =>
@@ -35,4 +36,4 @@ await runPlan(contract, (call, { signal, onProgress }) =>
     ...(onProgress ? { onprogress: ({ progress, total }) => onProgress(progress, total) } : {}),
   }),
 );
-await finish(() => client.close());
+await finish(() => client.close(), 0, tracked);

@@ -8,7 +8,7 @@
 // when the plan asks for progress, an AbortSignal for a cancel, any elicitation accepted (2025: a server
 // request; 2026-07-28: the SDK answers input_required through the same handler and retries).
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { failEveryCall, finish, messageOf, readContract, runPlan } from './contract.mjs';
+import { failEveryCall, finish, messageOf, readContract, runPlan, trackingFetch } from './contract.mjs';
 
 const contract = readContract('sdk-v2.mjs');
 const modern = contract.era === '2026-07-28';
@@ -22,12 +22,13 @@ const client = new Client(
 client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { ok: true } }));
 client.onerror = (error) => process.stderr.write(`[sdk-v2] ${messageOf(error)}\n`);
 
+const tracked = trackingFetch();
 try {
-  await client.connect(new StreamableHTTPClientTransport(new URL(contract.url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(contract.url), { fetch: tracked.fetch }));
 } catch (error) {
   failEveryCall(contract, error);
   process.stderr.write(`[mcp-golden] could not connect to ${contract.url}: ${messageOf(error)}\n`);
-  await finish(() => client.close(), 1);
+  await finish(() => client.close(), 1, tracked);
 }
 
 await runPlan(contract, (call, { signal, onProgress }) =>
@@ -39,4 +40,4 @@ await runPlan(contract, (call, { signal, onProgress }) =>
     },
   ),
 );
-await finish(() => client.close());
+await finish(() => client.close(), 0, tracked);

@@ -86,6 +86,25 @@ describe.each(cases)('$client in $era', { timeout: 30_000 }, ({ client, era }) =
   });
 });
 
+// A plan whose last call is aborted: the wrapper must not exit before the SDK's notifications/cancelled
+// (sent without waiting) has left, or the server never hears of the cancel.
+test.each(['sdkV1', 'sdkV2'] as const)(
+  '%s in 2025-11-25: a cancel as the last call still reaches the server',
+  async (client) => {
+    const abort = [{ name: 'progress', arguments: { steps: 30, step_ms: 100 }, progress: true, abortAfterMs: 250 }];
+    const run = await runClient(CLIENTS[client], url, { era: '2025-11-25', calls: abort });
+    expect(linesOf(run, 0).at(-1)).toEqual({ aborted: true });
+    const audit = await runClient(CLIENTS.careful, url, {
+      era: '2025-11-25',
+      calls: [{ name: 'audit_log', arguments: {} }],
+    });
+    const rows = (
+      JSON.parse(linesOf(audit, 0)[0]?.result ?? '{}') as { entries: { tool: string; cancelReason: string | null }[] }
+    ).entries;
+    expect(rows.filter((row) => row.tool === 'progress').at(-1)?.cancelReason).toContain('AbortError');
+  },
+);
+
 test('sdk-v2 in 2026-07-28 answers input_required and prints the completed result', async () => {
   const run = await runClient(CLIENTS.sdkV2, url, {
     era: '2026-07-28',
