@@ -13,6 +13,8 @@ export interface GoldenCall {
   readonly steps?: number;
   /** Time between two progress notifications, and from the last one to the result. @default 20 */
   readonly stepMs?: number;
+  /** After the result: one more progress for the call's token, and one for a token never issued. @default false */
+  readonly lateProgress?: boolean;
 }
 
 const US = 1000;
@@ -99,6 +101,13 @@ export function clientCheckGolden(scenario: string, calls: readonly GoldenCall[]
       t += stepUs;
     }
     send('server->client', { result: referenceResult(call), jsonrpc: '2.0', id }, exchange);
+    if (call.lateProgress) {
+      for (const late of [token, 'never-issued']) {
+        t += stepUs;
+        const progress = { progressToken: late, progress: steps + 1, total: steps + 1, message: 'late' };
+        send('server->client', { method: 'notifications/progress', params: progress, jsonrpc: '2.0' }, exchange);
+      }
+    }
   }
   t += 100;
   frames.push({ t, dir: 'client->server', channel: 'end', exchange: 0, reason: 'complete' });
