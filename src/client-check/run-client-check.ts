@@ -1,5 +1,6 @@
 import { CLIENT_ROWS } from './rows.js';
 import { runRow } from './run-row.js';
+import { rowTimeline } from './timeline.js';
 import type { ClientCheckReport, ClientRow, ClientRowResult, Era, RowRun } from './vocabulary.js';
 
 /** Options of {@link runClientCheck}. */
@@ -43,6 +44,7 @@ function resultOf(row: ClientRow, run: RowRun): ClientRowResult {
     evidence: judged.evidence,
     numbers: judged.numbers ?? {},
     ms,
+    timeline: rowTimeline(run),
   };
 }
 

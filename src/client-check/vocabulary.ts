@@ -88,6 +88,15 @@ export interface ClientRowResult {
   readonly numbers: Readonly<Record<string, number | string | boolean>>;
   /** The client's run time in ms, from its start to its exit (or to its stop). */
   readonly ms: number;
+  /** What the server saw and what the client printed, in ms from the client's start. */
+  readonly timeline: { readonly server: readonly RowMark[]; readonly client: readonly RowMark[] };
+}
+
+/** One moment of a row's evidence: ms from the client's start, what kind, and what happened. */
+export interface RowMark {
+  readonly ms: number;
+  readonly kind: 'request' | 'progress' | 'result' | 'error' | 'cancel' | 'other';
+  readonly title: string;
 }
 
 /** The client check's report: the gateway report's shape, each row with its era. */
