@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readDocBlocks, runDocBlocks, unusedFiles } from '../support/doc-blocks.js';
+import { linesOf, runClient } from '../support/run-client.js';
 import { type ProjectRun, runInProject } from '../support/run-in-project.js';
 
 // A new user's project: the packed tarball installed into a fresh folder outside this repository
@@ -184,6 +185,58 @@ describe('the packed package in a fresh project', { timeout: 120_000 }, () => {
     expect(shippedPkg.scripts.prepare).toBeUndefined();
     const { code, output } = await run('.bin/mcp-golden', ['--version']);
     expect({ code, output: output.trim() }).toEqual({ code: 0, output: pkg.version });
+  });
+
+  test('ships the SDK client wrappers; each, resolved by its export, runs a call against the packed `serve`', async () => {
+    const shipped = await readdir(join(project, 'node_modules/mcp-golden/clients'));
+    expect(shipped.sort()).toEqual(['contract.mjs', 'sdk-v1.mjs', 'sdk-v2.mjs']);
+    const resolveIn = async (specifier: string): Promise<string> => {
+      const { stdout } = await exec(
+        process.execPath,
+        ['--input-type=module', '-e', `console.log(import.meta.resolve('${specifier}'))`],
+        {
+          cwd: project,
+        },
+      );
+      return fileURLToPath(stdout.trim());
+    };
+    const serve = spawn(join(project, 'node_modules/.bin/mcp-golden'), ['serve', '--port', '0'], {
+      cwd: project,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        serve.stdout.setEncoding('utf8').on('data', (d: string) => {
+          out += d;
+          if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+        });
+        serve.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+      });
+      const calls = [{ name: 'progress', arguments: { steps: 2, step_ms: 10 }, progress: true }];
+      const wrappers = [
+        ['mcp-golden/clients/sdk-v1.mjs', '2025-11-25'],
+        ['mcp-golden/clients/sdk-v2.mjs', '2025-11-25'],
+        ['mcp-golden/clients/sdk-v2.mjs', '2026-07-28'],
+      ] as const;
+      for (const [specifier, era] of wrappers) {
+        const file = await resolveIn(specifier);
+        expect(file).toBe(join(project, 'node_modules', specifier));
+        const run = await runClient([process.execPath, file], url, { era, calls });
+        expect({ specifier, era, code: run.code, lines: linesOf(run, 0) }).toEqual({
+          specifier,
+          era,
+          code: 0,
+          lines: [
+            { progress: 1, total: 2 },
+            { progress: 2, total: 2 },
+            { result: '{"steps":2,"notified":true,"done":true}' },
+          ],
+        });
+      }
+    } finally {
+      serve.kill('SIGTERM');
+    }
   });
 
   // Only one compilation has skipLibCheck: false, which type-checks every declaration file it reaches
