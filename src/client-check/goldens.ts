@@ -13,7 +13,7 @@ export interface GoldenCall {
   readonly steps?: number;
   /** Time between two progress notifications, and from the last one to the result. @default 20 */
   readonly stepMs?: number;
-  /** After the result: one more progress for the call's token, and one for a token never issued. @default false */
+  /** A progress for a token never issued before the first step, and one more for the call's token after the result. @default false */
   readonly lateProgress?: boolean;
 }
 
@@ -95,6 +95,12 @@ export function clientCheckGolden(scenario: string, calls: readonly GoldenCall[]
     const stepUs = (call.stepMs ?? 20) * US;
     t += 500;
     const steps = call.steps ?? 0;
+    if (call.lateProgress) {
+      // A progress for a token never issued, before the result (a client that reads no further still sees it).
+      const stray = { progressToken: 'never-issued', progress: 1, total: 1, message: 'stray' };
+      send('server->client', { method: 'notifications/progress', params: stray, jsonrpc: '2.0' }, exchange);
+      t += stepUs;
+    }
     for (let step = 1; step <= steps; step++) {
       const progress = { progressToken: token, progress: step, total: steps, message: `step ${step}/${steps}` };
       send('server->client', { method: 'notifications/progress', params: progress, jsonrpc: '2.0' }, exchange);
@@ -102,11 +108,9 @@ export function clientCheckGolden(scenario: string, calls: readonly GoldenCall[]
     }
     send('server->client', { result: referenceResult(call), jsonrpc: '2.0', id }, exchange);
     if (call.lateProgress) {
-      for (const late of [token, 'never-issued']) {
-        t += stepUs;
-        const progress = { progressToken: late, progress: steps + 1, total: steps + 1, message: 'late' };
-        send('server->client', { method: 'notifications/progress', params: progress, jsonrpc: '2.0' }, exchange);
-      }
+      t += stepUs;
+      const late = { progressToken: token, progress: steps + 1, total: steps + 1, message: 'late' };
+      send('server->client', { method: 'notifications/progress', params: late, jsonrpc: '2.0' }, exchange);
     }
   }
   t += 100;

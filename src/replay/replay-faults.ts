@@ -207,7 +207,9 @@ function shapedSink(sink: ResponseSink, cut: ReplayFaults['cutCall'], coalesce: 
     }
     const isProgress = event.includes('"notifications/progress"');
     if (coalesce && isProgress) {
-      held += text;
+      // Only the last progress before the result waits for it: an earlier one leaves when the next comes.
+      if (held !== '') sink.write(held);
+      held = text;
       return;
     }
     text = held + text;

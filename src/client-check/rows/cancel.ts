@@ -48,7 +48,7 @@ export const CANCEL_ROWS: readonly ClientRow[] = [
   {
     id: 'cancel-abort',
     eras: ['legacy', 'modern'],
-    budgetMs: 8000,
+    budgetMs: 15_000,
     afterExitMs: ABORT_MS + WINDOW_MS,
     server: () => ({ calls: [LONG] }),
     plan: () => ({

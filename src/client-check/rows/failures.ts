@@ -32,7 +32,7 @@ export const FAILURE_ROWS: readonly ClientRow[] = [
   {
     id: 'http-5xx',
     eras: ['legacy', 'modern'],
-    budgetMs: 12_000,
+    budgetMs: 20_000,
     server: () => ({ calls: [CHATTY, CHATTY], faults: { failCall: { nth: 1, status: 503 } } }),
     plan: () => planOf([CHATTY, CHATTY]),
     judge(run) {
@@ -49,7 +49,7 @@ export const FAILURE_ROWS: readonly ClientRow[] = [
   {
     id: 'stream-ends-no-response',
     eras: ['legacy'],
-    budgetMs: 9000,
+    budgetMs: 12_000,
     server: () => ({ calls: [SLOW], faults: { cutCall: { nth: 1, after: 'progress', stripIds: true } } }),
     plan: () => planOf([SLOW]),
     judge(run) {
@@ -63,7 +63,7 @@ export const FAILURE_ROWS: readonly ClientRow[] = [
   {
     id: 'session-404',
     eras: ['legacy'],
-    budgetMs: 12_000,
+    budgetMs: 20_000,
     server: () => ({ calls: [CHATTY, CHATTY], faults: { sessionGoneAfter: 1 } }),
     plan: () => planOf([CHATTY, CHATTY]),
     judge(run) {

@@ -2,10 +2,11 @@ import type { ChunkingOptions } from '../../replay/chunking.js';
 import { firstWrong, ms, outcomeOf, planOf, wrongOutcome } from '../judge-kit.js';
 import type { ClientRow, Era, GoldenCall } from '../vocabulary.js';
 
-/** The calls of every framing row: a call with progress, then the text with accents (chatty). */
+/** The calls of every framing row: a call with progress, then the text with accents (chatty), both as SSE. */
 const FRAME_CALLS: readonly GoldenCall[] = [
   { name: 'progress', arguments: { steps: 3, step_ms: 50 }, steps: 3, stepMs: 50 },
-  { name: 'chatty', arguments: {} },
+  // One progress first, so that a 2026-07-28 answer streams too (a call with no notification is one JSON body).
+  { name: 'chatty', arguments: {}, steps: 1 },
 ];
 
 /** A framing row: the same calls, the stream framed or cut one odd but valid way; judged on what the client printed. */
@@ -13,13 +14,13 @@ function frameRow(id: string, eras: readonly Era[], chunking: ChunkingOptions, w
   return {
     id,
     eras,
-    budgetMs: 10_000,
+    budgetMs: 20_000,
     server: () => ({ calls: FRAME_CALLS, chunking }),
     plan: () => planOf(FRAME_CALLS),
     judge(run) {
       const last = outcomeOf(run, 1).result?.at;
       return firstWrong(
-        `with ${what}: 3 progress lines and both texts byte-identical, the last at ${ms(run, last)}`,
+        `with ${what}: every progress line and both texts byte-identical, the last at ${ms(run, last)}`,
         FRAME_CALLS.map((call, index) => wrongOutcome(run, index, call, true)),
       );
     },

@@ -3,10 +3,13 @@ import { ms, outcomeOf, planOf, shortText } from '../judge-kit.js';
 import type { ClientRow, GoldenCall, Judgement, RowRun } from '../vocabulary.js';
 
 const KIB = 1024;
-/** 2 MiB and 8 MiB of text: `long_output` blocks of 64 KiB (more blocks than the live tool allows: the golden is made). */
+/**
+ * 2 MiB and 8 MiB of text: `long_output` blocks of 64 KiB (more blocks than the live tool allows: the
+ * golden is made), each after one progress so that the result is one SSE event in both eras.
+ */
 const LARGE_CALLS: readonly GoldenCall[] = [
-  { name: 'long_output', arguments: { blocks: 32, chars: 64 * KIB } },
-  { name: 'long_output', arguments: { blocks: 128, chars: 64 * KIB } },
+  { name: 'long_output', arguments: { blocks: 32, chars: 64 * KIB }, steps: 1 },
+  { name: 'long_output', arguments: { blocks: 128, chars: 64 * KIB }, steps: 1 },
 ];
 /** An error line this soon after the call is a clear refusal (warn), not a hang. */
 const CLEAR_ERROR_MS = 10_000;

@@ -16,7 +16,7 @@ export const PROGRESS_ROWS: readonly ClientRow[] = [
   {
     id: 'progress-coalesced-final',
     eras: ['legacy', 'modern'],
-    budgetMs: 10_000,
+    budgetMs: 20_000,
     server: () => ({ calls: ONE, faults: { coalesceFinal: true } }),
     plan: () => planOf(ONE),
     judge: (run) =>
@@ -28,7 +28,7 @@ export const PROGRESS_ROWS: readonly ClientRow[] = [
   {
     id: 'progress-late-or-unknown',
     eras: ['legacy', 'modern'],
-    budgetMs: 10_000,
+    budgetMs: 20_000,
     server: () => ({ calls: LATE }),
     plan: () => planOf(LATE),
     judge(run) {
@@ -49,7 +49,7 @@ export const PROGRESS_ROWS: readonly ClientRow[] = [
   {
     id: 'progress-concurrent',
     eras: ['legacy', 'modern'],
-    budgetMs: 10_000,
+    budgetMs: 20_000,
     server: () => ({ calls: TWO }),
     plan: () => planOf(TWO, true),
     judge(run) {

@@ -17,7 +17,7 @@ export const RESUME_ROWS: readonly ClientRow[] = [
   {
     id: 'resume-priming-close',
     eras: ['legacy'],
-    budgetMs: 10_000,
+    budgetMs: 15_000,
     server: () => ({
       calls: [CALL],
       chunking: { primingEvents: true, primingRetryMs: RETRY_MS },
@@ -48,7 +48,7 @@ export const RESUME_ROWS: readonly ClientRow[] = [
   {
     id: 'resume-drop-again',
     eras: ['legacy'],
-    budgetMs: 10_000,
+    budgetMs: 15_000,
     server: () => ({
       calls: [CALL],
       chunking: { primingEvents: true, primingRetryMs: 200 },
@@ -83,7 +83,7 @@ export const REISSUE_ROWS: readonly ClientRow[] = [
   {
     id: 'drop-reissue',
     eras: ['modern'],
-    budgetMs: 9000,
+    budgetMs: 12_000,
     server: () => ({ calls: [CALL], faults: { cutCall: { nth: 1, after: 'progress' } } }),
     plan: () => planOf([CALL]),
     judge(run) {
