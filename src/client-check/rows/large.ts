@@ -28,6 +28,11 @@ function judgeCall(run: RowRun, index: number): Judgement {
           evidence: `${mib} MiB: a different text (${out.result.text.length} chars, expected ${expected.length}): ${shortText(out.result.text)}`,
         };
   }
+  if (out.error && sent === undefined)
+    return {
+      verdict: 'fail',
+      evidence: `${mib} MiB: error before the call reached the server: ${shortText(out.error.text, 120)}`,
+    };
   if (out.error) {
     const within = sent !== undefined && out.error.at - sent <= CLEAR_ERROR_MS;
     return {
