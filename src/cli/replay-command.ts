@@ -7,6 +7,7 @@ import type { NamedGolden } from '../replay/replay-plan.js';
 import { type CliIo, pathIn, stopRequested } from './cli-io.js';
 import { defineCommand } from './command-spec.js';
 import { LISTEN_OPTIONS, sessionIdleOption } from './listen-options.js';
+import { FAULT_SPECS, parseFaultSpecs } from './replay-fault-option.js';
 import type { PassedThrough } from './replay-passthrough.js';
 import { parseStdioOption } from './target-options.js';
 
@@ -105,6 +106,25 @@ over either transport serve over both (re-framed when the transports differ).`,
       type: 'boolean',
       description: "write a priming event (id, empty data) before each stream's first event",
     },
+    cr: { type: 'boolean', description: 'end SSE lines with a lone CR' },
+    'no-event-field': { type: 'boolean', description: 'leave out every event: line' },
+    'multiline-data': {
+      type: 'boolean',
+      description: "write each event's JSON pretty-printed over several data: lines",
+    },
+    'split-utf8-every': { type: 'boolean', description: 'cut inside every multi-byte character, not only the first' },
+    'write-bytes': {
+      type: 'string',
+      value: 'N',
+      integer: { min: 1, max: 1_048_576 },
+      description: 'write SSE events in writes of at most N bytes',
+    },
+    fault: {
+      type: 'string',
+      value: 'SPEC',
+      multiple: true,
+      description: `a request-level fault for client tests (repeatable; HTTP only): ${FAULT_SPECS}`,
+    },
     'max-body-bytes': {
       type: 'string',
       value: 'N',
@@ -152,6 +172,7 @@ over either transport serve over both (re-framed when the transports differ).`,
       reportPassthrough(io, requests.length, unmatched.length, live, stdioPassthrough.passed, stdioPassthrough.files);
       return unmatched.length > stdioPassthrough.passed.length ? 1 : 0;
     }
+    const faults = parseFaultSpecs(args.strings('fault'));
     const { createReplayServer } = await import('../replay/replay-server.js');
     const { startHttpPassthrough } = await import('./replay-passthrough.js');
     const passthrough =
@@ -159,6 +180,7 @@ over either transport serve over both (re-framed when the transports differ).`,
         ? await startHttpPassthrough(live.target, live.out, io.stderr, args.integer('session-idle-ms'))
         : undefined;
     const splitEvents = args.integer('split-events');
+    const writeBytes = args.integer('write-bytes');
     const replay = await createReplayServer(goldens, {
       port: args.integer('port') ?? 0,
       log: io.stderr,
@@ -170,11 +192,16 @@ over either transport serve over both (re-framed when the transports differ).`,
       ...(maxBodyBytes !== undefined && { maxBodyBytes }),
       chunking: {
         ...(splitEvents !== undefined && { splitEvents }),
-        splitUtf8: args.boolean('split-utf8'),
+        splitUtf8: args.boolean('split-utf8-every') ? 'every' : args.boolean('split-utf8'),
         crlf: args.boolean('crlf'),
+        cr: args.boolean('cr'),
+        noEventField: args.boolean('no-event-field'),
+        multilineData: args.boolean('multiline-data'),
+        ...(writeBytes !== undefined && { writeBytes }),
         keepAliveComments: args.boolean('keep-alive-comments'),
         primingEvents: args.boolean('priming'),
       },
+      faults,
     });
     io.stdout.write(`${replay.url}\n`);
     io.stderr.write(`[mcp-golden] replaying ${goldens.length} golden(s) on ${replay.url} (Ctrl-C to stop)\n`);

@@ -74,7 +74,9 @@ async function call(url: string, session: string, id = 1): Promise<{ status: num
   });
   const reads: string[] = [];
   const decoder = new TextDecoder();
-  for await (const chunk of response.body ?? []) reads.push(decoder.decode(chunk as Uint8Array, { stream: true }));
+  const reader = response.body?.getReader();
+  for (let read = await reader?.read(); read && !read.done; read = await reader?.read())
+    reads.push(decoder.decode(read.value, { stream: true }));
   return { status: response.status, reads };
 }
 
