@@ -24,7 +24,7 @@ export async function runClientCheckCommand(args: ClientCheckArgs, io: CliIo): P
   if (args.gatewayOptions.length > 0) {
     throw new GoldenError(
       'E_USAGE',
-      `--client judges a client; ${args.gatewayOptions.map((o) => `--${o}`).join(', ')} go with --gateway or --gateway-url. Run the two checks apart.`,
+      `--client judges a client; ${args.gatewayOptions.map((o) => `--${o}`).join(', ')} ${args.gatewayOptions.length === 1 ? 'goes' : 'go'} with --gateway or --gateway-url. Run the two checks apart.`,
     );
   }
   const eras = args.era === 'legacy' || args.era === 'modern' ? ([args.era] as const) : (['legacy', 'modern'] as const);

@@ -53,7 +53,7 @@ export const LARGE_ROWS: readonly ClientRow[] = [
   {
     id: 'result-large',
     eras: ['legacy', 'modern'],
-    budgetMs: 30_000,
+    budgetMs: 60_000,
     server: () => ({ calls: LARGE_CALLS, chunking: { writeBytes: KIB } }),
     plan: () => planOf(LARGE_CALLS),
     judge(run) {
