@@ -1,5 +1,6 @@
 import { CHATTY_BLOCKS, longOutputBlock, referenceToolDefinitions } from '../server/reference-tools.js';
 import type { Frame, Transcript } from '../transcript/frame.js';
+import { INITIALIZED, legacyInitialize } from '../transcript/json-rpc.js';
 import { VERSION } from '../version.js';
 
 /**
@@ -53,16 +54,7 @@ export function clientCheckGolden(scenario: string, calls: readonly GoldenCall[]
     frames.push({ t, dir, channel: 'stdio', exchange: ex, raw: `${JSON.stringify(message)}\n` });
   };
   exchange += 1;
-  send(
-    'client->server',
-    {
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcp-golden', version: VERSION } },
-    },
-    exchange,
-  );
+  send('client->server', legacyInitialize(0, '2025-11-25', {}, { name: 'mcp-golden', version: VERSION }), exchange);
   t += 200;
   send(
     'server->client',
@@ -78,7 +70,7 @@ export function clientCheckGolden(scenario: string, calls: readonly GoldenCall[]
     exchange,
   );
   t += 100;
-  send('client->server', { jsonrpc: '2.0', method: 'notifications/initialized' }, 0);
+  send('client->server', INITIALIZED, 0);
   exchange += 1;
   t += 100;
   send('client->server', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, exchange);
