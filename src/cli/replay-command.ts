@@ -134,6 +134,8 @@ over either transport serve over both (re-framed when the transports differ).`,
   },
   async run(args, io) {
     const positionals = args.operands.map((operand) => pathIn(io, operand));
+    // A bad --fault is a usage error before any golden is read.
+    const faults = parseFaultSpecs(args.strings('fault'));
     const goldens = await loadGoldens(positionals);
     const pace = parsePace(args.string('pace'));
     const onUnmatchedRequest = args.string('unmatched') === 'warn' ? 'warn' : 'error';
@@ -172,7 +174,6 @@ over either transport serve over both (re-framed when the transports differ).`,
       reportPassthrough(io, requests.length, unmatched.length, live, stdioPassthrough.passed, stdioPassthrough.files);
       return unmatched.length > stdioPassthrough.passed.length ? 1 : 0;
     }
-    const faults = parseFaultSpecs(args.strings('fault'));
     const { createReplayServer } = await import('../replay/replay-server.js');
     const { startHttpPassthrough } = await import('./replay-passthrough.js');
     const passthrough =

@@ -1,3 +1,4 @@
+import { GoldenError } from '../errors.js';
 import { CLIENT_ROWS } from './rows.js';
 import { runRow } from './run-row.js';
 import { rowTimeline } from './timeline.js';
@@ -71,6 +72,13 @@ export async function runClientCheck(options: ClientCheckOptions): Promise<Clien
     (row) => (options.long || !row.long) && (only.length === 0 || only.some((text) => row.id.includes(text))),
   );
   const jobs = rows.flatMap((row) => eras.filter((era) => row.eras.includes(era)).map((era) => ({ row, era })));
+  if (jobs.length === 0) {
+    const ids = [...new Set((options.rows ?? CLIENT_ROWS).map((row) => row.id))].join(', ');
+    throw new GoldenError(
+      'E_USAGE',
+      `No row of the client check matches --only ${only.map((text) => JSON.stringify(text)).join(', ')} in era(s) ${eras.join(', ')}. Expected part of a row id: ${ids}.`,
+    );
+  }
   const results = new Map<(typeof jobs)[number], ClientRowResult>();
   const run = async (job: (typeof jobs)[number]): Promise<RowRun> => {
     options.onProgress?.({ id: job.row.id, era: job.era });

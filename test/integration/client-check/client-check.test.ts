@@ -89,6 +89,20 @@ describe('check --client', () => {
     expect(stderr).toMatch(/--client judges a client; --gateway goes with/);
   });
 
+  it('is a usage error when --only matches no row of the era', async () => {
+    const { code, stderr } = await runInProcess([
+      'check',
+      '--client',
+      'x',
+      '--client-era',
+      'modern',
+      '--only',
+      'session-404',
+    ]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/No row of the client check matches --only "session-404" in era\(s\) modern/);
+  });
+
   it('passes the careful client on every row in both eras, in under 120 s', async () => {
     const report = await check(carefulClientCommand(), 'careful.json');
     expect(report.results.map((r) => `${r.property}@${r.era}`).sort()).toEqual(ALL);
