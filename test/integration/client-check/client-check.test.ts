@@ -122,7 +122,17 @@ describe('check --client', () => {
       const rows = fault === 'get-no-backoff' ? ALL : ALL.filter((key) => !key.startsWith('get-flap@'));
       const only = [...new Set(rows.map((key) => key.split('@')[0] as string))].flatMap((id) => ['--only', id]);
       const report = await inTurn(() => check(carefulClientCommand(fault), `${fault}.json`, only));
-      expect(failing(report)).toEqual([...failingRowKeys(fault), ...(ALSO[fault] ?? [])].sort());
+      const expected = [...failingRowKeys(fault), ...(ALSO[fault] ?? [])].sort();
+      // A row judged on a window of ms (resume-priming-close: retry -50/+200 ms) can miss it when this
+      // shared machine starves the client of CPU: outside the fault's rows it gets one more run, alone.
+      const judged = failing(report);
+      for (const key of judged.filter((k) => !expected.includes(k) && k.startsWith('resume-priming-close@'))) {
+        const again = await inTurn(() =>
+          check(carefulClientCommand(fault), `${fault}-again.json`, ['--only', 'resume-priming-close']),
+        );
+        if (!failing(again).includes(key)) judged.splice(judged.indexOf(key), 1);
+      }
+      expect(judged).toEqual(expected);
     },
     300_000,
   );
