@@ -26,6 +26,7 @@ export { recordReferenceGoldens } from './reference-goldens.js';
 export type { ChunkingOptions } from './replay/chunking.js';
 export type { Pace } from './replay/pacing.js';
 export type { ReplayOptions } from './replay/replay-engine.js';
+export type { AuditedRequest, ReplayFaults } from './replay/replay-faults.js';
 export type { GoldenInput, NamedGolden } from './replay/replay-plan.js';
 export type { ReplayReport, ReplayReportEntry, UnmatchedRequest } from './replay/replay-report.js';
 export type { ReplayServer, ReplayServerOptions } from './replay/replay-server.js';

@@ -280,13 +280,19 @@ function filesMatching(pattern: RegExp): string[] {
 test('one MCP client: the initialize request is built in one file and the handshake sent from one', () => {
   expect(filesMatching(/method:\s*'initialize'/)).toEqual(['transcript/json-rpc.ts']);
   expect(filesMatching(/'notifications\/initialized'/)).toEqual(['transcript/json-rpc.ts']);
-  // The client's handshake file sends them; the cross-era replay only re-frames a golden with one.
+  // The client's handshake file sends them; the cross-era replay only re-frames a golden with one, and
+  // the client check's made golden records one (it is data the replay answers, not a client).
   expect(filesMatching(/\b(legacyInitialize|INITIALIZED)\b/)).toEqual([
+    'client-check/goldens.ts',
     'record/client-handshake.ts',
     'replay/cross-era.ts',
     'transcript/json-rpc.ts',
   ]);
-  expect(filesMatching(/\bINITIALIZED\b/)).toEqual(['record/client-handshake.ts', 'transcript/json-rpc.ts']);
+  expect(filesMatching(/\bINITIALIZED\b/)).toEqual([
+    'client-check/goldens.ts',
+    'record/client-handshake.ts',
+    'transcript/json-rpc.ts',
+  ]);
 });
 
 test('one MCP client: a RecordTarget is told apart (URL, options, command) in one file', () => {
@@ -352,6 +358,8 @@ test('cli/ holds no replay logic: it reaches the replayer only through its entri
     'replay/passthrough/index.ts',
     'replay/pacing.ts',
     'replay/replay-plan.ts',
+    // The fault options replay --fault parses into (a type import only).
+    'replay/replay-faults.ts',
   ]);
   const reached = sourceFiles(join(src, 'cli')).flatMap((file) =>
     specifiersOf(file)

@@ -2,7 +2,7 @@ import { tickStep } from '../report/html-report.js';
 import { wrap } from '../wrap.js';
 import { type CheckReport, NEEDS_ACCEL_HEADER, type TimelineCall, type Verdict } from './vocabulary.js';
 
-const MARK: Record<Verdict, string> = { pass: 'pass', fail: 'FAIL', 'n/a': 'n/a ', inconclusive: 'inc.' };
+const MARK: Record<Verdict, string> = { pass: 'pass', warn: 'warn', fail: 'FAIL', 'n/a': 'n/a ', inconclusive: 'inc.' };
 
 /** The last line's verdict: faithful, faithful only with the header, or broken; never more than the rows judged show. */
 function summary(report: CheckReport): string {
@@ -89,6 +89,7 @@ const escapeXml = (text: string): string => text.replace(/[<>&"]/g, (c) => `&#${
 
 const VERDICT_MARK = {
   pass: { text: '✓ pass', color: '#2ca02c' },
+  warn: { text: '! warn', color: '#ff7f0e' },
   fail: { text: '✗ FAIL', color: '#d62728' },
   'n/a': { text: '– n/a', color: '#888888' },
   inconclusive: { text: '? inconclusive', color: '#b8860b' },

@@ -1,5 +1,6 @@
 import type { CheckReport } from '../check/vocabulary.js';
 import { GoldenError } from '../errors.js';
+import { runClientCheckCommand } from './check-client.js';
 import { pathIn } from './cli-io.js';
 import { defineCommand } from './command-spec.js';
 
@@ -39,11 +40,20 @@ function transport(value: string | undefined): 'http' | 'stdio' | undefined {
 /** `mcp-golden check`. */
 export const checkCommand = defineCommand({
   name: 'check',
-  summary: 'check whether a gateway forwards MCP streaming faithfully',
+  summary: 'check whether a gateway forwards MCP streaming faithfully, or a client survives streaming faults',
   description: `Starts the reference upstream and the gateway, runs the streaming battery through the gateway,
 stops everything it started, and prints one row per property. Exit code 1 on any failure; 3 when the
-gateway could not be set up (it did not start, exited, or did not take a first call), with no rows.`,
+gateway could not be set up (it did not start, exited, or did not take a first call), with no rows.
+With --client CMD: for each row, starts a fault-injecting MCP server and runs CMD against it (the
+contract: docs/client-authors.md, "Checking a client"); exit 1 when a row fails, 3 when the shell
+could not run CMD (exit 126 or 127 before any contract line), with no rows.`,
   options: {
+    client: {
+      type: 'string',
+      value: 'CMD',
+      description:
+        'judge an MCP client instead of a gateway: CMD runs by /bin/sh -c once per row and era, {url} becoming the MCP endpoint URL (appended as the last argument when CMD has no {url}), with MCP_GOLDEN_PLAN, MCP_GOLDEN_SCENARIO and MCP_CONFORMANCE_PROTOCOL_VERSION set; it prints one JSON line per progress, result, error or abort',
+    },
     gateway: {
       type: 'string',
       value: 'CMD',
@@ -90,9 +100,9 @@ gateway could not be set up (it did not start, exited, or did not take a first c
     'client-era': {
       type: 'string',
       value: 'ERA',
-      choices: ERAS,
+      choices: [...ERAS, 'all'],
       description:
-        "protocol era the check's client speaks to the gateway: legacy (2025-11-25) or modern (2026-07-28, HTTP only) (default legacy)",
+        "protocol era the check's client speaks to the gateway: legacy (2025-11-25) or modern (2026-07-28, HTTP only) (default legacy); with --client, the era the client under check must speak: legacy, modern or all (default all: each row in every era it applies to)",
     },
     'upstream-era': {
       type: 'string',
@@ -157,8 +167,32 @@ gateway could not be set up (it did not start, exited, or did not take a first c
   },
   epilog: `Examples:
   mcp-golden check --gateway '<command with {upstream} and {port}>' [options]
-  mcp-golden check --gateway-url URL --upstream-port N [options]`,
+  mcp-golden check --gateway-url URL --upstream-port N [options]
+  mcp-golden check --client 'node my-client.mjs' [--client-era legacy|modern|all] [--only TEXT] [--json FILE]`,
   async run(args, io) {
+    const client = args.string('client');
+    if (client !== undefined) {
+      const gatewayOnly = ['gateway', 'gateway-url', 'upstream-port', 'upstream2-port', 'upstream-era', 'svg'] as const;
+      return runClientCheckCommand(
+        {
+          client,
+          era: args.string('client-era') ?? args.string('eras'),
+          only: args.strings('only'),
+          long: args.boolean('long'),
+          json: args.string('json'),
+          junit: args.string('junit'),
+          html: args.string('html'),
+          gatewayOptions: gatewayOnly.filter((name) => args.string(name) !== undefined),
+        },
+        io,
+      );
+    }
+    if (args.string('client-era') === 'all') {
+      throw new GoldenError(
+        'E_USAGE',
+        '--client-era all goes with --client; the gateway check runs every era combination with --eras all.',
+      );
+    }
     // The implementation loads here, after parsing: `--help` and usage errors load none of it.
     const {
       formatReport,

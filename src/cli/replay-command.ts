@@ -8,6 +8,7 @@ import type { NamedGolden } from '../replay/replay-plan.js';
 import { type CliIo, pathIn, stopRequested } from './cli-io.js';
 import { defineCommand } from './command-spec.js';
 import { LISTEN_OPTIONS, sessionIdleOption } from './listen-options.js';
+import { FAULT_SPECS, parseFaultSpecs } from './replay-fault-option.js';
 import { parseStdioOption } from './target-options.js';
 
 async function loadGoldens(paths: readonly string[]): Promise<NamedGolden[]> {
@@ -111,6 +112,25 @@ era is answered from one of the other, re-framed).`,
       type: 'boolean',
       description: "write a priming event (id, empty data) before each stream's first event",
     },
+    cr: { type: 'boolean', description: 'end SSE lines with a lone CR' },
+    'no-event-field': { type: 'boolean', description: 'leave out every event: line' },
+    'multiline-data': {
+      type: 'boolean',
+      description: "write each event's JSON pretty-printed over several data: lines",
+    },
+    'split-utf8-every': { type: 'boolean', description: 'cut inside every multi-byte character, not only the first' },
+    'write-bytes': {
+      type: 'string',
+      value: 'N',
+      integer: { min: 1, max: 1_048_576 },
+      description: 'write SSE events in writes of at most N bytes',
+    },
+    fault: {
+      type: 'string',
+      value: 'SPEC',
+      multiple: true,
+      description: `a request-level fault for client tests (repeatable; HTTP only): ${FAULT_SPECS}`,
+    },
     'max-body-bytes': {
       type: 'string',
       value: 'N',
@@ -120,6 +140,8 @@ era is answered from one of the other, re-framed).`,
   },
   async run(args, io) {
     const positionals = args.operands.map((operand) => pathIn(io, operand));
+    // A bad --fault is a usage error before any golden is read.
+    const faults = parseFaultSpecs(args.strings('fault'));
     const goldens = await loadGoldens(positionals);
     const pace = parsePace(args.string('pace'));
     const onUnmatchedRequest = args.string('unmatched') === 'warn' ? 'warn' : 'error';
@@ -165,6 +187,7 @@ era is answered from one of the other, re-framed).`,
         ? await startHttpPassthrough(live.target, live.out, io.stderr, args.integer('session-idle-ms'))
         : undefined;
     const splitEvents = args.integer('split-events');
+    const writeBytes = args.integer('write-bytes');
     const replay = await createReplayServer(goldens, {
       port: args.integer('port') ?? 0,
       log: io.stderr,
@@ -176,11 +199,16 @@ era is answered from one of the other, re-framed).`,
       ...(maxBodyBytes !== undefined && { maxBodyBytes }),
       chunking: {
         ...(splitEvents !== undefined && { splitEvents }),
-        splitUtf8: args.boolean('split-utf8'),
+        splitUtf8: args.boolean('split-utf8-every') ? 'every' : args.boolean('split-utf8'),
         crlf: args.boolean('crlf'),
+        cr: args.boolean('cr'),
+        noEventField: args.boolean('no-event-field'),
+        multilineData: args.boolean('multiline-data'),
+        ...(writeBytes !== undefined && { writeBytes }),
         keepAliveComments: args.boolean('keep-alive-comments'),
         primingEvents: args.boolean('priming'),
       },
+      faults,
     });
     io.stdout.write(`${replay.url}\n`);
     io.stderr.write(`[mcp-golden] replaying ${goldens.length} golden(s) on ${replay.url} (Ctrl-C to stop)\n`);

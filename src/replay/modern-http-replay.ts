@@ -5,6 +5,7 @@ import { frameMessage, type JsonRpcMessage } from '../transcript/frame-content.j
 import { isJsonObject } from '../transcript/json-object.js';
 import { paramHeaderMismatch, paramHeadersOf } from '../transcript/modern-envelope.js';
 import { TRANSPORT_HEADERS } from '../transcript/normalize.js';
+import { chunkingSink, isAdversarial } from './chunking.js';
 import { type IncomingRequest, type ResponseSink, writeOut } from './http-exchange.js';
 import { JSON_HEADERS, jsonRpcError } from './json-rpc-error.js';
 import { discoveredServer, LIVE_DEFAULT_REMARK } from './live-defaults.js';
@@ -194,10 +195,14 @@ export class ModernHttpReplay {
   }
 
   /** Plays a call as recorded: its head, then each event at its offset; a close by the client stops it. */
-  private stream(call: ReplayCall, sink: ResponseSink, done: () => void): void {
+  private stream(call: ReplayCall, client: ResponseSink, done: () => void): void {
     const exchange = call.exchange;
     const exact = exchange.transport === 'http' && exchange.responseHeaders !== undefined;
     const sse = exact ? exchange.bodyKind === 'sse' : call.events.some((e) => e.message && 'method' in e.message);
+    // The fault options cut and re-frame SSE events here as on the 2025 side (no priming: 2026-07-28 has no event ids).
+    const chunking = this.options.chunking;
+    const sink: ResponseSink =
+      sse && chunking && isAdversarial(chunking) ? chunkingSink(client, { ...chunking, primingEvents: false }) : client;
     const headers = exact
       ? responseHeaders(exchange)
       : { 'content-type': sse ? 'text/event-stream' : 'application/json' };

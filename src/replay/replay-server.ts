@@ -5,6 +5,7 @@ import { createHttpReplay } from './era-http-replay.js';
 import type { ResponseSink } from './http-exchange.js';
 import { DEFAULT_MAX_BODY_BYTES, type HttpRuleOptions, refuseLargeBody } from './http-guards.js';
 import type { ReplayOptions } from './replay-engine.js';
+import { type AuditedRequest, FaultFront, type ReplayFaults } from './replay-faults.js';
 import type { GoldenInput } from './replay-plan.js';
 import type { ReplayReport } from './replay-report.js';
 import type { UnmatchedFallback } from './unmatched-fallback.js';
@@ -20,6 +21,8 @@ export interface ReplayServerOptions extends ReplayOptions, HttpRuleOptions {
   readonly path?: string;
   /** Answers the requests no golden matches (the CLI's `--unmatched passthrough`). @default none: they are refused */
   readonly fallback?: UnmatchedFallback;
+  /** Request-level faults for client tests (a 5xx, a dead session, a cut stream); audited in `audit()`. @default none */
+  readonly faults?: ReplayFaults;
 }
 
 /** A golden served as an MCP upstream on loopback HTTP. */
@@ -29,6 +32,8 @@ export interface ReplayServer {
   readonly port: number;
   /** Every request received, and those no golden matched. */
   report(): ReplayReport;
+  /** Every request with its times, headers and what became of its response (what a client test judges on). */
+  audit(): readonly AuditedRequest[];
   close(): Promise<void>;
 }
 
@@ -132,6 +137,7 @@ export async function createReplayServer(
 ): Promise<ReplayServer> {
   const replay = createHttpReplay(Array.isArray(goldens) ? goldens : [goldens as GoldenInput], options, options);
   replay.fallback = options.fallback;
+  const front = new FaultFront(options.faults);
   const path = options.path ?? '/mcp';
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // A request for the path as written (every client's) is matched without parsing a URL; any other is parsed.
@@ -175,10 +181,9 @@ export async function createReplayServer(
         const value = req.headers[name];
         headers[name] = Array.isArray(value) ? value.join(', ') : value;
       }
-      replay.handle(
-        { httpMethod: req.method ?? 'GET', headers, body: Buffer.concat(chunks).toString('utf8') },
-        nodeResponseSink(res),
-      );
+      const request = { httpMethod: req.method ?? 'GET', headers, body: Buffer.concat(chunks).toString('utf8') };
+      const sink = front.admit(request, nodeResponseSink(res));
+      if (sink) replay.handle(request, sink);
     });
   });
   const port = await listenLoopback(server, options.port);
@@ -186,6 +191,7 @@ export async function createReplayServer(
     url: `http://127.0.0.1:${port}${path}`,
     port,
     report: () => replay.report(),
+    audit: () => front.requests,
     async close() {
       replay.close();
       await closeNow(server);

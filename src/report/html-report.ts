@@ -91,6 +91,7 @@ function laneSvg(row: TimelineRow, span: number): string {
 
 const MARK: Record<Verdict, string> = {
   pass: '✓ pass',
+  warn: '! warn',
   fail: '✗ FAIL',
   'n/a': '– n/a',
   inconclusive: '? inconclusive',

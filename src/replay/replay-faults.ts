@@ -1,0 +1,242 @@
+import type { IncomingRequest, ResponseSink } from './http-exchange.js';
+import { sendError } from './http-guards.js';
+import { SSE_HEADERS } from './http-stream.js';
+
+/**
+ * Request-level faults a replay can inject for client tests (the stream-level ones, framing and
+ * cutting, are {@link ChunkingOptions}). Calls are counted in arrival order, `tools/call` only,
+ * from 1. All off by default.
+ */
+export interface ReplayFaults {
+  /** The `nth` call is answered with this HTTP status (e.g. 503) and a JSON-RPC error, not from the golden. */
+  readonly failCall?: { readonly nth: number; readonly status: number };
+  /** Once this many calls of a 2025 session were answered, every request naming its session id gets `404`. */
+  readonly sessionGoneAfter?: number;
+  /**
+   * The `nth` call's response stream ends early: right after its head, after the priming event,
+   * or after its first progress notification; `stripIds` removes every `id:` line written, so no
+   * resumption is possible.
+   */
+  readonly cutCall?: {
+    readonly nth: number;
+    readonly after: 'head' | 'priming' | 'progress';
+    readonly stripIds?: boolean;
+  };
+  /** The first `n` resumption GETs (with `Last-Event-ID`) answer `200` and end before any event. */
+  readonly dropResumes?: number;
+  /** Every standalone GET (no `Last-Event-ID`) answers `200` `text/event-stream` and ends at once. */
+  readonly flapGets?: boolean;
+  /** The last progress notification before a result leaves in the same write as the result. */
+  readonly coalesceFinal?: boolean;
+}
+
+/** One request as a fault-injecting replay saw it, and what became of its response; times in epoch ms. */
+export interface AuditedRequest {
+  readonly at: number;
+  readonly httpMethod: string;
+  /** The request headers that say what a client did: session, resumption, 2026-07-28 routing. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The parsed body, when it was JSON. */
+  readonly message: unknown;
+  /** The `tools/call` number (from 1) when it is one. */
+  readonly call?: number;
+  status?: number;
+  /** When the first progress notification and the result were written to this response. */
+  firstProgressAt?: number;
+  resultAt?: number;
+  /** When the server ended the response; when the client closed it first. */
+  endedAt?: number;
+  closedByClientAt?: number;
+  /** The fault applied to this request, in words. */
+  fault?: string;
+}
+
+const AUDITED_HEADERS = [
+  'mcp-session-id',
+  'last-event-id',
+  'mcp-method',
+  'mcp-name',
+  'mcp-protocol-version',
+  'accept',
+] as const;
+
+const decoder = new TextDecoder();
+const textOf = (bytes: Uint8Array | string): string => (typeof bytes === 'string' ? bytes : decoder.decode(bytes));
+
+function parse(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+const methodOf = (message: unknown): unknown =>
+  typeof message === 'object' && message !== null ? (message as { method?: unknown }).method : undefined;
+
+/**
+ * The front of a fault-injecting replay: audits every request, answers the faults decided by the
+ * request alone, and wraps the response of the others so their streams are cut or coalesced.
+ */
+export class FaultFront {
+  readonly requests: AuditedRequest[] = [];
+  private calls = 0;
+  private resumesDropped = 0;
+  private readonly answered = new Map<string, number>();
+  private readonly gone = new Set<string>();
+
+  constructor(private readonly faults: ReplayFaults = {}) {}
+
+  /** Audits `request`; answers it and returns `undefined` when a fault does, else the sink to answer it on. */
+  admit(request: IncomingRequest, sink: ResponseSink): ResponseSink | undefined {
+    const headers: Record<string, string> = {};
+    for (const name of AUDITED_HEADERS) {
+      const value = request.headers[name];
+      if (value !== undefined) headers[name] = value;
+    }
+    const message = request.httpMethod === 'POST' ? parse(request.body) : undefined;
+    const isCall = methodOf(message) === 'tools/call';
+    const entry: AuditedRequest = {
+      at: Date.now(),
+      httpMethod: request.httpMethod,
+      headers,
+      message,
+      ...(isCall && { call: ++this.calls }),
+    };
+    this.requests.push(entry);
+    const watched = watch(entry, sink);
+    const session = headers['mcp-session-id'];
+    if (session !== undefined && this.gone.has(session)) {
+      entry.fault = 'session gone: 404';
+      sendError(
+        watched,
+        404,
+        -32001,
+        `Session not found: "${session.slice(0, 100)}". Send initialize to start a new session.`,
+      );
+      return undefined;
+    }
+    if (request.httpMethod === 'GET') return this.get(entry, watched, session);
+    if (!isCall) return watched;
+    const { failCall, cutCall, sessionGoneAfter } = this.faults;
+    if (failCall !== undefined && failCall.nth === entry.call) {
+      entry.fault = `HTTP ${failCall.status}`;
+      sendError(watched, failCall.status, -32603, `mcp-golden fault: HTTP ${failCall.status} for call ${entry.call}.`);
+      return undefined;
+    }
+    if (session !== undefined && sessionGoneAfter !== undefined) {
+      const count = (this.answered.get(session) ?? 0) + 1;
+      this.answered.set(session, count);
+      if (count >= sessionGoneAfter) watched.onEnd(() => this.gone.add(session));
+    }
+    const cut = cutCall?.nth === entry.call ? cutCall : undefined;
+    if (cut) entry.fault = `stream cut after ${cut.after}${cut.stripIds ? ', no event ids' : ''}`;
+    return cut || this.faults.coalesceFinal ? shapedSink(watched, cut, this.faults.coalesceFinal === true) : watched;
+  }
+
+  private get(entry: AuditedRequest, sink: ResponseSink, session: string | undefined): ResponseSink | undefined {
+    const resuming = entry.headers['last-event-id'] !== undefined;
+    const drop = resuming ? this.resumesDropped < (this.faults.dropResumes ?? 0) : this.faults.flapGets === true;
+    if (!drop) return sink;
+    if (resuming) this.resumesDropped += 1;
+    entry.fault = resuming ? 'resumption dropped before any event' : 'GET answered and closed at once';
+    sink.head(200, { ...SSE_HEADERS, ...(session !== undefined && { 'mcp-session-id': session }) });
+    sink.end();
+    return undefined;
+  }
+}
+
+/** A sink that notes on `entry` what was written and when, and who ended the response. */
+function watch(entry: AuditedRequest, sink: ResponseSink): ResponseSink & { onEnd(listener: () => void): void } {
+  const ends: (() => void)[] = [];
+  const note = (bytes: Uint8Array | string): void => {
+    const text = textOf(bytes);
+    if (entry.firstProgressAt === undefined && text.includes('notifications/progress'))
+      entry.firstProgressAt = Date.now();
+    if (entry.resultAt === undefined && /"(result|error)"\s*:/.test(text)) entry.resultAt = Date.now();
+  };
+  sink.onClose(() => {
+    entry.closedByClientAt ??= Date.now();
+  });
+  return {
+    head(status, headers) {
+      entry.status ??= status;
+      sink.head(status, headers);
+    },
+    write(bytes) {
+      note(bytes);
+      sink.write(bytes);
+    },
+    writeAll(pieces) {
+      for (const piece of pieces) note(piece);
+      if (sink.writeAll) sink.writeAll(pieces);
+      else for (const piece of pieces) sink.write(piece);
+    },
+    flush: () => sink.flush?.(),
+    end() {
+      if (entry.closedByClientAt === undefined) entry.endedAt ??= Date.now();
+      sink.end();
+      for (const listener of ends.splice(0)) listener();
+    },
+    onClose: (listener) => sink.onClose(listener),
+    onEnd: (listener) => ends.push(listener),
+  };
+}
+
+const EVENT_END = /\r\n\r\n|\n\n|\r\r/;
+
+/**
+ * A response cut short (`cut`) and/or with its last progress held back to leave with the result
+ * (`coalesce`): works on whole SSE events, so it wraps the client's sink, outside any re-chunking.
+ */
+function shapedSink(sink: ResponseSink, cut: ReplayFaults['cutCall'], coalesce: boolean): ResponseSink {
+  let pending = '';
+  let held = '';
+  let done = false;
+  const finish = (): void => {
+    done = true;
+    sink.end();
+  };
+  const emit = (event: string): void => {
+    if (done) return;
+    let text = cut?.stripIds ? event.replace(/^id:[^\r\n]*(\r\n|\r|\n)/gm, '') : event;
+    if (cut?.after === 'priming' && /^id:/m.test(event) && /^data: ?(\r\n|\r|\n)/m.test(event)) {
+      sink.write(text);
+      finish();
+      return;
+    }
+    const isProgress = event.includes('"notifications/progress"');
+    if (coalesce && isProgress) {
+      // Only the last progress before the result waits for it: an earlier one leaves when the next comes.
+      if (held !== '') sink.write(held);
+      held = text;
+      return;
+    }
+    text = held + text;
+    held = '';
+    if (text !== '') sink.write(text);
+    if (cut?.after === 'progress' && isProgress) finish();
+  };
+  return {
+    head(status, headers) {
+      if (done) return;
+      sink.head(status, headers);
+      if (cut?.after === 'head') finish();
+    },
+    write(bytes) {
+      if (done) return;
+      pending += textOf(bytes);
+      for (let match = EVENT_END.exec(pending); match; match = EVENT_END.exec(pending)) {
+        const end = match.index + match[0].length;
+        emit(pending.slice(0, end));
+        pending = pending.slice(end);
+      }
+    },
+    end() {
+      if (done) return;
+      if (pending !== '' || held !== '') sink.write(held + pending);
+      finish();
+    },
+    onClose: (listener) => sink.onClose(listener),
+  };
+}
