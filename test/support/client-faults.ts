@@ -8,8 +8,8 @@ import type { Era } from '../../src/transcript/frame.js';
 // A fault fails every row whose server does what the fault mishandles, not only the row named after
 // it: a client that splits lines at LF only reads no CR-only stream either (crlf-blind), and a client
 // that loses the progress sharing a read with the result loses the progress a resumed stream replays
-// with its result in one burst (async-progress-dispatch). max-event-1mib caps SSE events only, and
-// result-large answers a 2026-07-28 call with one JSON body, so only its legacy row fails.
+// with its result in one burst (async-progress-dispatch). max-event-1mib caps SSE events only:
+// result-large streams its result as an SSE event after one progress in both eras, so both rows fail.
 
 /** One row of the client check in one era. */
 export interface RowInEra {
@@ -59,7 +59,7 @@ export const CLIENT_FAULT_ROWS: Readonly<Record<CarefulFault, readonly RowInEra[
   'event-required': both('frame-no-event'),
   'first-data-line-only': both('frame-multiline-data'),
   'comments-as-data': both('frame-comments'),
-  'max-event-1mib': legacy('result-large'),
+  'max-event-1mib': both('result-large'),
   'async-progress-dispatch': [
     ...both('progress-coalesced-final'),
     ...legacy('resume-priming-close', 'resume-drop-again'),

@@ -7,6 +7,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * run a whole `check` battery last, so they would form the tail of the run.
  */
 const ESTIMATES: Readonly<Record<string, number>> = {
+  'test/integration/client-check/client-check.test.ts': 240,
+  'test/integration/check/run-check-slow-start.test.ts': 90,
+  'test/integration/answering/conformance.test.ts': 85,
+  'test/integration/client-check/sdk-verdicts.test.ts': 80,
   'test/e2e/packed-package.test.ts': 90,
   'test/e2e/third-party-gateways/nginx.test.ts': 39,
   'test/e2e/third-party-gateways/supergateway-stdio-client.test.ts': 25,
