@@ -140,8 +140,9 @@ era is answered from one of the other, re-framed).`,
   },
   async run(args, io) {
     const positionals = args.operands.map((operand) => pathIn(io, operand));
-    // A bad --fault is a usage error before any golden is read.
+    // A bad --fault, or a stream option the transport has no stream for, is a usage error before any golden is read.
     const faults = parseFaultSpecs(args.strings('fault'));
+    refuseStreamOptionConflicts(args);
     const goldens = await loadGoldens(positionals);
     const pace = parsePace(args.string('pace'));
     const onUnmatchedRequest = args.string('unmatched') === 'warn' ? 'warn' : 'error';
@@ -246,6 +247,44 @@ function reportPassthrough(
 type PassthroughTarget =
   | { readonly transport: 'http'; readonly target: string; readonly out: string }
   | { readonly transport: 'stdio'; readonly server: StdioCommand; readonly out: string };
+
+/** The options that shape an SSE stream or fault an HTTP request: `replay --stdio` writes JSON lines and has none. */
+const HTTP_STREAM_OPTIONS = [
+  'split-events',
+  'split-utf8',
+  'split-utf8-every',
+  'crlf',
+  'cr',
+  'keep-alive-comments',
+  'priming',
+  'no-event-field',
+  'multiline-data',
+  'write-bytes',
+  'fault',
+] as const;
+
+/** `--cr` with `--crlf` (which line end?), or an HTTP stream option with `--stdio` (which would do nothing), is refused. */
+function refuseStreamOptionConflicts(args: {
+  boolean(name: string): boolean;
+  string(name: string): string | undefined;
+  strings(name: string): readonly string[];
+}): void {
+  const given = (name: (typeof HTTP_STREAM_OPTIONS)[number]): boolean =>
+    name === 'fault' ? args.strings(name).length > 0 : args.boolean(name) || args.string(name) !== undefined;
+  if (args.boolean('cr') && args.boolean('crlf')) {
+    throw new GoldenError(
+      'E_USAGE',
+      'Conflicting options: --cr and --crlf (one line end for every SSE line). Keep one of them; see `mcp-golden replay --help`.',
+    );
+  }
+  const http = HTTP_STREAM_OPTIONS.filter(given);
+  if (args.boolean('stdio') && http.length > 0) {
+    throw new GoldenError(
+      'E_USAGE',
+      `${http.map((name) => `--${name}`).join(', ')} shape${http.length === 1 ? 's' : ''} an HTTP replay's SSE streams and requests; replay --stdio writes JSON lines and has none. Drop ${http.length === 1 ? 'it' : 'them'}, or replay over HTTP (--port).`,
+    );
+  }
+}
 
 /** `--unmatched passthrough`: the live server on `--target` (HTTP) or `--target-stdio` (stdio), recorded into `--out`. */
 async function passthroughOf(

@@ -39,4 +39,25 @@ describe('replay --fault', () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(/Unknown --fault "flap-gets=1"/);
   });
+
+  it('refuses --cr with --crlf, and HTTP stream options with --stdio, before any golden is read', async () => {
+    const both = await runInProcess(['replay', 'no-such-golden.jsonl', '--cr', '--crlf']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/Conflicting options: --cr and --crlf/);
+    const stdio = await runInProcess([
+      'replay',
+      'no-such-golden.jsonl',
+      '--stdio',
+      '--fault',
+      'flap-gets',
+      '--write-bytes',
+      '64',
+    ]);
+    expect(stdio.code).toBe(2);
+    expect(stdio.stderr).toMatch(
+      /--write-bytes, --fault shape an HTTP replay's SSE streams and requests; replay --stdio writes JSON lines/,
+    );
+    const one = await runInProcess(['replay', 'no-such-golden.jsonl', '--stdio', '--crlf']);
+    expect(one.stderr).toMatch(/--crlf shapes an HTTP replay's SSE streams/);
+  });
 });
