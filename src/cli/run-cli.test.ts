@@ -71,7 +71,7 @@ async function modulesLoadedBy(args: string[], cli = UNBUNDLED_CLI): Promise<str
  * stores, reports) and no dependency (the SDK, zod, ajv, json-p3).
  */
 const DECLARATION =
-  /^(cli\/(main|run-cli|cli-io|command-spec|listen-error|listen-options|target-options|config-file|record-config|report-options|[a-z-]+-command)|errors|wrap|transcript\/(json-object|named-masks)|lint\/lint-rules)\.js$/;
+  /^(cli\/(main|run-cli|cli-io|command-spec|listen-error|listen-options|target-options|config-file|record-config|report-options|replay-fault-option|check-client|[a-z-]+-command)|errors|wrap|transcript\/(json-object|named-masks)|lint\/lint-rules)\.js$/;
 
 describe('help and usage errors load no implementation', () => {
   test('`--help`, `--version` and a mistyped command load declarations only, and --version none', async () => {

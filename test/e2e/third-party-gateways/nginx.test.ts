@@ -87,8 +87,9 @@ describe.skipIf(nginxMissing)('nginx (Debian package) as the gateway', () => {
       'large output (50 x 64 KiB)': 'pass',
       'large multibyte output (8 x 64 Ki chars)': 'pass',
       'final progress back-to-back with the result': 'pass',
-      // Held-back progress comes too late to cancel after progress 2; a timed cancel still works.
-      'cancellation (string id, after progress 2)': 'fail',
+      // Held-back progress comes too late to cancel after progress 2 (fail), or, when nginx's gzip buffer
+      // holds it past the result, never lets the cancel be sent (not judged); a timed cancel still works.
+      'cancellation (string id, after progress 2)': expect.stringMatching(/^(fail|n\/a)$/),
       'cancellation (no progress needed, after 300 ms)': 'pass',
       'progress on the call stream (GET stream open)': 'pass',
       'concurrent calls without cross-talk': 'pass',
