@@ -150,9 +150,10 @@ beforeAll(async () => {
   await writeFile(join(project, 'test/extra.test.ts'), EXTRA_TEST);
   await writeFile(join(project, 'test/doomed.test.ts'), DOOMED_TEST);
   await writeFile(join(project, 'test/mcp-golden.d.ts'), '/// <reference types="mcp-golden/vitest" />\n');
+  // testTimeout: a progress call through the gateway took over vitest's 5 s default on a loaded CI machine.
   await writeFile(
     join(project, 'vitest.config.ts'),
-    "import { defineConfig } from 'vitest/config'\n\nexport default defineConfig({ test: { include: ['test/**/*.test.ts'], setupFiles: ['mcp-golden/vitest'] } })\n",
+    "import { defineConfig } from 'vitest/config'\n\nexport default defineConfig({ test: { include: ['test/**/*.test.ts'], setupFiles: ['mcp-golden/vitest'], testTimeout: 30_000 } })\n",
   );
   // Registration by import (the README file) and by setupFiles + the reference line (extra.test.ts)
   // are checked apart: one import anywhere would type every file.
