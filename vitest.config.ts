@@ -20,6 +20,17 @@ const TIMING = [
 ];
 
 /**
+ * The client check's tests: each runs the whole row set against a client process per row and fault (hundreds
+ * of processes), and judges windows of ms (a resumption within retry -50/+200 ms). Beside the other files
+ * they starved both: in CI, rows the other files time and the client rows themselves failed on load. They
+ * run in a group of their own, after the main one and before the timing group.
+ */
+const CLIENT_CHECK = [
+  'test/integration/client-check/client-check.test.ts',
+  'test/integration/client-check/sdk-verdicts.test.ts',
+];
+
+/**
  * What makes a test file need a module graph of its own: it registers the matchers by importing
  * mcp-golden/vitest (whose per-file hooks run only in the first file of a worker that shares
  * modules, as a user's project would see), or it changes process-wide state another file would
@@ -36,7 +47,8 @@ function testFiles(dir: string): string[] {
 
 /** Test files that need isolation; the rest share their worker's modules (one import of the SDK per worker, not per file). */
 const ISOLATED = [...testFiles('src'), ...testFiles('test')].filter(
-  (path) => !TIMING.includes(path) && GLOBAL_STATE.test(readFileSync(join(root, path), 'utf8')),
+  (path) =>
+    !TIMING.includes(path) && !CLIENT_CHECK.includes(path) && GLOBAL_STATE.test(readFileSync(join(root, path), 'utf8')),
 );
 
 const EXCLUDE = ['**/node_modules/**', 'test/.tmp-projects/**'];
@@ -57,7 +69,7 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: [...EXCLUDE, ...TIMING, ...ISOLATED],
+          exclude: [...EXCLUDE, ...TIMING, ...CLIENT_CHECK, ...ISOLATED],
           // Every test here stops what it starts and leaves no global state behind (see GLOBAL_STATE),
           // so files share their worker's modules instead of importing them afresh each.
           isolate: false,
@@ -76,13 +88,23 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'client-check',
+          include: CLIENT_CHECK,
+          exclude: EXCLUDE,
+          isolate: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'timing',
           include: TIMING,
           // One file at a time: the reference goldens' 28 recordings (server and client in one worker)
           // beside the pacing p99 test made a fresh-clone CI run on a quiet machine fail it (replay p99
           // 18 ms against a plain server's 7 ms): each file then measured its neighbour, not the product.
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],

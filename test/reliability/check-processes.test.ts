@@ -74,8 +74,9 @@ describe('check stops every process it started, on every path', { timeout: 90_00
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/listens but did not answer a first call within 2000 ms/);
     expect(run.stdout).toBe('');
-    // One 2 s timeout, 2 s grace before SIGKILL, start-up: far below one 2 s timeout per row.
-    expect(run.ms).toBeLessThan(15_000);
+    // One 2 s timeout, 2 s grace before SIGKILL, start-up (seconds on a loaded machine: 15.7 s in all once in
+    // CI): far below one 2 s timeout for each of the 24 rows and its grace.
+    expect(run.ms).toBeLessThan(30_000);
     expect(run.leftovers).toEqual([]);
   });
 
