@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { answerListen, LISTEN_STREAM_HEADERS, listenEvent } from '../http/listen-subscription.js';
 import { jsonRpcErrorOf, methodNotFound, type ReadRequest } from '../http/read-request.js';
-import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
-import { paramHeaderMismatch, TASKS_EXTENSION } from '../transcript/modern-envelope.js';
+import { paramHeaderMismatch } from '../transcript/modern-envelope.js';
+import { discoverResult, modernCapabilities, modernResult, RESOURCE_LIST } from './modern-result.js';
 import {
   type ConnectReferenceOptions,
   callReferenceTool,
@@ -41,18 +41,6 @@ const error = (id: unknown, code: number, message: string, data?: unknown) => ({
   error: { code, message, ...(data !== undefined && { data }) },
 });
 
-/** A modern result: the `resultType` every 2026-07-28 result carries, and the server's info in `_meta`. */
-function complete(result: Record<string, unknown>, cacheable = false): Record<string, unknown> {
-  const meta = typeof result._meta === 'object' && result._meta !== null ? result._meta : {};
-  return {
-    ...result,
-    // A tool may answer `input_required` (a multi-round-trip call); anything else is complete.
-    resultType: result.resultType === 'input_required' ? 'input_required' : 'complete',
-    ...(cacheable && { ttlMs: 0, cacheScope: 'private' }),
-    _meta: { ...meta, 'io.modelcontextprotocol/serverInfo': REFERENCE_SERVER_INFO },
-  };
-}
-
 /**
  * Answers one modern-era POST: no session, `server/discover`, `tools/list`, `resources/*` and
  * `tools/call` with the same tools, progress and audit as the legacy side. A call's progress goes
@@ -81,16 +69,12 @@ export async function serveModern(
   }
   const tasks = options.checkTools ? options.tasks : undefined;
   const reply = (result: Record<string, unknown>, cacheable = false) =>
-    send(res, 200, { jsonrpc: '2.0', id: message.id, result: complete(result, cacheable) });
-  const capabilities = {
-    tools: {},
-    resources: {},
-    ...(tasks && { extensions: { [TASKS_EXTENSION]: {} } }),
-  };
+    send(res, 200, { jsonrpc: '2.0', id: message.id, result: modernResult(result, cacheable) });
+  const capabilities = modernCapabilities(tasks !== undefined);
   try {
     switch (message.method) {
       case 'server/discover':
-        reply({ supportedVersions: [MODERN_PROTOCOL_VERSION], capabilities }, true);
+        reply(discoverResult(capabilities), true);
         return;
       case 'subscriptions/listen':
         listen(res, message, capabilities, options);
@@ -99,10 +83,7 @@ export async function serveModern(
         reply({ tools: referenceToolList(options) }, true);
         return;
       case 'resources/list':
-        reply(
-          { resources: [{ uri: 'mcp-golden://audit-log', name: 'audit-log', mimeType: 'application/json' }] },
-          true,
-        );
+        reply(RESOURCE_LIST, true);
         return;
       case 'resources/read':
         reply(readAuditResource(options.audit, String(message.params?.uri)), true);
@@ -111,7 +92,7 @@ export async function serveModern(
         if (tasks && runsAsTask(message, options)) {
           // The tasks extension: the server answers with the task, and the work runs on without the request.
           const created = tasks.create(message, options, mcpHeadersOf(headers));
-          send(res, 200, { jsonrpc: '2.0', id: message.id, result: { ...complete(created), resultType: 'task' } });
+          send(res, 200, { jsonrpc: '2.0', id: message.id, result: { ...modernResult(created), resultType: 'task' } });
           return;
         }
         await callTool(res, message, options, mcpHeadersOf(headers));
@@ -238,7 +219,7 @@ async function callTool(
       options,
       running,
     );
-    answer = { jsonrpc: '2.0', id, result: complete(result as Record<string, unknown>) };
+    answer = { jsonrpc: '2.0', id, result: modernResult(result as Record<string, unknown>) };
   } catch (thrown) {
     if (!(thrown instanceof McpError)) throw thrown;
     answer = error(id, thrown.code, thrown.message);

@@ -1,13 +1,10 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { jsonRpcErrorOf, methodNotFound, type ReadRequest } from '../http/read-request.js';
-import { MODERN_PROTOCOL_VERSION } from '../transcript/frame.js';
-import { TASKS_EXTENSION } from '../transcript/modern-envelope.js';
+import { discoverResult, modernCapabilities, modernResult, RESOURCE_LIST } from './modern-result.js';
 import {
-  AUDIT_LOG_URI,
   type ConnectReferenceOptions,
   callReferenceTool,
   noteCancelled,
-  REFERENCE_SERVER_INFO,
   type RunningCalls,
   readAuditResource,
   referenceToolList,
@@ -32,17 +29,6 @@ export interface ModernStdio {
   close(): void;
 }
 
-/** A 2026-07-28 result: its `resultType`, the server's info in `_meta`, and the cache fields of a list. */
-function complete(result: Record<string, unknown>, cacheable = false): Record<string, unknown> {
-  const meta = typeof result._meta === 'object' && result._meta !== null ? result._meta : {};
-  return {
-    ...result,
-    resultType: result.resultType === 'input_required' ? 'input_required' : 'complete',
-    ...(cacheable && { ttlMs: 0, cacheScope: 'private' }),
-    _meta: { ...meta, 'io.modelcontextprotocol/serverInfo': REFERENCE_SERVER_INFO },
-  };
-}
-
 /**
  * The reference server's 2026-07-28 era over stdio, as the SDK v2 2.4.0 `serveStdio` serves a
  * connection pinned to it: `server/discover`, the lists, `resources/read` and `tools/call` with the
@@ -60,7 +46,7 @@ export function createModernStdio(options: ModernStdioOptions): ModernStdio {
     return options.send({ jsonrpc: '2.0', id, error: { code: thrown.code, message: thrown.message, ...data } });
   };
   const reply = (id: string | number, result: Record<string, unknown>, cacheable = false): Promise<void> =>
-    options.send({ jsonrpc: '2.0', id, result: complete(result, cacheable) });
+    options.send({ jsonrpc: '2.0', id, result: modernResult(result, cacheable) });
 
   const callTool = async (message: Message): Promise<void> => {
     const id = message.id as string | number;
@@ -104,22 +90,18 @@ export function createModernStdio(options: ModernStdioOptions): ModernStdio {
     try {
       switch (message.method) {
         case 'server/discover': {
-          const extensions = tasks && { extensions: { [TASKS_EXTENSION]: {} } };
-          const capabilities = { tools: {}, resources: {}, ...extensions };
-          return await reply(id, { supportedVersions: [MODERN_PROTOCOL_VERSION], capabilities }, true);
+          return await reply(id, discoverResult(modernCapabilities(tasks !== undefined)), true);
         }
         case 'tools/list':
           return await reply(id, { tools: referenceToolList(options) }, true);
-        case 'resources/list': {
-          const resources = [{ uri: AUDIT_LOG_URI, name: 'audit-log', mimeType: 'application/json' }];
-          return await reply(id, { resources }, true);
-        }
+        case 'resources/list':
+          return await reply(id, RESOURCE_LIST, true);
         case 'resources/read':
           return await reply(id, readAuditResource(options.audit, String(message.params?.uri)), true);
         case 'tools/call':
           if (tasks && runsAsTask(message, options)) {
             const created = tasks.create(message, options, {});
-            return await options.send({ jsonrpc: '2.0', id, result: { ...complete(created), resultType: 'task' } });
+            return await options.send({ jsonrpc: '2.0', id, result: { ...modernResult(created), resultType: 'task' } });
           }
           return await callTool(message);
         case 'tasks/get':
