@@ -96,7 +96,7 @@ describe('inconclusive rows, starts and the overall line', () => {
     const lines = formatReport(slow).split('\n');
     expect(lines.find((l) => l.includes('blocks: count and order'))).toMatch(/\| inc\. \| the gateway did not start/);
     expect(lines.at(-2)).toBe(
-      "gateway starts: 12 process(es) answered a first request after 2.1 s (median), 9.4 s at the longest; 1 did not answer within --timeout (their rows are inconclusive); the rows' clocks start after that",
+      "gateway starts: 12 processes answered a first request after 2.1 s (median), 9.4 s at the longest; 1 did not answer within --timeout (their rows are inconclusive); the rows' clocks start after that",
     );
     expect(lines.at(-1)).toBe(
       '1 passed, 0 failed, 0 not applicable, 1 inconclusive: the gateway forwards MCP streaming faithfully in the rows judged (1 inconclusive: not a failure, not shown faithful)',

@@ -1,4 +1,5 @@
 import { tickStep } from '../report/html-report.js';
+import { counted } from '../transcript/counted.js';
 import { wrap } from '../wrap.js';
 import { type CheckReport, NEEDS_ACCEL_HEADER, type TimelineCall, type Verdict } from './vocabulary.js';
 
@@ -82,7 +83,7 @@ export function counts(report: Pick<CheckReport, 'results'>): string {
 function startsLine(starts: NonNullable<CheckReport['starts']>): string {
   const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
   const late = starts.late > 0 ? `; ${starts.late} did not answer within --timeout (their rows are inconclusive)` : '';
-  return `gateway starts: ${starts.count} process(es) answered a first request after ${s(starts.medianMs)} (median), ${s(starts.longestMs)} at the longest${late}; the rows' clocks start after that`;
+  return `gateway starts: ${counted(starts.count, 'process', 'processes')} answered a first request after ${s(starts.medianMs)} (median), ${s(starts.longestMs)} at the longest${late}; the rows' clocks start after that`;
 }
 
 const escapeXml = (text: string): string => text.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -19,7 +19,7 @@ describe('mcp-golden record', () => {
     const result = await runCli(['record', 'chatty', 'progress-token-zero', '--out', dir]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`[mcp-golden] recorded ${join(dir, 'chatty.jsonl')}`);
-    expect(result.stderr).toContain('2 golden(s) written');
+    expect(result.stderr).toContain('2 goldens written');
     const text = await readFile(join(dir, 'progress-token-zero.jsonl'), 'utf8');
     expect(text.split('\n')[0]).toContain('"scenario":"progress-token-zero"');
     expect(text).toContain('\\"progressToken\\":0,');
@@ -29,7 +29,7 @@ describe('mcp-golden record', () => {
     const names = ['progress-10x100', 'chatty', 'progress-token-zero', 'long_output-small'];
     const result = await runCli(['record', ...names, '--concurrency', '3', '--out', dir]);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain('4 golden(s) written');
+    expect(result.stderr).toContain('4 goldens written');
     // The long call finishes last, so the order of the lines is the order of completion.
     const lines = result.stderr.split('\n').filter((l) => l.startsWith('[mcp-golden] recorded '));
     expect(lines.at(-1)).toContain('progress-10x100.jsonl');

@@ -153,7 +153,7 @@ name that cannot be used).`,
       );
     }
     io.stderr.write(
-      `[mcp-golden] ${result.recorded.length} golden(s) written to ${outOption} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+      `[mcp-golden] ${result.recorded.length} ${result.recorded.length === 1 ? 'golden' : 'goldens'} written to ${outOption} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
     );
     return 0;
   },
@@ -203,7 +203,9 @@ async function recordProxyCommand(
         stop: stop.stopped,
         log,
       });
-      io.stderr.write(`[mcp-golden] ${files.length} session(s) written to ${out}\n`);
+      io.stderr.write(
+        `[mcp-golden] ${files.length} ${files.length === 1 ? 'session' : 'sessions'} written to ${out}\n`,
+      );
       return 0;
     } finally {
       stop.cancel();
@@ -223,6 +225,6 @@ async function recordProxyCommand(
   );
   await stopRequested(io).stopped;
   const files = await proxy.close();
-  io.stderr.write(`[mcp-golden] ${files.length} session(s) written to ${out}\n`);
+  io.stderr.write(`[mcp-golden] ${files.length} ${files.length === 1 ? 'session' : 'sessions'} written to ${out}\n`);
   return 0;
 }

@@ -95,7 +95,7 @@ describe('npm run goldens for your own server', () => {
       }),
     );
     const result = await runCli(['record'], { cwd: dir });
-    expect(result.stderr).toContain('1 golden(s) written');
+    expect(result.stderr).toContain('1 golden written');
     expect(result.code).toBe(0);
     expect(await readdir(join(dir, 'mcp-goldens'))).toEqual(['echo.jsonl']);
   });

@@ -212,14 +212,18 @@ era is answered from one of the other, re-framed).`,
       faults,
     });
     io.stdout.write(`${replay.url}\n`);
-    io.stderr.write(`[mcp-golden] replaying ${goldens.length} golden(s) on ${replay.url} (Ctrl-C to stop)\n`);
+    io.stderr.write(
+      `[mcp-golden] replaying ${goldens.length} ${goldens.length === 1 ? 'golden' : 'goldens'} on ${replay.url} (Ctrl-C to stop)\n`,
+    );
     await stopRequested(io).stopped;
     const { requests, unmatched } = replay.report();
     if (passthrough) {
       const files = await passthrough.finish();
       reportPassthrough(io, requests.length, unmatched.length, live, passthrough.passed, files);
     } else {
-      io.stderr.write(`[mcp-golden] ${requests.length} request(s) received, ${unmatched.length} unmatched\n`);
+      io.stderr.write(
+        `[mcp-golden] ${requests.length} ${requests.length === 1 ? 'request' : 'requests'} received, ${unmatched.length} unmatched\n`,
+      );
     }
     await replay.close();
     return 0;
@@ -237,7 +241,7 @@ function reportPassthrough(
 ): void {
   const to = live?.transport === 'http' ? live.target : [live?.server.command, ...(live?.server.args ?? [])].join(' ');
   io.stderr.write(
-    `[mcp-golden] ${requests} request(s) received, ${unmatched - passed.length} unmatched, ${passed.length} passed through to ${to}\n`,
+    `[mcp-golden] ${requests} ${requests === 1 ? 'request' : 'requests'} received, ${unmatched - passed.length} unmatched, ${passed.length} passed through to ${to}\n`,
   );
   for (const entry of passed) io.stderr.write(`[mcp-golden]   passed through: ${entry.request} (${entry.outcome})\n`);
   for (const file of files) io.stderr.write(`[mcp-golden]   recorded: ${file}\n`);

@@ -70,7 +70,10 @@ export async function startTargetRecording(
 /**
  * Starts `server` and records one stdio session between it and a client that reads `output` and
  * writes `input` (a stdio tee), with the command's secrets (secret-named arguments and environment)
- * kept out of the golden and its label in the header.
+ * kept out of the golden and its label in the header. The proxy stands for the server: when the
+ * session ends (the client closed `input`, or the server exited), `output` ends and `input` is no
+ * longer read, so a client whose server exited sees its stdout end instead of waiting for an answer,
+ * and a `record --proxy --stdio` process exits.
  */
 export function startStdioTargetRecording(
   server: StdioCommand,
@@ -78,10 +81,15 @@ export function startStdioTargetRecording(
   output: NodeJS.WritableStream,
 ): StdioRecordingProxy {
   const secrets = stdioTargetSecrets(server.command, server.args ?? [], server.env);
-  return startStdioRecordingProxy({
+  const proxy = startStdioRecordingProxy({
     server: { ...server, label: server.label ?? secrets.label },
     input,
     output,
     redact: { headers: [...SECRET_HEADERS], patterns: secretPatterns(secrets.values) },
   });
+  void proxy.ended.then(() => {
+    input.pause();
+    output.end();
+  });
+  return proxy;
 }

@@ -61,7 +61,7 @@ test("over HTTP, a session's golden is written at the client's DELETE, before an
   expect(code, stderr).toBe(0);
   const files = (await readdir(out)).sort();
   expect(files).toHaveLength(2);
-  expect(stderr).toContain('2 session(s) written to');
+  expect(stderr).toContain('2 sessions written to');
   const texts = await Promise.all(files.map((f) => readFile(join(out, f), 'utf8')));
   expect(texts.filter((t) => t.includes('Echo: kept'))).toHaveLength(1);
 }, 90_000);

@@ -42,7 +42,7 @@ test("the Inspector's call through record --proxy is written when the Inspector 
   expect(code, stderr).toBe(0);
   const files = await readdir(out);
   expect(files).toHaveLength(1);
-  expect(stderr).toContain('1 session(s) written to');
+  expect(stderr).toContain('1 session written to');
   const golden = join(out, files[0] as string);
   const text = await readFile(golden, 'utf8');
   expect(text).not.toContain('proxy-secret-token');

@@ -157,7 +157,7 @@ describe('recording @modelcontextprotocol/server-everything through the CLI', ()
       '--out',
       out,
     ]);
-    expect(recorded.stderr).toContain('3 golden(s) written');
+    expect(recorded.stderr).toContain('3 goldens written');
     expect(recorded.code).toBe(0);
     await checkRecorded(out);
     // Served over stdio, as recorded (serving a stdio golden over HTTP hangs in this replayer: reported).
@@ -167,7 +167,7 @@ describe('recording @modelcontextprotocol/server-everything through the CLI', ()
   test('over Streamable HTTP: the same three calls; replays over HTTP to the SDK Client', async () => {
     const out = join(dir, 'http');
     const recorded = await runInProcess(['record', '--target', http.url, '--scenarios', scenarios, '--out', out]);
-    expect(recorded.stderr).toContain('3 golden(s) written');
+    expect(recorded.stderr).toContain('3 goldens written');
     expect(recorded.code).toBe(0);
     await checkRecorded(out);
     const header = JSON.parse((await readFile(join(out, 'echo.jsonl'), 'utf8')).split('\n')[0] as string);

@@ -117,7 +117,7 @@ test('an unrecorded call is answered live with its progress, recorded at session
   }
   expect(code, replay.stderr()).toBe(0);
   const report = replay.stderr();
-  expect(report).toContain('7 request(s) received, 0 unmatched, 2 passed through to');
+  expect(report).toContain('7 requests received, 0 unmatched, 2 passed through to');
   expect(report).toContain('passed through: tools/call trigger-long-running-operation (HTTP 200)');
   expect(report).toContain('passed through: tools/call echo (HTTP 200)');
   expect(report).toMatch(/recorded: .*passthrough-.*\.jsonl/);

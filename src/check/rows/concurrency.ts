@@ -1,4 +1,5 @@
 /** The concurrency family: calls at once on one session, or from two clients, each get only their own messages. */
+import { counted } from '../../transcript/counted.js';
 import { paramsOf, progressOf } from '../../transcript/json-rpc.js';
 import type { CheckSession } from '../check-session.js';
 import { LEG, lane, newTag, notExercised, progressValues, result, row, withSession, withSessions } from '../kit.js';
@@ -23,7 +24,8 @@ export const concurrency = row('concurrent calls without cross-talk', 'light', (
       const foreign = run.progress
         .map((p) => paramsOf(p.message).progressToken)
         .filter((t) => t !== tags[i] && tags.includes(t as string));
-      if (foreign.length > 0) problems.push(`call ${i} received ${foreign.length} notifications of other calls`);
+      if (foreign.length > 0)
+        problems.push(`call ${i} received ${counted(foreign.length, 'notification')} of other calls`);
       if (run.response?.message.id !== ids[i])
         problems.push(
           `call ${i} (id ${JSON.stringify(ids[i])}) got response id ${JSON.stringify(run.response?.message.id)}${run.error ? ` (${run.error})` : ''}`,

@@ -46,7 +46,7 @@ describe('mcp-golden record against SDK v2 servers (2026-07-28)', () => {
       '--era',
       'modern',
     ]);
-    expect(result.stderr).toContain('3 golden(s) written');
+    expect(result.stderr).toContain('3 goldens written');
     expect(result.code).toBe(0);
     for (const name of ['modern-progress', 'modern-confirm', 'modern-cancel']) {
       const { header } = await golden(out, name);
@@ -149,6 +149,7 @@ describe('mcp-golden record against SDK v2 servers (2026-07-28)', () => {
     try {
       await v1.connect(new TransportV1(new URL(replay.firstLine)));
       await v2.connect(new TransportV2(new URL(replay.firstLine)));
+      expect(replay.stderr()).toMatch(/replaying \d+ goldens on /);
       const chatty = await v1.callTool({ name: 'chatty', arguments: {} });
       expect((chatty.content as unknown[]).length).toBe(4);
       const progress: number[] = [];

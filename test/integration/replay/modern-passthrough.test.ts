@@ -130,7 +130,7 @@ test('a modern miss is passed to the modern target with its headers and progress
   // The one refusal: the SDK v2 client's first greet carries no Mcp-Param-Name (it has not listed
   // the tools yet); the replay answers -32020 as a 2026-07-28 server does, and the client lists the
   // tools and sends it again with the header.
-  expect(again.stderr()).toContain('5 request(s) received, 1 unmatched');
+  expect(again.stderr()).toContain('5 requests received, 1 unmatched');
 }, 120_000);
 
 test('a modern miss toward a 2025-only target gets the client a clear error, and nothing is written', async () => {
