@@ -1,30 +1,27 @@
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { recordCall } from '../../../src/record/record-call.js';
 import { writeGolden } from '../../../src/store/golden-file.js';
 import { runInProcess } from '../../support/in-process-cli.js';
-import { RELEASE_SERVER } from '../../support/release-goldens.js';
+import { type Release, startReleaseServer } from '../../support/release-server.mjs';
 
-// verify --shard i/n on three "runners" (in process, one after another) against a stdio server,
-// and merge-reports joining what they wrote, compared with one unsharded run.
+// verify --shard i/n on three "runners" (in process, one after another) against the release server
+// (in process over HTTP, one server per release for the whole file), and merge-reports joining what
+// they wrote, compared with one unsharded run.
 
 const MASKS = ['--mask', 'iso-time', '--mask', 'uuid'];
 const TOPICS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
 const SHARDS = [1, 2, 3];
+const RELEASES = ['v1', 'text-changed', 'compatible'] as const;
 let project: string;
+const servers = new Map<Release, { url: string; close(): Promise<void> }>();
 
-const cli = (args: string[]) => runInProcess(args, { cwd: project });
-/**
- * The release server, started through a file of this test's own: src/cli/verify-command.test.ts
- * looks for leftover `release-server.mjs --stdio v1` processes, which this test's would be.
- */
-const server = (): string => join(project, 'release-server-for-shards.mjs');
-const releaseStdio = (release: string): string => `${process.execPath} ${server()} --stdio ${release}`;
-const verify = (release: string, args: string[]) =>
-  cli(['verify', '--stdio', releaseStdio(release), ...MASKS, ...args]);
+const cli = (args: string[], cwd = project) => runInProcess(args, { cwd });
+const urlOf = (release: (typeof RELEASES)[number]): string => servers.get(release)?.url as string;
+const verify = (release: (typeof RELEASES)[number], args: string[]) =>
+  cli(['verify', '--target', urlOf(release), ...MASKS, ...args]);
 const at = (name: string): string => join(project, name);
 const text = (name: string): Promise<string> => readFile(at(name), 'utf8');
 const json = async (name: string) => JSON.parse(await text(name));
@@ -37,8 +34,8 @@ const withoutTimes = (report: { summary?: object; goldens: object[] }) =>
 
 beforeAll(async () => {
   project = await mkdtemp(join(tmpdir(), 'mcp-golden-shard-'));
-  await writeFile(server(), `import ${JSON.stringify(pathToFileURL(RELEASE_SERVER).href)};\n`);
-  const target = { command: process.execPath, args: [server(), '--stdio', 'v1'], label: 'release-server v1' };
+  for (const release of RELEASES) servers.set(release, await startReleaseServer(release));
+  const target = { url: urlOf('v1'), label: 'release-server v1' };
   for (const topic of TOPICS) {
     const scenario = { name: `report-${topic}`, tool: 'report', arguments: { topic } };
     await writeGolden(at(`goldens/report-${topic}.jsonl`), await recordCall(target, scenario));
@@ -48,6 +45,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await Promise.all([...servers.values()].map((server) => server.close()));
   await rm(project, { recursive: true, force: true });
 });
 
@@ -129,6 +127,37 @@ describe('verify --shard i/n and merge-reports', () => {
       );
     }
     expect((await json('failing.json')).goldens.filter((g: { pass: boolean }) => !g.pass)).toHaveLength(failing.length);
+    // merge-reports has no --update: what to do next names the shards' verify.
+    expect(merged.stdout).not.toContain('same command');
+    expect(merged.stdout).toContain("run each failing shard's verify command again with --update");
+  }, 180_000);
+
+  test("--html draws each golden from the report's path in the checkout merge-reports runs in; a golden not there is an error naming it", async () => {
+    // The report job's checkout: another directory, the reports downloaded into reports/.
+    await cp(at('goldens'), at('ci-checkout/goldens'), { recursive: true });
+    await mkdir(at('bare'));
+    for (const k of SHARDS) {
+      await cp(at(`shard-${k}.json`), at(`ci-checkout/reports/shard-${k}.json`));
+      await cp(at(`shard-${k}.json`), at(`bare/reports/shard-${k}.json`));
+    }
+    const reports = SHARDS.map((k) => `reports/shard-${k}.json`);
+    const checkout = await cli(['merge-reports', ...reports, '--html', 'merged.html'], at('ci-checkout'));
+    expect([checkout.code, checkout.stderr]).toEqual([0, '']);
+    const html = await text('ci-checkout/merged.html');
+    for (const name of await cases('all.xml')) expect(html).toContain(`${name}: pass`);
+    expect(html).toContain('tools/call report (id');
+    expect(html).toContain('tools/call count (id');
+    const bare = await cli(['merge-reports', ...reports, '--json', 'm.json', '--html', 'm.html'], at('bare'));
+    expect([bare.code, bare.stdout]).toEqual([2, '']);
+    expect(bare.stderr).toMatch(
+      /^\[mcp-golden\] Cannot read golden "goldens\/[a-z0-9-]+\.jsonl" \(verified in "reports\/shard-\d\.json"\) for --html, which draws each golden's calls: .+ Run merge-reports in the checkout the shards verified, or drop --html\.\n$/,
+    );
+    // Nothing is written: a page without the goldens would pass for a whole one.
+    await expect(readFile(at('bare/m.html'))).rejects.toThrow(/ENOENT/);
+    await expect(readFile(at('bare/m.json'))).rejects.toThrow(/ENOENT/);
+    const without = await cli(['merge-reports', ...reports, '--junit', 'm.xml'], at('bare'));
+    expect([without.code, without.stderr]).toEqual([0, '']);
+    expect(await cases('bare/m.xml')).toEqual(await cases('all.xml'));
   }, 180_000);
 
   test('tool-schema drift seen in every shard is listed once, as in an unsharded run', async () => {
@@ -229,7 +258,7 @@ describe('verify --shard i/n and merge-reports', () => {
   test('--shard 3/2, 0/2 and x/y are usage errors (exit 2) for verify and lint; 1/1 is the unsharded run', async () => {
     for (const command of ['verify', 'lint']) {
       for (const shard of ['3/2', '0/2', 'x/y']) {
-        const target = command === 'verify' ? ['--stdio', releaseStdio('v1')] : [];
+        const target = command === 'verify' ? ['--target', urlOf('v1')] : [];
         const r = await cli([command, ...target, '--shard', shard, 'goldens']);
         expect([r.code, r.stderr]).toEqual([
           2,
@@ -242,7 +271,13 @@ describe('verify --shard i/n and merge-reports', () => {
     expect(withoutTimes(await json('one.json'))).toEqual(withoutTimes(await json('all.json')));
   }, 180_000);
 
-  test('lint --shard k/2 covers every golden once, and merge-reports joins the lint reports as one run', async () => {
+  test('lint --shard k/2 covers every golden once, and merge-reports joins the lint reports as one run, violations listed', async () => {
+    // The goldens, one of them edited so its progress goes 1 -> 0: a monotonic and a final-progress violation.
+    await cp(at('goldens'), at('linted'), { recursive: true });
+    const count = await text('linted/count-2.jsonl');
+    const broken = count.replace('\\"progress\\":2,', '\\"progress\\":0,');
+    expect(broken).not.toBe(count);
+    await writeFile(at('linted/count-2.jsonl'), broken);
     const whole = await cli([
       'lint',
       '--json',
@@ -251,12 +286,16 @@ describe('verify --shard i/n and merge-reports', () => {
       'lint-all.xml',
       '--sarif',
       'lint-all.sarif',
-      'goldens',
+      'linted',
     ]);
+    expect([whole.code, whole.stderr]).toEqual([1, '']);
+    expect(whole.stdout).toContain(
+      'linted/count-2.jsonl: 2 violations (2 requests)\nlinted/count-2.jsonl:32 monotonic: progress went 1 → 0',
+    );
     const paths: string[] = [];
     for (const k of [1, 2]) {
-      const r = await cli(['lint', '--shard', `${k}/2`, '--json', `lint-${k}-of-2.json`, 'goldens']);
-      expect([r.code, r.stderr]).toEqual([whole.code, '']);
+      const r = await cli(['lint', '--shard', `${k}/2`, '--json', `lint-${k}-of-2.json`, 'linted']);
+      expect([r.code, r.stderr]).toEqual([r.stdout.includes('count-2.jsonl') ? 1 : 0, '']);
       paths.push(...(await json(`lint-${k}-of-2.json`)).goldens.map((g: { path: string }) => g.path));
     }
     const all = (await json('lint-all.json')).goldens.map((g: { path: string }) => g.path);
@@ -274,7 +313,13 @@ describe('verify --shard i/n and merge-reports', () => {
       '--sarif',
       'lint.sarif',
     ]);
-    expect([merged.code, merged.stderr]).toEqual([whole.code, '']);
+    expect([merged.code, merged.stderr]).toEqual([1, '']);
+    // What lint printed of the goldens that broke the contract, and its summary; not the goldens that are ok.
+    const broke = whole.stdout
+      .split('\n')
+      .filter((line) => !/^\S+: ok \(\d+ requests?\)$/.test(line))
+      .join('\n');
+    expect(merged.stdout).toBe(`[mcp-golden] merge-reports: 2 lint reports, shards 1..2 of 2\n${broke}`);
     expect(await json('lint.json')).toEqual(await json('lint-all.json'));
     expect(await text('lint.xml')).toBe(await text('lint-all.xml'));
     expect(await json('lint.sarif')).toEqual(await json('lint-all.sarif'));
@@ -288,7 +333,7 @@ describe('verify --shard i/n and merge-reports', () => {
     expect([away.code, away.stderr]).toEqual([
       2,
       expect.stringMatching(
-        /^\[mcp-golden\] Cannot read golden "goldens\/[a-z0-9-]+\.jsonl" \(linted in ".*lint-\d-of-2\.json"\) for --junit, which lists each golden's calls: .* Run merge-reports in the checkout the shards linted\.\n$/,
+        /^\[mcp-golden\] Cannot read golden "linted\/[a-z0-9-]+\.jsonl" \(linted in ".*lint-\d-of-2\.json"\) for --junit, which lists each golden's calls: .* Run merge-reports in the checkout the shards linted\.\n$/,
       ),
     ]);
     const html = await cli(['merge-reports', 'lint-1-of-2.json', 'lint-2-of-2.json', '--html', 'lint.html']);
