@@ -41,6 +41,12 @@ async function readReport(name: string, cwd: string): Promise<NamedReport> {
   }
 }
 
+/** Why a golden a report names could not be read: a missing file is said plainly (recording it again is not the fix here). */
+function whyUnreadable(error: unknown, path: string): string {
+  if (isGoldenError(error) && error.code === 'E_GOLDEN_MISSING') return `there is no file "${path}".`;
+  return isGoldenError(error) ? error.message : String(error);
+}
+
 /** Joins the shards' reports named by the operands and writes the files asked for. */
 export async function runMergeReports(args: ParsedArgs<string>, io: CliIo): Promise<number> {
   const named: NamedReport[] = [];
@@ -71,7 +77,7 @@ export async function runMergeReports(args: ParsedArgs<string>, io: CliIo): Prom
       return readGolden(pathIn(io, path)).catch((error: unknown) => {
         throw new GoldenError(
           'E_USAGE',
-          `Cannot read golden "${path}" (linted in "${from}") for --junit, which lists each golden's calls: ${isGoldenError(error) ? error.message : String(error)} Run merge-reports in the checkout the shards linted.`,
+          `Cannot read golden "${path}" (linted in "${from}") for --junit, which lists each golden's calls: ${whyUnreadable(error, pathIn(io, path))} Run merge-reports in the checkout the shards linted.`,
         );
       });
     });
@@ -102,7 +108,7 @@ async function readVerified(
       const from = reports.find((r) => r.report.goldens.some((g) => g.position === position))?.name;
       throw new GoldenError(
         'E_USAGE',
-        `Cannot read golden "${shownPath({ cwd }, file)}" (verified in "${from}") for --html, which draws each golden's calls: ${isGoldenError(error) ? error.message : String(error)} Run merge-reports in the checkout the shards verified, or drop --html.`,
+        `Cannot read golden "${shownPath({ cwd }, file)}" (verified in "${from}") for --html, which draws each golden's calls: ${whyUnreadable(error, file)} Run merge-reports in the checkout the shards verified, or drop --html.`,
       );
     });
     goldens.set(file, golden);

@@ -150,7 +150,7 @@ describe('verify --shard i/n and merge-reports', () => {
     const bare = await cli(['merge-reports', ...reports, '--json', 'm.json', '--html', 'm.html'], at('bare'));
     expect([bare.code, bare.stdout]).toEqual([2, '']);
     expect(bare.stderr).toMatch(
-      /^\[mcp-golden\] Cannot read golden "goldens\/[a-z0-9-]+\.jsonl" \(verified in "reports\/shard-\d\.json"\) for --html, which draws each golden's calls: .+ Run merge-reports in the checkout the shards verified, or drop --html\.\n$/,
+      /^\[mcp-golden\] Cannot read golden "goldens\/[a-z0-9-]+\.jsonl" \(verified in "reports\/shard-\d\.json"\) for --html, which draws each golden's calls: there is no file ".*\/bare\/goldens\/[a-z0-9-]+\.jsonl"\. Run merge-reports in the checkout the shards verified, or drop --html\.\n$/,
     );
     // Nothing is written: a page without the goldens would pass for a whole one.
     await expect(readFile(at('bare/m.html'))).rejects.toThrow(/ENOENT/);
@@ -333,7 +333,7 @@ describe('verify --shard i/n and merge-reports', () => {
     expect([away.code, away.stderr]).toEqual([
       2,
       expect.stringMatching(
-        /^\[mcp-golden\] Cannot read golden "linted\/[a-z0-9-]+\.jsonl" \(linted in ".*lint-\d-of-2\.json"\) for --junit, which lists each golden's calls: .* Run merge-reports in the checkout the shards linted\.\n$/,
+        /^\[mcp-golden\] Cannot read golden "linted\/[a-z0-9-]+\.jsonl" \(linted in ".*lint-\d-of-2\.json"\) for --junit, which lists each golden's calls: there is no file ".*\/elsewhere\/linted\/[a-z0-9-]+\.jsonl"\. Run merge-reports in the checkout the shards linted\.\n$/,
       ),
     ]);
     const html = await cli(['merge-reports', 'lint-1-of-2.json', 'lint-2-of-2.json', '--html', 'lint.html']);
