@@ -28,6 +28,8 @@ const json = async (name: string) => JSON.parse(await text(name));
 /** The JUnit test cases of a report: golden names, in order. */
 const cases = async (name: string): Promise<string[]> =>
   [...(await text(name)).matchAll(/<testcase name="([^"]*)"/g)].map((m) => m[1] as string);
+/** An HTML page without the times a run measured (`312 ms`, `1.2 s`). */
+const untimed = (html: string): string => html.replace(/\b\d+(?:\.\d+)? ?m?s\b/g, '<time>');
 /** A verify or lint JSON report without its times. */
 const withoutTimes = (report: { summary?: object; goldens: object[] }) =>
   JSON.parse(JSON.stringify(report, (key, value) => (key === 'ms' ? 0 : value)));
@@ -51,7 +53,10 @@ afterAll(async () => {
 
 describe('verify --shard i/n and merge-reports', () => {
   test('verify --shard k/3 judges disjoint sets whose union is every golden, each passing; the same shard twice judges the same set', async () => {
-    const whole = await verify('v1', ['--json', 'all.json', '--junit', 'all.xml', '--sarif', 'all.sarif', 'goldens']);
+    const whole = await verify('v1', [
+      ...['--json', 'all.json', '--junit', 'all.xml', '--sarif', 'all.sarif', '--html', 'all.html'],
+      'goldens',
+    ]);
     expect([whole.code, whole.stderr]).toEqual([0, '']);
     expect(whole.stdout).not.toContain('[mcp-golden] verify: shard');
     expect(whole.stdout).toMatch(/^PASS +goldens\/count-2\.jsonl +\d+ ms$/m);
@@ -105,6 +110,7 @@ describe('verify --shard i/n and merge-reports', () => {
     const html = await text('merged.html');
     for (const name of await cases('all.xml')) expect(html).toContain(`${name}: pass`);
     expect(html).toContain('tools/call report (id');
+    expect(untimed(html)).toBe(untimed(await text('all.html')));
   }, 180_000);
 
   test("with one shard's server changed, merge-reports exits 1 and its JUnit names the failing goldens", async () => {
