@@ -189,7 +189,7 @@ describe('verify --shard i/n and merge-reports', () => {
     expect(await json('drift.sarif')).toEqual(await json('drift-all.sarif'));
   }, 180_000);
 
-  test('merging two of the three shards is an error naming the missing one; so are a shard twice and a lint report among them', async () => {
+  test('merging two of the three shards is an error naming the missing one; so are a shard twice, a lint report among them and another format version', async () => {
     const two = await cli(['merge-reports', 'shard-1.json', 'shard-3.json', '--junit', 'two.xml']);
     expect(two.code).toBe(2);
     expect(two.stderr).toBe(
@@ -206,6 +206,13 @@ describe('verify --shard i/n and merge-reports', () => {
     expect([mixed.code, mixed.stderr]).toEqual([
       2,
       '[mcp-golden] Report "lint-2.json" is a lint report, but "shard-1.json" is a verify report: merge the reports of one command at a time.\n',
+    ]);
+    const newer = { ...(await json('shard-2.json')), format: 'mcp-golden-verify/2' };
+    await writeFile(at('newer-2.json'), JSON.stringify(newer));
+    const format = await cli(['merge-reports', 'shard-1.json', 'newer-2.json', 'shard-3.json']);
+    expect([format.code, format.stderr]).toEqual([
+      2,
+      '[mcp-golden] Report "newer-2.json" has format "mcp-golden-verify/2": expected "mcp-golden-verify/1", which this mcp-golden merges. Write every shard\'s report with the same mcp-golden version as merge-reports.\n',
     ]);
     const absent = await cli(['merge-reports', 'shard-1.json', 'nowhere.json']);
     expect([absent.code, absent.stderr]).toEqual([
