@@ -114,7 +114,7 @@ Per golden: notes.lint = { "<rule>": "why this golden is an exception" } in its 
       buildLintJsonReport,
       lintSummaryLine,
       lintTranscript,
-      formatViolation,
+      formatLintedGolden,
       emptyShardLine,
       parseShard,
       pickShard,
@@ -148,17 +148,8 @@ Per golden: notes.lint = { "<rule>": "why this golden is an exception" } in its 
       entries.push({ path, position: pick.positions[i] ?? i + 1, ...lintTranscript(transcript, options) });
     }
     const report = buildLintJsonReport(entries, { ...shard, given: pick.given });
-    for (const { path, ...result } of report.goldens) {
-      const verdict =
-        result.violations.length === 0
-          ? 'ok'
-          : `${result.violations.length} violation${result.violations.length === 1 ? '' : 's'}`;
-      io.stdout.write(`${path}: ${verdict} (${result.calls} request${result.calls === 1 ? '' : 's'})\n`);
-      for (const v of result.violations) io.stdout.write(`${formatViolation(v, path)}\n`);
-      // Rules off for one reason share a line: a modern golden has two, for one reason.
-      const reasons = new Map<string, string[]>();
-      for (const s of result.skipped) reasons.set(s.why, [...(reasons.get(s.why) ?? []), s.rule]);
-      for (const [why, rules] of reasons) io.stdout.write(`  ${rules.join(', ')} off: ${why}\n`);
+    for (const golden of report.goldens) {
+      for (const line of formatLintedGolden(golden)) io.stdout.write(`${line}\n`);
     }
     if (pick.files.length > 0) io.stdout.write(`${lintSummaryLine(report)}\n`);
     const files = { json: args.string('json'), junit: args.string('junit'), sarif: args.string('sarif') };

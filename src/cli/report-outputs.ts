@@ -10,12 +10,19 @@ import { type CliIo, pathIn } from './cli-io.js';
 import { verifySections } from './html-reports.js';
 import type { ReportFiles } from './report-options.js';
 
-/** Writes a `verify` report's files; `redact` keeps the target's secrets out of each. */
+/** A golden's transcript, read from the path a report gives; a golden that cannot be read is drawn without it. */
+const readOrSkip = (file: string): Promise<Transcript | undefined> => readGolden(file).catch(() => undefined);
+
+/**
+ * Writes a `verify` report's files; `redact` keeps the target's secrets out of each. The HTML page
+ * draws each golden from `transcriptOf` (given the golden's path as the report has it).
+ */
 export async function writeVerifyOutputs(
   report: VerifyReport,
   files: ReportFiles,
   io: Pick<CliIo, 'cwd'>,
   redact: (text: string) => string = (text) => text,
+  transcriptOf: (file: string) => Promise<Transcript | undefined> = readOrSkip,
 ): Promise<void> {
   if (files.json !== undefined) {
     await writeFileAtomic(pathIn(io, files.json), `${redact(JSON.stringify(report, null, 2))}\n`);
@@ -26,7 +33,7 @@ export async function writeVerifyOutputs(
   if (files.html !== undefined) {
     const goldens = new Map<string, Transcript>();
     for (const { file } of report.goldens) {
-      const golden = await readGolden(file).catch(() => undefined);
+      const golden = await transcriptOf(file);
       if (golden) goldens.set(file, golden);
     }
     const summary = formatReportTail(report).find((line) => /^(PASS|FAIL): /.test(line)) ?? '';

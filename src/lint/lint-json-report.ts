@@ -1,4 +1,5 @@
 import type { LintReport } from './lint-transcript.js';
+import { formatViolation } from './lint-violation.js';
 
 /** The format of the `lint --json` report this version writes (and `merge-reports` reads). */
 export const LINT_REPORT_FORMAT = 'mcp-golden-lint/1';
@@ -47,4 +48,20 @@ export function lintSummaryLine(report: LintJsonReport): string {
   return total === 0
     ? `[mcp-golden] lint: ${n === 1 ? '1 golden follows' : `${n} goldens follow`} the progress contract`
     : `[mcp-golden] lint: ${total} violation${total === 1 ? '' : 's'} in ${report.goldens.filter((g) => g.violations.length > 0).length} of ${n} goldens`;
+}
+
+/**
+ * A linted golden as `lint` prints it: its verdict line (`goldens/x.jsonl: ok (4 requests)`), each
+ * violation, and the rules switched off with why.
+ */
+export function formatLintedGolden({ path, violations, calls, skipped }: LintedEntry): string[] {
+  const verdict =
+    violations.length === 0 ? 'ok' : `${violations.length} violation${violations.length === 1 ? '' : 's'}`;
+  const lines = [`${path}: ${verdict} (${calls} request${calls === 1 ? '' : 's'})`];
+  for (const v of violations) lines.push(formatViolation(v, path));
+  // Rules off for one reason share a line: a modern golden has two, for one reason.
+  const reasons = new Map<string, string[]>();
+  for (const s of skipped) reasons.set(s.why, [...(reasons.get(s.why) ?? []), s.rule]);
+  for (const [why, rules] of reasons) lines.push(`  ${rules.join(', ')} off: ${why}`);
+  return lines;
 }

@@ -55,4 +55,13 @@ describe('formatReportTail: what to do next', () => {
   test('a mix of both keeps the --update hint for the golden that differs', () => {
     expect(formatReportTail(report([changed, unstartable])).join('\n')).toContain('--update');
   });
+
+  test("merge-reports' tail names the shards' verify commands, not merge-reports, which has no --update", () => {
+    const tail = formatReportTail(report([changed]), { merged: true }).join('\n');
+    expect(tail).not.toContain('same command');
+    expect(tail).toContain("run each failing shard's verify command again with --update");
+    const none = formatReportTail(report([unstartable]), { merged: true }).join('\n');
+    expect(none).not.toContain('same command');
+    expect(none).toContain("run the failing shards' verify commands again");
+  });
 });

@@ -167,12 +167,22 @@ function formatUpdated(report: VerifyReport): string[] {
   return lines;
 }
 
+/** How `formatReportTail` writes: for a run, or for `merge-reports` of a sharded run. */
+export interface ReportTailOptions {
+  /** @default 20 */
+  readonly maxDifferences?: number;
+  /** The report joins shards: what to do next names the shards' verify, not this command. @default false */
+  readonly merged?: boolean;
+}
+
 /**
  * The lines after the per-golden lines: each differing golden with its differences (up to
  * `maxDifferences`; tool-schema changes are listed once for the run instead), the tool-schema
- * drift, what `--update` rewrote, and the summary line; paths relative to the run's `cwd`.
+ * drift, what `--update` rewrote, the summary line and what to do next; paths relative to the
+ * run's `cwd`.
  */
-export function formatReportTail(report: VerifyReport, maxDifferences = 20): string[] {
+export function formatReportTail(report: VerifyReport, options: ReportTailOptions = {}): string[] {
+  const { maxDifferences = 20, merged = false } = options;
   const shown = shownFrom(report.cwd);
   const lines: string[] = [];
   for (const golden of report.goldens) {
@@ -195,10 +205,18 @@ export function formatReportTail(report: VerifyReport, maxDifferences = 20): str
   );
   const failed = report.goldens.filter((g) => !g.pass);
   if (!report.pass && !report.update && failed.some((g) => g.error === undefined)) {
-    lines.push('If the changes are intended, rewrite the goldens that differ with the same command and --update.');
+    lines.push(
+      merged
+        ? "If the changes are intended, rewrite the goldens that differ: run each failing shard's verify command again with --update (or verify every golden with --update on one machine) and commit what it rewrites."
+        : 'If the changes are intended, rewrite the goldens that differ with the same command and --update.',
+    );
   } else if (failed.length > 0 && failed.every((g) => g.error !== undefined)) {
     // --update rewrites from a live session: with none to be had, it would rewrite nothing.
-    lines.push('No session could be run, so nothing was compared: fix the error above and run the same command again.');
+    lines.push(
+      merged
+        ? "No session could be run, so nothing was compared: fix the error above and run the failing shards' verify commands again."
+        : 'No session could be run, so nothing was compared: fix the error above and run the same command again.',
+    );
   }
   return lines;
 }

@@ -1,6 +1,7 @@
 // A small MCP server written with the SDK, in "releases" that change what a server author might
 // change by accident: a text, a lost notification, a buffer in front of the progress, a tool schema.
-// Plain JavaScript so a test can also start it as a stdio child: `node release-server.mjs --stdio v1`.
+// Plain JavaScript so a test can also start it as a child: `node release-server.mjs --stdio v1` (stdio),
+// `node release-server.mjs --http v1 text-changed` (HTTP, each release on its own port).
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -114,4 +115,13 @@ export async function startReleaseServer(release) {
 
 if (process.argv[2] === '--stdio') {
   await createReleaseServer(process.argv[3] ?? 'v1').connect(new StdioServerTransport());
+}
+
+// `node release-server.mjs --http v1 compatible ...`: each release named on a port of its own,
+// one `<release> <url>` line each on stdout; it serves until killed.
+if (process.argv[2] === '--http') {
+  for (const release of process.argv.slice(3)) {
+    const { url } = await startReleaseServer(release);
+    process.stdout.write(`${release} ${url}\n`);
+  }
 }
