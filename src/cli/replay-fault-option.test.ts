@@ -12,6 +12,7 @@ describe('replay --fault', () => {
         'drop-resumes=1',
         'flap-gets',
         'coalesce-final',
+        'input-rounds=2',
       ]),
     ).toEqual({
       failCall: { nth: 2, status: 503 },
@@ -20,6 +21,7 @@ describe('replay --fault', () => {
       dropResumes: 1,
       flapGets: true,
       coalesceFinal: true,
+      inputRounds: 2,
     });
     expect(parseFaultSpecs(['cut-call=3:priming'])).toEqual({ cutCall: { nth: 3, after: 'priming' } });
   });
