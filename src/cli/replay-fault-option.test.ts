@@ -13,6 +13,7 @@ describe('replay --fault', () => {
         'flap-gets',
         'coalesce-final',
         'input-rounds=2',
+        'keep-alive=15000',
       ]),
     ).toEqual({
       failCall: { nth: 2, status: 503 },
@@ -22,6 +23,7 @@ describe('replay --fault', () => {
       flapGets: true,
       coalesceFinal: true,
       inputRounds: 2,
+      keepAliveMs: 15000,
     });
     expect(parseFaultSpecs(['cut-call=3:priming'])).toEqual({ cutCall: { nth: 3, after: 'priming' } });
   });

@@ -16,6 +16,8 @@ export interface GoldenCall {
   readonly stepMs?: number;
   /** A progress for a token never issued before the first step, and one more for the call's token after the result. @default false */
   readonly lateProgress?: boolean;
+  /** Silence before the call's first event (a progress, or the result when there is none), in ms. @default 0 */
+  readonly leadMs?: number;
 }
 
 const US = 1000;
@@ -84,8 +86,8 @@ export function clientCheckGolden(scenario: string, calls: readonly GoldenCall[]
     const meta = (call.steps ?? 0) > 0 ? { _meta: { progressToken: token } } : {};
     const params = { name: call.name, arguments: call.arguments, ...meta };
     send('client->server', { jsonrpc: '2.0', id, method: 'tools/call', params }, exchange);
-    const stepUs = (call.stepMs ?? 20) * US;
-    t += 500;
+    const stepUs = Math.round((call.stepMs ?? 20) * US);
+    t += 500 + Math.round((call.leadMs ?? 0) * US);
     const steps = call.steps ?? 0;
     if (call.lateProgress) {
       // A progress for a token never issued, before the result (a client that reads no further still sees it).

@@ -4,6 +4,7 @@ import { FRAME_ROWS } from './rows/frames.js';
 import { GET_FLAP_ROWS } from './rows/get-flap.js';
 import { INPUT_ROUND_ROWS } from './rows/input-rounds.js';
 import { LARGE_ROWS } from './rows/large.js';
+import { longRows } from './rows/long.js';
 import { PROGRESS_ROWS } from './rows/progress.js';
 import { REISSUE_ROWS, RESUME_ROWS } from './rows/resume.js';
 import type { ClientRow } from './vocabulary.js';
@@ -27,4 +28,5 @@ export const CLIENT_ROWS: readonly ClientRow[] = [
   ...REISSUE_ROWS,
   ...INPUT_ROUND_ROWS,
   ...GET_FLAP_ROWS,
+  ...longRows(),
 ];

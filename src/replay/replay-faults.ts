@@ -3,6 +3,7 @@ import { sendError } from './http-guards.js';
 import { SSE_HEADERS } from './http-stream.js';
 import { inputRoundStep } from './input-rounds.js';
 import { JSON_HEADERS } from './json-rpc-error.js';
+import { keepAliveSink } from './keep-alive-sink.js';
 
 /**
  * Request-level faults a replay can inject for client tests (the stream-level ones, framing and
@@ -37,6 +38,8 @@ export interface ReplayFaults {
    * JSON-RPC error. For 2026-07-28 clients.
    */
   readonly inputRounds?: number;
+  /** A `: keepalive` comment every this many ms on each `tools/call` SSE response while it is open (between events). */
+  readonly keepAliveMs?: number;
 }
 
 /** One request as a fault-injecting replay saw it, and what became of its response; times in epoch ms. */
@@ -171,7 +174,8 @@ export class FaultFront {
     if (cut) entry.fault = `stream cut after ${cut.after}${cut.stripIds ? ', no event ids' : ''}`;
     const shaped =
       cut || this.faults.coalesceFinal ? shapedSink(watched, cut, this.faults.coalesceFinal === true) : watched;
-    return { request: handed, sink: shaped };
+    const { keepAliveMs } = this.faults;
+    return { request: handed, sink: keepAliveMs ? keepAliveSink(shaped, keepAliveMs) : shaped };
   }
 
   private get(entry: AuditedRequest, sink: ResponseSink, session: string | undefined): ResponseSink | undefined {
