@@ -21,6 +21,13 @@ export interface GoldenCall {
 }
 
 const US = 1000;
+/**
+ * Least time between a call's last progress and its result. Only progress-coalesced-final (its
+ * fault) and a resumed stream (its replay) put the two in one read: a closer pair would reach a slow
+ * client in one read now and then, and a client that loses a progress read with its result
+ * (the careful client's async-progress-dispatch) would fail framing rows by chance.
+ */
+const TAIL_US = 150 * US;
 
 /** The result the reference tool gives for these arguments, as the reference server writes it. */
 export function referenceResult(call: GoldenCall): Record<string, unknown> {
@@ -98,7 +105,7 @@ export function clientCheckGolden(scenario: string, calls: readonly GoldenCall[]
     for (let step = 1; step <= steps; step++) {
       const progress = { progressToken: token, progress: step, total: steps, message: `step ${step}/${steps}` };
       send('server->client', { method: 'notifications/progress', params: progress, jsonrpc: '2.0' }, exchange);
-      t += stepUs;
+      t += step === steps ? Math.max(stepUs, TAIL_US) : stepUs;
     }
     send('server->client', { result: referenceResult(call), jsonrpc: '2.0', id }, exchange);
     if (call.lateProgress) {
