@@ -28,6 +28,7 @@ const TIMING = [
 const CLIENT_CHECK = [
   'test/integration/client-check/client-check.test.ts',
   'test/integration/client-check/sdk-verdicts.test.ts',
+  'test/integration/client-check/long-rows.test.ts',
 ];
 
 /**

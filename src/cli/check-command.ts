@@ -140,7 +140,7 @@ could not run CMD (exit 126 or 127 before any contract line), with no rows.`,
     long: {
       type: 'boolean',
       description:
-        'also run the long-call row (opt-in profile): one call of --long-ms with progress every --long-every ms',
+        'also run the long rows (opt-in, minutes): the long-call row, one call of --long-ms with progress every --long-every ms; with --client, progress-keeps-alive, progress-endless, silent-then-result(-comments), timeout-cancels',
     },
     'long-ms': {
       type: 'string',

@@ -12,6 +12,8 @@ describe('replay --fault', () => {
         'drop-resumes=1',
         'flap-gets',
         'coalesce-final',
+        'input-rounds=2',
+        'keep-alive=15000',
       ]),
     ).toEqual({
       failCall: { nth: 2, status: 503 },
@@ -20,6 +22,8 @@ describe('replay --fault', () => {
       dropResumes: 1,
       flapGets: true,
       coalesceFinal: true,
+      inputRounds: 2,
+      keepAliveMs: 15000,
     });
     expect(parseFaultSpecs(['cut-call=3:priming'])).toEqual({ cutCall: { nth: 3, after: 'priming' } });
   });

@@ -3,7 +3,7 @@ import type { ReplayFaults } from '../replay/replay-faults.js';
 
 /** `replay --fault SPEC` values, as `replay --help` lists them. */
 export const FAULT_SPECS =
-  'fail-call=N:STATUS (the Nth tools/call answered with that HTTP status), session-gone-after=N (404 for a session once it had N calls), cut-call=N:head|priming|progress (the Nth call ends early; :no-ids also strips event ids), drop-resumes=N (the first N resumption GETs end before any event), flap-gets (every standalone GET ends at once), coalesce-final (the last progress leaves with the result)';
+  'fail-call=N:STATUS (the Nth tools/call answered with that HTTP status), session-gone-after=N (404 for a session once it had N calls), cut-call=N:head|priming|progress (the Nth call ends early; :no-ids also strips event ids), drop-resumes=N (the first N resumption GETs end before any event), flap-gets (every standalone GET ends at once), coalesce-final (the last progress leaves with the result), input-rounds=N (every tools/call answered input_required N times; each retry must echo the requestState byte for byte), keep-alive=MS (a `: keepalive` comment every MS ms on each open call stream)';
 
 const whole = (text: string | undefined, spec: string, min = 1): number => {
   if (text !== undefined && /^\d+$/.test(text) && Number(text) >= min && Number(text) <= 1_000_000) return Number(text);
@@ -30,6 +30,10 @@ export function parseFaultSpecs(specs: readonly string[]): ReplayFaults {
       faults = { ...faults, dropResumes: whole(first, spec) };
     } else if (name === 'flap-gets' && value === undefined) {
       faults = { ...faults, flapGets: true };
+    } else if (name === 'keep-alive') {
+      faults = { ...faults, keepAliveMs: whole(first, spec, 10) };
+    } else if (name === 'input-rounds') {
+      faults = { ...faults, inputRounds: whole(first, spec) };
     } else if (name === 'coalesce-final' && value === undefined) {
       faults = { ...faults, coalesceFinal: true };
     } else {

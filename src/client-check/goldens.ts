@@ -16,9 +16,18 @@ export interface GoldenCall {
   readonly stepMs?: number;
   /** A progress for a token never issued before the first step, and one more for the call's token after the result. @default false */
   readonly lateProgress?: boolean;
+  /** Silence before the call's first event (a progress, or the result when there is none), in ms. @default 0 */
+  readonly leadMs?: number;
 }
 
 const US = 1000;
+/**
+ * Least time between a call's last progress and its result. Only progress-coalesced-final (its
+ * fault) and a resumed stream (its replay) put the two in one read: a closer pair would reach a slow
+ * client in one read now and then, and a client that loses a progress read with its result
+ * (the careful client's async-progress-dispatch) would fail framing rows by chance.
+ */
+const TAIL_US = 150 * US;
 
 /** The result the reference tool gives for these arguments, as the reference server writes it. */
 export function referenceResult(call: GoldenCall): Record<string, unknown> {
@@ -84,8 +93,8 @@ export function clientCheckGolden(scenario: string, calls: readonly GoldenCall[]
     const meta = (call.steps ?? 0) > 0 ? { _meta: { progressToken: token } } : {};
     const params = { name: call.name, arguments: call.arguments, ...meta };
     send('client->server', { jsonrpc: '2.0', id, method: 'tools/call', params }, exchange);
-    const stepUs = (call.stepMs ?? 20) * US;
-    t += 500;
+    const stepUs = Math.round((call.stepMs ?? 20) * US);
+    t += 500 + Math.round((call.leadMs ?? 0) * US);
     const steps = call.steps ?? 0;
     if (call.lateProgress) {
       // A progress for a token never issued, before the result (a client that reads no further still sees it).
@@ -96,7 +105,7 @@ export function clientCheckGolden(scenario: string, calls: readonly GoldenCall[]
     for (let step = 1; step <= steps; step++) {
       const progress = { progressToken: token, progress: step, total: steps, message: `step ${step}/${steps}` };
       send('server->client', { method: 'notifications/progress', params: progress, jsonrpc: '2.0' }, exchange);
-      t += stepUs;
+      t += step === steps ? Math.max(stepUs, TAIL_US) : stepUs;
     }
     send('server->client', { result: referenceResult(call), jsonrpc: '2.0', id }, exchange);
     if (call.lateProgress) {

@@ -2,7 +2,9 @@ import { CANCEL_ROWS } from './rows/cancel.js';
 import { FAILURE_ROWS } from './rows/failures.js';
 import { FRAME_ROWS } from './rows/frames.js';
 import { GET_FLAP_ROWS } from './rows/get-flap.js';
+import { INPUT_ROUND_ROWS } from './rows/input-rounds.js';
 import { LARGE_ROWS } from './rows/large.js';
+import { longRows } from './rows/long.js';
 import { PROGRESS_ROWS } from './rows/progress.js';
 import { REISSUE_ROWS, RESUME_ROWS } from './rows/resume.js';
 import type { ClientRow } from './vocabulary.js';
@@ -24,5 +26,7 @@ export const CLIENT_ROWS: readonly ClientRow[] = [
   byId(FAILURE_ROWS, 'session-404'),
   ...RESUME_ROWS,
   ...REISSUE_ROWS,
+  ...INPUT_ROUND_ROWS,
   ...GET_FLAP_ROWS,
+  ...longRows(),
 ];

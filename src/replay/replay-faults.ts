@@ -1,6 +1,9 @@
 import type { IncomingRequest, ResponseSink } from './http-exchange.js';
 import { sendError } from './http-guards.js';
 import { SSE_HEADERS } from './http-stream.js';
+import { inputRoundStep } from './input-rounds.js';
+import { JSON_HEADERS } from './json-rpc-error.js';
+import { keepAliveSink } from './keep-alive-sink.js';
 
 /**
  * Request-level faults a replay can inject for client tests (the stream-level ones, framing and
@@ -28,6 +31,15 @@ export interface ReplayFaults {
   readonly flapGets?: boolean;
   /** The last progress notification before a result leaves in the same write as the result. */
   readonly coalesceFinal?: boolean;
+  /**
+   * Every `tools/call` is answered `input_required` (on an SSE stream) this many times before the
+   * golden answers it: each retry must echo the last `requestState` byte for byte (a JSON text not
+   * in canonical form, {@link inputRoundState}) and answer the elicitation; one that does not gets a
+   * JSON-RPC error. For 2026-07-28 clients.
+   */
+  readonly inputRounds?: number;
+  /** A `: keepalive` comment every this many ms on each `tools/call` SSE response while it is open (between events). */
+  readonly keepAliveMs?: number;
 }
 
 /** One request as a fault-injecting replay saw it, and what became of its response; times in epoch ms. */
@@ -87,8 +99,14 @@ export class FaultFront {
 
   constructor(private readonly faults: ReplayFaults = {}) {}
 
-  /** Audits `request`; answers it and returns `undefined` when a fault does, else the sink to answer it on. */
-  admit(request: IncomingRequest, sink: ResponseSink): ResponseSink | undefined {
+  /**
+   * Audits `request`; answers it and returns `undefined` when a fault does, else the request to
+   * answer (its body rewritten by a fault that hands it on changed) and the sink to answer it on.
+   */
+  admit(
+    request: IncomingRequest,
+    sink: ResponseSink,
+  ): { readonly request: IncomingRequest; readonly sink: ResponseSink } | undefined {
     const headers: Record<string, string> = {};
     for (const name of AUDITED_HEADERS) {
       const value = request.headers[name];
@@ -116,13 +134,36 @@ export class FaultFront {
       );
       return undefined;
     }
-    if (request.httpMethod === 'GET') return this.get(entry, watched, session);
-    if (!isCall) return watched;
-    const { failCall, cutCall, sessionGoneAfter } = this.faults;
+    if (request.httpMethod === 'GET') {
+      const answered = this.get(entry, watched, session);
+      return answered && { request, sink: answered };
+    }
+    if (!isCall) return { request, sink: watched };
+    const { failCall, cutCall, sessionGoneAfter, inputRounds } = this.faults;
     if (failCall !== undefined && failCall.nth === entry.call) {
       entry.fault = `HTTP ${failCall.status}`;
       sendError(watched, failCall.status, -32603, `mcp-golden fault: HTTP ${failCall.status} for call ${entry.call}.`);
       return undefined;
+    }
+    let handed = request;
+    if (inputRounds !== undefined && inputRounds > 0) {
+      const step = inputRoundStep(message as Record<string, unknown>, inputRounds);
+      if (step.kind === 'ask') {
+        entry.fault = `input_required round ${step.round} of ${inputRounds}`;
+        watched.head(200, { ...SSE_HEADERS });
+        watched.write(step.event);
+        watched.end();
+        return undefined;
+      }
+      if (step.kind === 'refuse') {
+        entry.fault = `input round refused: ${step.why}`;
+        watched.head(200, { ...JSON_HEADERS });
+        watched.write(step.text);
+        watched.end();
+        return undefined;
+      }
+      entry.fault = `input rounds done (${inputRounds}): the golden answers`;
+      handed = { ...request, body: step.body };
     }
     if (session !== undefined && sessionGoneAfter !== undefined) {
       const count = (this.answered.get(session) ?? 0) + 1;
@@ -131,7 +172,10 @@ export class FaultFront {
     }
     const cut = cutCall?.nth === entry.call ? cutCall : undefined;
     if (cut) entry.fault = `stream cut after ${cut.after}${cut.stripIds ? ', no event ids' : ''}`;
-    return cut || this.faults.coalesceFinal ? shapedSink(watched, cut, this.faults.coalesceFinal === true) : watched;
+    const shaped =
+      cut || this.faults.coalesceFinal ? shapedSink(watched, cut, this.faults.coalesceFinal === true) : watched;
+    const { keepAliveMs } = this.faults;
+    return { request: handed, sink: keepAliveMs ? keepAliveSink(shaped, keepAliveMs) : shaped };
   }
 
   private get(entry: AuditedRequest, sink: ResponseSink, session: string | undefined): ResponseSink | undefined {

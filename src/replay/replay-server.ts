@@ -182,8 +182,8 @@ export async function createReplayServer(
         headers[name] = Array.isArray(value) ? value.join(', ') : value;
       }
       const request = { httpMethod: req.method ?? 'GET', headers, body: Buffer.concat(chunks).toString('utf8') };
-      const sink = front.admit(request, nodeResponseSink(res));
-      if (sink) replay.handle(request, sink);
+      const admitted = front.admit(request, nodeResponseSink(res));
+      if (admitted) replay.handle(admitted.request, admitted.sink);
     });
   });
   const port = await listenLoopback(server, options.port);

@@ -32,6 +32,7 @@ export type CarefulFault =
   | 'hang-on-5xx'
   | 'no-cancel'
   | 'cancel-wrong-id'
+  | 'cancel-early'
   | 'hang-on-stream-end'
   | 'no-resume'
   | 'resume-no-last-event-id'
@@ -42,7 +43,10 @@ export type CarefulFault =
   | 'no-reissue'
   | 'reissue-same-id'
   | 'mrtr-same-id'
-  | 'requeststate-reserialised';
+  | 'requeststate-reserialised'
+  | 'no-timeout'
+  | 'timeout-no-cancel'
+  | 'timeout-total-60s';
 
 const both = (id: string): RowInEra[] => [
   { id, era: 'legacy' },
@@ -69,6 +73,7 @@ export const CLIENT_FAULT_ROWS: Readonly<Record<CarefulFault, readonly RowInEra[
   'hang-on-5xx': both('http-5xx'),
   'no-cancel': both('cancel-abort'),
   'cancel-wrong-id': legacy('cancel-abort'),
+  'cancel-early': both('cancel-abort'),
   'hang-on-stream-end': legacy('stream-ends-no-response'),
   'no-resume': legacy('resume-priming-close', 'resume-drop-again'),
   'resume-no-last-event-id': legacy('resume-priming-close', 'resume-drop-again'),
@@ -80,12 +85,36 @@ export const CLIENT_FAULT_ROWS: Readonly<Record<CarefulFault, readonly RowInEra[
   'reissue-same-id': modern('drop-reissue'),
   'mrtr-same-id': modern('mrtr-streamed'),
   'requeststate-reserialised': modern('mrtr-streamed'),
+  // Timeouts of a minute or more: no row of the default set runs that long (its budgets are 20 s at most).
+  'no-timeout': [],
+  'timeout-no-cancel': [],
+  'timeout-total-60s': [],
+};
+
+/**
+ * For the faults that fail `--long` rows, the exact `--long` rows (id and era) each fails; a fault not
+ * named here fails none of them. (timeout-total-60s gives up on a 70 s silence after its 60 s:
+ * silent-then-result is a warn for it, a timeout of a minute or more said in time, not a fail.)
+ */
+export const LONG_FAULT_ROWS: Readonly<Partial<Record<CarefulFault, readonly RowInEra[]>>> = {
+  'no-timeout': [...both('progress-endless'), ...both('timeout-cancels')],
+  'timeout-no-cancel': both('timeout-cancels'),
+  'timeout-total-60s': both('progress-keeps-alive'),
+  'no-cancel': both('timeout-cancels'),
+  'cancel-wrong-id': legacy('timeout-cancels'),
+  'comments-as-data': both('silent-then-result-comments'),
 };
 
 /** The careful client's command line with `faults` (the check appends the URL). */
 export function carefulClientCommand(...faults: readonly CarefulFault[]): string {
+  return scaledCarefulClientCommand(1, ...faults);
+}
+
+/** The careful client's command line with its timeouts multiplied by `scale` (for `longRows(scale)`). */
+export function scaledCarefulClientCommand(scale: number, ...faults: readonly CarefulFault[]): string {
   const file = new URL('./careful-client.mjs', import.meta.url).pathname;
-  return [process.execPath, file, ...faults.flatMap((fault) => ['--fault', fault])]
+  const scaled = scale === 1 ? [] : ['--time-scale', String(scale)];
+  return [process.execPath, file, ...faults.flatMap((fault) => ['--fault', fault]), ...scaled]
     .map((part) => `'${part.replaceAll("'", "'\\''")}'`)
     .join(' ');
 }

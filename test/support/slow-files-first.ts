@@ -11,6 +11,7 @@ const ESTIMATES: Readonly<Record<string, number>> = {
   'test/integration/check/run-check-slow-start.test.ts': 90,
   'test/integration/answering/conformance.test.ts': 85,
   'test/integration/client-check/sdk-verdicts.test.ts': 80,
+  'test/integration/client-check/long-rows.test.ts': 90,
   'test/e2e/packed-package.test.ts': 90,
   'test/e2e/third-party-gateways/nginx.test.ts': 39,
   'test/e2e/third-party-gateways/supergateway-stdio-client.test.ts': 25,

@@ -1,10 +1,22 @@
 import { callsSeen, exitWords, idOf, methodOf, ms, paramsOf } from '../judge-kit.js';
-import type { ClientRow, GoldenCall, Judgement, RowRun } from '../vocabulary.js';
+import type { AuditedRequest, ClientRow, GoldenCall, Judgement, RowRun } from '../vocabulary.js';
 
 const LONG: GoldenCall = { name: 'progress', arguments: { steps: 10, step_ms: 400 }, steps: 10, stepMs: 400 };
 const ABORT_MS = 600;
 /** How long after the abort the server watches for the cancel. */
 const WINDOW_MS = 1000;
+/**
+ * How much sooner than the abort a cancel may arrive: the client starts its clock when it sends the
+ * call, a little before the server sees it. A cancel earlier than this is a cancel of a call the
+ * plan had not yet given up on.
+ */
+const EARLY_MS = 250;
+
+/** Why the cancel at `at` came too soon after `call` (before the abort), or `undefined`. */
+function tooEarly(run: RowRun, call: AuditedRequest, at: number | undefined, what: string): string | undefined {
+  if (at === undefined || at >= call.at + ABORT_MS - EARLY_MS) return undefined;
+  return `${what} at ${ms(run, at)}, ${Math.round(at - call.at)} ms after the call arrived: the plan aborts it after ${ABORT_MS} ms (due at ${ms(run, call.at + ABORT_MS)}), so the client cancelled a call it had not given up on`;
+}
 
 function judgeCancel(run: RowRun): Judgement {
   const call = callsSeen(run)[0];
@@ -13,6 +25,8 @@ function judgeCancel(run: RowRun): Judgement {
   const cancels = run.audit.filter((r) => methodOf(r) === 'notifications/cancelled');
   const named = cancels.find((r) => JSON.stringify(paramsOf(r).requestId) === JSON.stringify(idOf(call)));
   if (run.era === 'legacy') {
+    const early = tooEarly(run, call, named?.at, 'notifications/cancelled came');
+    if (early) return { verdict: 'fail', evidence: early };
     if (named && named.at <= due)
       return {
         verdict: 'pass',
@@ -30,6 +44,8 @@ function judgeCancel(run: RowRun): Judgement {
     };
   }
   const closed = call.closedByClientAt;
+  const early = tooEarly(run, call, closed, "the client closed the call's stream");
+  if (early) return { verdict: 'fail', evidence: early };
   if (closed === undefined || closed > due)
     return {
       verdict: 'fail',

@@ -63,5 +63,8 @@ describe('the SDK wrappers under check --client', () => {
     expect(judgedAtAll(report)).toEqual([]);
     const reissue = report.results.find((r) => r.property === 'drop-reissue');
     expect(reissue?.evidence).toMatch(/no new tools\/call after the stream dropped/);
+    // input_required over SSE twice: the SDK retries on a new id each round, the requestState as sent.
+    const rounds = report.results.find((r) => r.property === 'mrtr-streamed');
+    expect([rounds?.verdict, rounds?.evidence]).toEqual(['pass', expect.stringMatching(/requestState byte for byte/)]);
   }, 300_000);
 });

@@ -17,6 +17,7 @@ export const FAULTS = {
   'hang-on-5xx': 'an HTTP 5xx answer leaves the call pending forever',
   'no-cancel': 'an abort sends nothing (2025) and keeps the response stream open (2026)',
   'cancel-wrong-id': 'notifications/cancelled names another request id',
+  'cancel-early': 'a call the plan aborts is cancelled 50 ms after it is sent, whatever abortAfterMs says',
   'hang-on-stream-end': 'a POST stream that ends with no response and no event id leaves the call pending',
   'no-resume': 'a POST stream that ends without a response is an error, never resumed',
   'resume-no-last-event-id': 'resumption GETs carry no Last-Event-ID',
@@ -28,6 +29,9 @@ export const FAULTS = {
   'reissue-same-id': '2026-07-28: a dropped call is re-issued with the same id',
   'mrtr-same-id': '2026-07-28: an input_required retry reuses the request id',
   'requeststate-reserialised': '2026-07-28: requestState is parsed and re-serialised before it is echoed',
+  'no-timeout': 'a call is never given up, however long it runs or stays silent',
+  'timeout-no-cancel': 'a call given up on is reported but not cancelled: no notification, its stream left open',
+  'timeout-total-60s': "one 60 s timeout per call that progress does not reset (the SDKs' default)",
 };
 
 /** Reads `--fault NAME` (repeatable) from the arguments before the URL. */
