@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { CLI, runCli } from '../support/cli.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 // One run per command through the real bin (package.json `bin`, the bundle in dist/bin/, as a process): it wires the
 // process's streams, working directory and exit code into runCli. Everything else about a command
@@ -15,14 +15,7 @@ import { CLI, runCli } from '../support/cli.js';
 
 const GOLDENS = fileURLToPath(new URL('../../goldens', import.meta.url));
 const CHATTY = join(GOLDENS, 'chatty-stdio.jsonl');
-let dir: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-bin-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = useTempDir('mcp-golden-bin-');
 
 describe('the bin', () => {
   test('--version prints the version and exits 0; an unknown command exits 2 with one [mcp-golden] line', async () => {
@@ -45,9 +38,9 @@ describe('the bin', () => {
   });
 
   test('record writes a golden into --out relative to the working directory, and verify passes it', async () => {
-    const recorded = await runCli(['record', 'chatty', '--out', 'out'], { cwd: dir });
+    const recorded = await runCli(['record', 'chatty', '--out', 'out'], { cwd: temp.dir });
     expect(recorded.code, recorded.stderr).toBe(0);
-    expect(await readdir(join(dir, 'out'))).toEqual(['chatty.jsonl']);
+    expect(await readdir(join(temp.dir, 'out'))).toEqual(['chatty.jsonl']);
     const verified = await runCli(['verify', '--stdio', `${process.execPath} ${CLI} serve --stdio`, CHATTY]);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
   });
@@ -55,12 +48,12 @@ describe('the bin', () => {
   test('a stack trace of the bundled bin names the src/ lines it came from (source maps)', async () => {
     // A copy of the bin and package.json without dist/record/ beside it: the standard scenario list
     // is missing, an unexpected error, printed with its stack.
-    const copy = join(dir, 'bin-alone');
+    const copy = join(temp.dir, 'bin-alone');
     await cp(join(GOLDENS, '../package.json'), join(copy, 'package.json'));
     await cp(dirname(CLI), join(copy, 'dist/bin'), { recursive: true });
     const run = await promisify(execFile)(
       process.execPath,
-      [join(copy, 'dist/bin/mcp-golden.js'), 'record', 'chatty', '--out', join(dir, 'never')],
+      [join(copy, 'dist/bin/mcp-golden.js'), 'record', 'chatty', '--out', join(temp.dir, 'never')],
       { encoding: 'utf8' },
     ).then(
       () => ({ code: 0, stderr: '' }),

@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { recordCall } from '../../src/record/record-call.js';
 import { writeGolden } from '../../src/store/golden-file.js';
 import { runInProcess } from '../support/in-process-cli.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 // The HTML reports rendered by a real browser: Debian's chromium, headless (CI installs it with
 // apt-get; without it these tests are skipped outside CI, as the nginx ones are).
@@ -17,14 +18,7 @@ const chromiumMissing = CHROMIUM === undefined && !process.env.CI;
 const GATEWAY = fileURLToPath(new URL('../support/faithful-gateway.mjs', import.meta.url));
 const RELEASE = fileURLToPath(new URL('../support/release-server.mjs', import.meta.url));
 const GOLDENS = fileURLToPath(new URL('../../goldens/', import.meta.url));
-let dir: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-html-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = useTempDir('mcp-golden-html-');
 
 /** The DOM chromium built from `file`, serialised after layout (no network, a throwaway profile). */
 async function renderedDom(file: string): Promise<string> {
@@ -63,7 +57,7 @@ const cellTexts = (dom: string, cls: string): string[] =>
 
 describe.skipIf(chromiumMissing)('HTML reports rendered in headless chromium', { timeout: 180_000 }, () => {
   test('check --html: one page with a time axis in ms, every row by name, pass/fail marks, evidence', async () => {
-    const [html, json] = [join(dir, 'check.html'), join(dir, 'check.json')];
+    const [html, json] = [join(temp.dir, 'check.html'), join(temp.dir, 'check.json')];
     const result = await runInProcess([
       'check',
       '--gateway',
@@ -87,13 +81,13 @@ describe.skipIf(chromiumMissing)('HTML reports rendered in headless chromium', {
   });
 
   test('verify --html: each golden with its calls on the axis and the diff of the changed one', async () => {
-    const goldens = join(dir, 'goldens');
+    const goldens = join(temp.dir, 'goldens');
     const target = { command: process.execPath, args: [RELEASE, '--stdio', 'v1'], label: 'release-server v1' };
     await writeGolden(
       join(goldens, 'report.jsonl'),
       await recordCall(target, { name: 'report', tool: 'report', arguments: { topic: 'golden' } }),
     );
-    const html = join(dir, 'verify.html');
+    const html = join(temp.dir, 'verify.html');
     const result = await runInProcess([
       'verify',
       '--stdio',
@@ -112,7 +106,7 @@ describe.skipIf(chromiumMissing)('HTML reports rendered in headless chromium', {
   });
 
   test('inspect --html: the calls of two goldens, marked by the progress contract', async () => {
-    const html = join(dir, 'inspect.html');
+    const html = join(temp.dir, 'inspect.html');
     const result = await runInProcess([
       'inspect',
       '--html',

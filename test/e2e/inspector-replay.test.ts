@@ -1,5 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,14 +10,14 @@ import { CLI } from '../support/cli.js';
 import { runInProcess, startInProcess } from '../support/in-process-cli.js';
 import { inspectorCli } from '../support/inspector-cli.js';
 import { EVERYTHING } from '../support/server-everything.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 // The Inspector's CLI (1.0.3; the Inspector 2.x needs Node 22) against replays: it sends
 // logging/setLevel on connect when logging is advertised, and lists what the server advertises.
 
-let dir: string;
+const temp = useTempDir('mcp-golden-inspector-');
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-inspector-'));
-  const scenarios = join(dir, 'scenarios.json');
+  const scenarios = join(temp.dir, 'scenarios.json');
   await writeFile(
     scenarios,
     JSON.stringify([
@@ -40,18 +39,15 @@ beforeAll(async () => {
     '--scenarios',
     scenarios,
     '--out',
-    dir,
+    temp.dir,
   ]);
   expect(recorded.code, recorded.stderr).toBe(0);
 }, 60_000);
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
 
 describe('the replay of a plain echo golden of server-everything', () => {
   let replay: Awaited<ReturnType<typeof startInProcess>>;
   beforeAll(async () => {
-    replay = await startInProcess(['replay', join(dir, 'echo.jsonl'), '--port', '0', '--pace', 'instant']);
+    replay = await startInProcess(['replay', join(temp.dir, 'echo.jsonl'), '--port', '0', '--pace', 'instant']);
   });
   afterAll(async () => {
     await replay?.stop();
@@ -82,7 +78,7 @@ describe('the replay of a plain echo golden of server-everything', () => {
 });
 
 test("the Inspector's prompts/get (arguments: {}) is answered from a golden recorded without arguments, and the report says so", async () => {
-  const golden = await readGolden(join(dir, 'prompt.jsonl'));
+  const golden = await readGolden(join(temp.dir, 'prompt.jsonl'));
   expect(golden.frames.some((f) => f.raw?.includes('"prompts/get"') && !f.raw.includes('"arguments"'))).toBe(true);
   const replay = await createReplayServer(golden, { pace: 'instant' });
   try {
@@ -112,7 +108,7 @@ test('the replay of a committed golden serves its recorded resources/list, and r
 
 describe('a call with a progress token against a golden recorded without one', () => {
   const call = async (match?: 'strict' | 'ignore-token') => {
-    const golden = { file: join(dir, 'echo.jsonl'), golden: await readGolden(join(dir, 'echo.jsonl')) };
+    const golden = { file: join(temp.dir, 'echo.jsonl'), golden: await readGolden(join(temp.dir, 'echo.jsonl')) };
     const server = await createReplayServer([golden], { pace: 'instant', ...(match && { match }) });
     const client = new Client({ name: 'onprogress', version: '1' });
     try {
@@ -147,7 +143,7 @@ describe('a call with a progress token against a golden recorded without one', (
   test('the CLI takes --match: the default answers over stdio, strict refuses, anything else is a usage error', async () => {
     const callOverStdio = async (extra: string[]) => {
       const client = new Client({ name: 'onprogress', version: '1' });
-      const args = [CLI, 'replay', join(dir, 'echo.jsonl'), '--stdio', '--pace', 'instant', ...extra];
+      const args = [CLI, 'replay', join(temp.dir, 'echo.jsonl'), '--stdio', '--pace', 'instant', ...extra];
       await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' }));
       try {
         return await client
@@ -159,10 +155,10 @@ describe('a call with a progress token against a golden recorded without one', (
     };
     expect(await callOverStdio([])).toEqual({ content: [{ type: 'text', text: 'Echo: hi' }] });
     expect(String(await callOverStdio(['--match', 'strict']))).toContain('params._meta.progressToken: not recorded');
-    const wrong = await runInProcess(['replay', join(dir, 'echo.jsonl'), '--stdio', '--match', 'loose']);
+    const wrong = await runInProcess(['replay', join(temp.dir, 'echo.jsonl'), '--stdio', '--match', 'loose']);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('Invalid --match "loose": expected one of ignore-token, strict.');
-    const golden = await readGolden(join(dir, 'echo.jsonl'));
+    const golden = await readGolden(join(temp.dir, 'echo.jsonl'));
     await expect(createReplayServer(golden, { match: 'loose' as 'strict' })).rejects.toThrow(
       "Invalid replay option match: expected 'ignore-token' or 'strict', got \"loose\"",
     );

@@ -1,21 +1,20 @@
 import 'mcp-golden/vitest';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Recording, recordCall, writeGolden } from 'mcp-golden';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { runInProcess } from '../support/in-process-cli.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 // A server nobody here wrote, run over stdio as a client would spawn it. (Its HTTP transport binds
 // every interface on a fixed port, which the tests here never do.)
 const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
-let dir: string;
+const temp = useTempDir('mcp-golden-lint-everything-');
 let recording: Recording;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-lint-everything-'));
   recording = await recordCall(
     { command: process.execPath, args: [EVERYTHING, 'stdio'], label: 'mcp-server-everything stdio' },
     {
@@ -25,17 +24,19 @@ beforeAll(async () => {
       progressToken: 'everything-1',
     },
   );
-  await writeGolden(join(dir, 'everything-long-running.jsonl'), recording);
+  await writeGolden(join(temp.dir, 'everything-long-running.jsonl'), recording);
 }, 30_000);
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
 
 describe('lint on @modelcontextprotocol/server-everything', () => {
   test('its long-running operation is recorded with every progress step and follows the progress contract', async () => {
     expect(recording.outcome.progress.map((p) => (p.params as { progress: number }).progress)).toEqual([1, 2, 3]);
-    const json = join(dir, 'report.json');
-    const { code, stdout } = await runInProcess(['lint', join(dir, 'everything-long-running.jsonl'), '--json', json]);
+    const json = join(temp.dir, 'report.json');
+    const { code, stdout } = await runInProcess([
+      'lint',
+      join(temp.dir, 'everything-long-running.jsonl'),
+      '--json',
+      json,
+    ]);
     expect(stdout).toContain('everything-long-running.jsonl: ok (5 requests)');
     expect(code).toBe(0);
     const report = JSON.parse(await readFile(json, 'utf8')) as { violations: number; goldens: { calls: number }[] };
@@ -46,7 +47,7 @@ describe('lint on @modelcontextprotocol/server-everything', () => {
   test('its 200 ms steps pass the default rate rule; a stricter window and interval flag them', async () => {
     const { code, stdout } = await runInProcess([
       'lint',
-      join(dir, 'everything-long-running.jsonl'),
+      join(temp.dir, 'everything-long-running.jsonl'),
       '--min-interval-ms',
       '1000',
     ]);

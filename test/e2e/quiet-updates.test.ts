@@ -1,21 +1,15 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ReferenceServer, startReferenceServer } from '../../src/server/http-server.js';
 import { runInProcess } from '../support/in-process-cli.js';
 import { startSdkV2Server } from '../support/sdk-v2-server.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 // `record`, then `verify --update`: the first update writes the header `record` wrote, and a changed
 // text shows as the lines that changed (a first recording's cold start, 239 ms vs 91 ms on the SDK v2
 // server's first tools/list, made a one-word change a 14-line diff).
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-quiet-updates-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = useTempDir('mcp-golden-quiet-updates-');
 
 /** The line numbers (1-based) that differ between two versions of a file of the same length. */
 function changedLines(before: string, after: string): number[] {
@@ -52,7 +46,7 @@ describe('verify --update after record', () => {
   });
 
   test('with nothing changed leaves the reference server’s goldens byte-identical', async () => {
-    const out = join(dir, 'reference');
+    const out = join(temp.dir, 'reference');
     await recordInto(out, reference.url, [
       { name: 'chatty', tool: 'chatty' },
       { name: 'progress', tool: 'progress', arguments: { steps: 3, step_ms: 30 }, progressToken: 'p' },
@@ -67,7 +61,7 @@ describe('verify --update after record', () => {
   });
 
   test('on an SDK v2 server: unchanged, byte-identical; after one changed text, at most 3 lines change, none in the header', async () => {
-    const out = join(dir, 'sdk-v2');
+    const out = join(temp.dir, 'sdk-v2');
     const scenario = {
       name: 'confirm',
       tool: 'confirm',
@@ -79,7 +73,7 @@ describe('verify --update after record', () => {
     try {
       // The warm-up before the call is never timed, but the call's own first run in a cold process
       // (the SDK's first validation of its input) can be tens of ms slower: the server has served once.
-      await recordInto(join(dir, 'sdk-v2-warm'), first.url, [scenario]);
+      await recordInto(join(temp.dir, 'sdk-v2-warm'), first.url, [scenario]);
       await recordInto(out, first.url, [scenario]);
       const file = join(out, 'goldens/confirm.jsonl');
       const before = await readFile(file, 'utf8');

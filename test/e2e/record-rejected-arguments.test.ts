@@ -1,26 +1,19 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { runInProcess } from '../support/in-process-cli.js';
 import { EVERYTHING } from '../support/server-everything.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 // server-everything (SDK v1 McpServer) answers arguments that fail its zod schema with an isError
 // result "MCP error -32602: Input validation error: ...", not a JSON-RPC error.
 const SERVER = `${JSON.stringify(process.execPath)} ${JSON.stringify(EVERYTHING)} stdio`;
-let dir: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-rejected-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = useTempDir('mcp-golden-rejected-');
 
 async function record(name: string, scenario: Record<string, unknown>) {
-  const scenarios = join(dir, `${name}.json`);
+  const scenarios = join(temp.dir, `${name}.json`);
   await writeFile(scenarios, JSON.stringify([{ name, tool: 'get-sum', arguments: { a: 'x' }, ...scenario }]));
-  const out = join(dir, name);
+  const out = join(temp.dir, name);
   const result = await runInProcess(['record', '--stdio', SERVER, '--scenarios', scenarios, '--out', out]);
   const files = await readdir(out).catch(() => []);
   return { ...result, files };

@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -8,10 +7,10 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { readGolden } from 'mcp-golden';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { CLI } from '../support/cli.js';
 import { runInProcess, startInProcess } from '../support/in-process-cli.js';
-import { EVERYTHING, type RunningEverything, startEverythingHttp } from '../support/server-everything.js';
+import { EVERYTHING, useEverythingHttp } from '../support/server-everything.js';
 
 // Records @modelcontextprotocol/server-everything (nobody here wrote it) through the CLI, over
 // stdio and over Streamable HTTP, then replays the goldens to the SDK's own Client.
@@ -39,18 +38,11 @@ const SCENARIOS = [
   },
 ];
 
-let dir: string;
+const everything = useEverythingHttp('mcp-golden-everything-');
 let scenarios: string;
-let http: RunningEverything;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-everything-'));
-  scenarios = join(dir, 'scenarios.json');
+  scenarios = join(everything.dir, 'scenarios.json');
   await writeFile(scenarios, JSON.stringify(SCENARIOS));
-  http = await startEverythingHttp();
-}, 30_000);
-afterAll(async () => {
-  await http?.stop();
-  await rm(dir, { recursive: true, force: true });
 });
 
 type Message = Record<string, unknown> & { params?: Record<string, unknown> };
@@ -147,7 +139,7 @@ async function checkRecorded(out: string): Promise<void> {
 
 describe('recording @modelcontextprotocol/server-everything through the CLI', () => {
   test('over stdio: a plain call, the long-running operation with progress, sampling answered; replays over stdio to the SDK Client', async () => {
-    const out = join(dir, 'stdio');
+    const out = join(everything.dir, 'stdio');
     const recorded = await runInProcess([
       'record',
       '--stdio',
@@ -165,13 +157,21 @@ describe('recording @modelcontextprotocol/server-everything through the CLI', ()
   }, 60_000);
 
   test('over Streamable HTTP: the same three calls; replays over HTTP to the SDK Client', async () => {
-    const out = join(dir, 'http');
-    const recorded = await runInProcess(['record', '--target', http.url, '--scenarios', scenarios, '--out', out]);
+    const out = join(everything.dir, 'http');
+    const recorded = await runInProcess([
+      'record',
+      '--target',
+      everything.http.url,
+      '--scenarios',
+      scenarios,
+      '--out',
+      out,
+    ]);
     expect(recorded.stderr).toContain('3 goldens written');
     expect(recorded.code).toBe(0);
     await checkRecorded(out);
     const header = JSON.parse((await readFile(join(out, 'echo.jsonl'), 'utf8')).split('\n')[0] as string);
-    expect(header).toMatchObject({ transport: 'http', target: http.url, tool: 'echo' });
+    expect(header).toMatchObject({ transport: 'http', target: everything.http.url, tool: 'echo' });
     await replayWithSdkClient(out, 'http');
   }, 60_000);
 });

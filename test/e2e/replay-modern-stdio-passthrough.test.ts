@@ -1,24 +1,23 @@
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import { recordCall } from '../../src/record/record-call.js';
 import { writeGolden } from '../../src/store/golden-file.js';
 import { CLI } from '../support/cli.js';
 import { startSdkV2Server } from '../support/sdk-v2-server.js';
 import { EVERYTHING } from '../support/server-everything.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 // `replay --stdio --unmatched passthrough --target-stdio CMD` in the 2026-07-28 era: a modern client
 // sends no initialize, so the live command is asked with server/discover instead, and each modern
 // miss is passed to it as it came; a 2025-only command gets the client a clear error.
 
 const MODERN_SERVER = fileURLToPath(new URL('../support/sdk-v2-stdio-server.mjs', import.meta.url));
-let dir: string;
+const temp = useTempDir('mcp-golden-modern-stdio-passthrough-');
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-modern-stdio-passthrough-'));
   const live = await startSdkV2Server({ legacy: 'reject' });
   try {
     const golden = await recordCall(live.url, {
@@ -28,16 +27,13 @@ beforeAll(async () => {
       era: 'modern',
     });
     for (const sub of ['modern-target', 'legacy-target']) {
-      await mkdir(join(dir, sub));
-      await writeGolden(join(dir, sub, 'progress.jsonl'), golden);
+      await mkdir(join(temp.dir, sub));
+      await writeGolden(join(temp.dir, sub, 'progress.jsonl'), golden);
     }
   } finally {
     await live.close();
   }
 }, 60_000);
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
 
 const jsonl = async (path: string): Promise<string[]> =>
   (await readdir(path)).filter((f) => f.endsWith('.jsonl') && !f.startsWith('.'));
@@ -73,7 +69,7 @@ async function waitFor(check: () => Promise<boolean>): Promise<void> {
 }
 
 test('a modern miss over stdio is answered by the modern command with its progress and recorded as a 2026-07-28 golden', async () => {
-  const goldens = join(dir, 'modern-target');
+  const goldens = join(temp.dir, 'modern-target');
   const { client, stderr } = await pinnedOnReplay(goldens, `${process.execPath} ${MODERN_SERVER}`);
   const progress: number[] = [];
   const result = await client.callTool(
@@ -96,7 +92,7 @@ test('a modern miss over stdio is answered by the modern command with its progre
 }, 60_000);
 
 test('a modern miss over stdio toward a 2025-only command gets a clear error, and nothing is written', async () => {
-  const goldens = join(dir, 'legacy-target');
+  const goldens = join(temp.dir, 'legacy-target');
   const { client, stderr } = await pinnedOnReplay(goldens, `${process.execPath} ${EVERYTHING} stdio`);
   await expect(client.callTool({ name: 'echo', arguments: { message: 'modern' } })).rejects.toThrow(
     /--unmatched passthrough cannot pass this 2026-07-28 request to .*: the live server does not speak 2026-07-28 \(its server\/discover answered/,

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -10,20 +9,19 @@ import { CLI, runCli } from '../support/cli.js';
 import { runInProcess } from '../support/in-process-cli.js';
 import { inspectorCli } from '../support/inspector-cli.js';
 import { EVERYTHING, type RunningEverything, startEverythingHttp } from '../support/server-everything.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 // `replay --unmatched passthrough` (vcrpy's new_episodes): a call no golden matches is answered by
 // server-everything, streamed through (progress included), and recorded into the goldens directory
 // as a new golden per client session; that golden then replays the call with no live server at all.
 
-let dir: string;
+const temp = useTempDir('mcp-golden-passthrough-');
 let http: RunningEverything | undefined;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-passthrough-'));
   http = await startEverythingHttp();
 }, 30_000);
 afterAll(async () => {
   await http?.stop();
-  await rm(dir, { recursive: true, force: true });
 });
 
 const LONG = { name: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } };
@@ -58,8 +56,8 @@ async function connect(url: string): Promise<{ client: Client; transport: Stream
 }
 
 test('an unrecorded call is answered live with its progress, recorded at session end, and replays without the live server', async () => {
-  const goldens = join(dir, 'goldens');
-  const scenarios = join(dir, 'scenarios.json');
+  const goldens = join(temp.dir, 'goldens');
+  const scenarios = join(temp.dir, 'scenarios.json');
   await writeFile(scenarios, JSON.stringify([{ name: 'echo', tool: 'echo', arguments: { message: 'recorded' } }]));
   // Spawned, not in process: with both records of this file in process, the stdio test's replayed
   // golden lost its progress ([] for [1, 2, 3]) in a whole-file run (alone it passed); not yet explained.
@@ -151,7 +149,7 @@ test('an unrecorded call is answered live with its progress, recorded at session
 }, 120_000);
 
 test("the Inspector's unrecorded call over HTTP is answered live, written on SIGINT, and replays to the same call", async () => {
-  const goldens = join(dir, 'inspector-goldens');
+  const goldens = join(temp.dir, 'inspector-goldens');
   await mkdir(goldens);
   await copyFile('goldens/chatty.jsonl', join(goldens, 'chatty.jsonl'));
   // The first test stops its live server to show the replay needs none: this one starts another.
@@ -191,8 +189,8 @@ test("the Inspector's unrecorded call over HTTP is answered live, written on SIG
 }, 90_000);
 
 test('over stdio, --target-stdio: a miss is answered by the live command with its progress, recorded when stdin closes, and replays', async () => {
-  const goldens = join(dir, 'stdio-goldens');
-  const scenarios = join(dir, 'stdio-scenarios.json');
+  const goldens = join(temp.dir, 'stdio-goldens');
+  const scenarios = join(temp.dir, 'stdio-scenarios.json');
   const server = `${process.execPath} ${EVERYTHING} stdio`;
   await writeFile(scenarios, JSON.stringify([{ name: 'echo', tool: 'echo', arguments: { message: 'recorded' } }]));
   const recorded = await runCli(['record', '--stdio', server, '--scenarios', scenarios, '--out', goldens]);
@@ -237,7 +235,7 @@ test('over stdio, --target-stdio: a miss is answered by the live command with it
 }, 120_000);
 
 test('replay --stdio with pass-through writes its session on SIGINT, the client still connected', async () => {
-  const goldens = join(dir, 'signal-goldens');
+  const goldens = join(temp.dir, 'signal-goldens');
   await mkdir(goldens);
   await copyFile('goldens/chatty-stdio.jsonl', join(goldens, 'chatty-stdio.jsonl'));
   const before = await readdir(goldens);
@@ -284,7 +282,7 @@ test('replay --stdio with pass-through writes its session on SIGINT, the client 
 }, 60_000);
 
 test('a live server that cannot answer gets the client a clear error, over HTTP and over stdio, and nothing is written', async () => {
-  const goldens = join(dir, 'unreachable-goldens');
+  const goldens = join(temp.dir, 'unreachable-goldens');
   await mkdir(goldens);
   await copyFile('goldens/chatty-stdio.jsonl', join(goldens, 'chatty-stdio.jsonl'));
   const before = (await readdir(goldens)).length;
@@ -350,8 +348,8 @@ test('--unmatched passthrough needs the live server of its transport; --target a
 });
 
 test("a pass-through session whose client leaves without DELETE (the SDK v1 client's close) is written after --session-idle-ms, before any signal", async () => {
-  const goldens = join(dir, 'idle-goldens');
-  const scenarios = join(dir, 'idle-scenarios.json');
+  const goldens = join(temp.dir, 'idle-goldens');
+  const scenarios = join(temp.dir, 'idle-scenarios.json');
   await writeFile(scenarios, JSON.stringify([{ name: 'echo', tool: 'echo', arguments: { message: 'recorded' } }]));
   const recorded = await runCli([
     'record',

@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { recordCall } from '../../src/record/record-call.js';
@@ -10,23 +9,22 @@ import { normalizeTranscript } from '../../src/transcript/normalize.js';
 import { parseTranscript } from '../../src/transcript/parse.js';
 import { runInProcess } from '../support/in-process-cli.js';
 import { startReleaseServer } from '../support/release-server.mjs';
+import { useTempDir } from '../support/temp-dir.js';
 
 // A re-recording after one changed text must show in git as that change: the lines of every other
 // frame (same content, time within the tolerance: max(20 ms, 50%) of its offset in its exchange)
 // stay as they were. Over loopback HTTP to an in-process server, as a developer's machine runs it.
 const REPORT = { name: 'report', tool: 'report', arguments: { topic: 'golden' } };
 const COUNT = { name: 'count', tool: 'count', arguments: { steps: 3 }, progressToken: 7 };
-let dir: string;
+const temp = useTempDir('mcp-golden-reviewable-');
 let v1: Awaited<ReturnType<typeof startReleaseServer>>;
 let changed: Awaited<ReturnType<typeof startReleaseServer>>;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-reviewable-'));
   [v1, changed] = await Promise.all([startReleaseServer('v1'), startReleaseServer('text-changed')]);
 });
 afterAll(async () => {
   await Promise.all([v1?.close(), changed?.close()]);
-  await rm(dir, { recursive: true, force: true });
 });
 
 const offsets = (frames: readonly Frame[]): number[] => {
@@ -64,7 +62,7 @@ function unexplainedChanges(before: string, after: string): string[] {
 
 describe('re-recording a golden after one changed text', () => {
   test('verify --update rewrites only the lines that changed (and the header); the other golden is untouched', async () => {
-    const goldens = join(dir, 'verify');
+    const goldens = join(temp.dir, 'verify');
     await writeGolden(join(goldens, 'report.jsonl'), await recordCall({ url: v1.url, label: 'release' }, REPORT));
     await writeGolden(join(goldens, 'count.jsonl'), await recordCall({ url: v1.url, label: 'release' }, COUNT));
     const before = await readFile(join(goldens, 'report.jsonl'), 'utf8');
@@ -80,7 +78,7 @@ describe('re-recording a golden after one changed text', () => {
   });
 
   test('record over an existing golden keeps the lines that did not change', async () => {
-    const out = join(dir, 'record');
+    const out = join(temp.dir, 'record');
     await recordGoldens({ target: { url: v1.url, label: 'release' }, scenarios: [REPORT], outDir: out });
     const before = await readFile(join(out, 'report.jsonl'), 'utf8');
     await recordGoldens({ target: { url: changed.url, label: 'release' }, scenarios: [REPORT], outDir: out });

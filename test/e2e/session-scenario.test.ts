@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runInProcess, startInProcess } from '../support/in-process-cli.js';
 import { inspectorCli } from '../support/inspector-cli.js';
 import { EVERYTHING } from '../support/server-everything.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 // A scenario as a whole session of server-everything: lists, a resource read, a prompt and a call
 // in one golden, replayed to the Inspector's CLI (1.0.3), re-run by verify, judged by lint.
@@ -23,19 +23,15 @@ const SESSION = {
 };
 const STDIO = `${process.execPath} ${EVERYTHING} stdio`;
 
-let dir: string;
+const temp = useTempDir('mcp-golden-session-');
 let golden: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-session-'));
-  const scenarios = join(dir, 'scenarios.json');
+  const scenarios = join(temp.dir, 'scenarios.json');
   await writeFile(scenarios, JSON.stringify([SESSION]));
-  const recorded = await runInProcess(['record', '--stdio', STDIO, '--scenarios', scenarios, '--out', dir]);
+  const recorded = await runInProcess(['record', '--stdio', STDIO, '--scenarios', scenarios, '--out', temp.dir]);
   expect(recorded.code, recorded.stderr).toBe(0);
-  golden = join(dir, 'everything-session.jsonl');
+  golden = join(temp.dir, 'everything-session.jsonl');
 }, 60_000);
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
 
 test('records every step of the session in order, after the handshake', async () => {
   const text = await readFile(golden, 'utf8');
@@ -88,7 +84,7 @@ describe('the replay of the session golden', () => {
 test('verify re-runs every step and catches a changed resources/read answer; lint judges the call', async () => {
   const same = await runInProcess(['verify', golden, '--stdio', STDIO]);
   expect(same.code, same.stdout + same.stderr).toBe(0);
-  const changed = join(dir, 'changed.jsonl');
+  const changed = join(temp.dir, 'changed.jsonl');
   const text = await readFile(golden, 'utf8');
   expect(text).toContain('# Everything Server - Features');
   await writeFile(changed, text.replace('# Everything Server - Features', '# Everything Server - FEATURES'));
@@ -100,20 +96,20 @@ test('verify re-runs every step and catches a changed resources/read answer; lin
 }, 60_000);
 
 test("a session's later calls are judged too: lint checks their progress, verify their results", async () => {
-  const scenarios = join(dir, 'two.json');
+  const scenarios = join(temp.dir, 'two.json');
   const steps = [
     { tool: 'echo', arguments: { message: 'hi' } },
     { tool: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 2 }, progressToken: 'lro' },
   ];
   await writeFile(scenarios, JSON.stringify([{ name: 'two-calls', steps }]));
-  const recorded = await runInProcess(['record', '--stdio', STDIO, '--scenarios', scenarios, '--out', dir]);
+  const recorded = await runInProcess(['record', '--stdio', STDIO, '--scenarios', scenarios, '--out', temp.dir]);
   expect(recorded.code, recorded.stderr).toBe(0);
-  const file = join(dir, 'two-calls.jsonl');
+  const file = join(temp.dir, 'two-calls.jsonl');
   expect((await runInProcess(['lint', file])).code).toBe(0);
   expect((await runInProcess(['verify', file, '--stdio', STDIO])).code).toBe(0);
   const lines = (await readFile(file, 'utf8')).split('\n');
   // The second call's notifications carry another token: a token-echo violation of that call.
-  const badToken = join(dir, 'bad-token.jsonl');
+  const badToken = join(temp.dir, 'bad-token.jsonl');
   await writeFile(
     badToken,
     lines
@@ -128,7 +124,7 @@ test("a session's later calls are judged too: lint checks their progress, verify
   expect(lint.code).toBe(1);
   expect(lint.stdout + lint.stderr).toContain('token-echo');
   // The second call's result changed: verify names that call.
-  const badResult = join(dir, 'bad-result.jsonl');
+  const badResult = join(temp.dir, 'bad-result.jsonl');
   await writeFile(
     badResult,
     lines.join('\n').replace('Long running operation completed', 'Long running operation DONE'),

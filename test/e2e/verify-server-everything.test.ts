@@ -1,11 +1,10 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type RecordTarget, recordCall, verifyGoldens, writeGolden } from '../../src/index.js';
 import type { Scenario } from '../../src/record/scenario.js';
 import { formatDifference } from '../../src/verify/json-difference.js';
-import { EVERYTHING, type RunningEverything, startEverythingHttp } from '../support/server-everything.js';
+import { EVERYTHING, useEverythingHttp } from '../support/server-everything.js';
 
 const SCENARIOS: Scenario[] = [
   { name: 'echo', tool: 'echo', arguments: { message: 'hello, café ☕' } },
@@ -18,28 +17,17 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-let dir: string;
-let http: RunningEverything;
+const everything = useEverythingHttp('mcp-golden-verify-everything-');
 const everythingStdio: RecordTarget = {
   command: process.execPath,
   args: [EVERYTHING, 'stdio'],
   label: 'mcp-server-everything stdio',
 };
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-verify-everything-'));
-  http = await startEverythingHttp();
-});
-
-afterAll(async () => {
-  await http?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
-
 async function recordAll(target: RecordTarget, sub: string): Promise<string[]> {
   const files: string[] = [];
   for (const scenario of SCENARIOS) {
-    const file = join(dir, sub, `${scenario.name}.jsonl`);
+    const file = join(everything.dir, sub, `${scenario.name}.jsonl`);
     await writeGolden(file, await recordCall(target, scenario));
     files.push(file);
   }
@@ -49,7 +37,7 @@ async function recordAll(target: RecordTarget, sub: string): Promise<string[]> {
 describe('verify against @modelcontextprotocol/server-everything', () => {
   for (const transport of ['http', 'stdio'] as const) {
     it(`verifies its own goldens over ${transport} clean, twice, with no ignores or masks`, async () => {
-      const target: RecordTarget = transport === 'http' ? http.url : everythingStdio;
+      const target: RecordTarget = transport === 'http' ? everything.http.url : everythingStdio;
       const files = await recordAll(target, transport);
       const before = await Promise.all(files.map((f) => readFile(f)));
       for (let run = 0; run < 2; run++) {

@@ -1,20 +1,18 @@
 import 'mcp-golden/vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recordCall, type Transcript, writeGolden } from 'mcp-golden';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startReleaseServer } from '../support/release-server.mjs';
+import { useTempDir } from '../support/temp-dir.js';
 
 // A server whose answer carries a time and a UUID: declared volatile once, it matches its golden run
 // after run; without the declaration it never can.
-let dir: string;
+const temp = useTempDir('mcp-golden-volatile-');
 let golden: string;
 let later: Transcript;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-volatile-'));
-  golden = join(dir, 'report.jsonl');
+  golden = join(temp.dir, 'report.jsonl');
   const server = await startReleaseServer('v1');
   try {
     const scenario = { tool: 'report', arguments: { topic: 'golden' } };
@@ -23,9 +21,6 @@ beforeAll(async () => {
   } finally {
     await server.close();
   }
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('toMatchGolden with volatile values', () => {

@@ -1,20 +1,14 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type CheckReport, formatReport, runGatewayCheck } from 'mcp-golden/check';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { runInProcess } from '../../support/in-process-cli.js';
+import { useTempDir } from '../../support/temp-dir.js';
 import { NGINX_GATEWAY as nginx, nginxMissing, verdicts } from '../../support/third-party-gateways.js';
 
 const SPACING = ['progress streams live (50 ms steps)', 'progress streams live (500 ms steps)'];
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-check-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = useTempDir('mcp-golden-check-');
 
 describe.skipIf(nginxMissing)('nginx (Debian package) as the gateway', () => {
   test('configured faithfully (proxy_buffering off), every property passes', async () => {
@@ -57,8 +51,8 @@ describe.skipIf(nginxMissing)('nginx (Debian package) as the gateway', () => {
   }, 120_000);
 
   test('with gzip buffering, the check fails on live streaming and passes what still holds', async () => {
-    const json = join(dir, 'report.json');
-    const svg = join(dir, 'timeline.svg');
+    const json = join(temp.dir, 'report.json');
+    const svg = join(temp.dir, 'timeline.svg');
     const result = await runInProcess([
       'check',
       '--gateway',

@@ -45,7 +45,11 @@ describe('a gateway start is setup, not a verdict', () => {
     expect(delayed.starts?.longestMs).toBeGreaterThanOrEqual(1500);
   }, 120_000);
 
-  test('sessions whose gateway process is not ready within --timeout are inconclusive, never FAIL, and the run passes', async () => {
+  // The tests below wait on timers (a gateway asleep past --timeout, `sleep 30`) with next to no CPU: they
+  // run at once, after the two above that compare verdicts and so judge rows on time.
+  test.concurrent('sessions whose gateway process is not ready within --timeout are inconclusive, never FAIL, and the run passes', async ({
+    expect,
+  }) => {
     const dir = await mkdtemp(join(tmpdir(), 'mcp-golden-slow-start-'));
     dirs.push(dir);
     // The check's first call starts at once (within the 5 s timeout, even on a loaded machine); every
@@ -70,12 +74,13 @@ describe('a gateway start is setup, not a verdict', () => {
     expect(report.starts?.late).toBe(3);
   }, 120_000);
 
-  test.each([
+  test.concurrent.for([
     ['http', 'did not listen within 2000 ms'],
     ['stdio', 'did not answer initialize within 2000 ms'],
   ] as const)(
     'a gateway that writes nothing and does not get ready over %s is a setup error naming --timeout and npx -y',
-    async (clientTransport, seen) => {
+    { timeout: 30_000 },
+    async ([clientTransport, seen], { expect }) => {
       // `sleep` stands for `npx -y some-gateway` still downloading: no output, no listen, no answer.
       const failed = runGatewayCheck({
         gateway: 'sleep 30 # npx -y my-gateway {upstream} {port}',
@@ -90,10 +95,11 @@ describe('a gateway start is setup, not a verdict', () => {
       );
       expect(message).not.toContain('Check that it takes {port}');
     },
-    30_000,
   );
 
-  test('a gateway that says something and never listens is told to check {port}, not --timeout', async () => {
+  test.concurrent('a gateway that says something and never listens is told to check {port}, not --timeout', async ({
+    expect,
+  }) => {
     const failed = runGatewayCheck({
       gateway: 'echo listening on 8080; sleep 30 # {upstream} {port}',
       timeoutMs: 2000,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { CLIENTS, linesOf, runClient } from '../../support/run-client.js';
+import { CLIENTS, type ClientRun, linesOf, runClient } from '../../support/run-client.js';
 import {
   closeScripted,
   event,
@@ -20,6 +20,16 @@ const careful = (...faults: string[]): string[] => [...CLIENTS.careful, ...fault
 const CALL = { name: 'slow', arguments: {}, progress: true };
 const ERAS = ['2025-11-25', '2026-07-28'] as const;
 
+/** The careful client and a faulty one, each against a server of its own running `script`, at once. */
+async function both(
+  script: Script,
+  [good, faulty]: readonly [readonly string[], readonly string[]],
+  options: Parameters<typeof runClient>[2],
+): Promise<[ClientRun, ClientRun]> {
+  const [first, second] = [await scripted(script), await scripted(script)];
+  return Promise.all([runClient(good, first.url, options), runClient(faulty, second.url, options)]);
+}
+
 describe.each(ERAS)('%s', (era) => {
   test('the last progress in the same write as the result is reported; async-progress-dispatch loses it', async () => {
     const script: Script = (seen, res) => {
@@ -27,12 +37,11 @@ describe.each(ERAS)('%s', (era) => {
       res.write(event(progress(tokenOf(seen), 1)));
       setTimeout(() => res.end(event(progress(tokenOf(seen), 2)) + event(result(seen.message?.id, 'done'))), 50);
     };
-    const run = await runClient(CLIENTS.careful, (await scripted(script)).url, { era, calls: [CALL] });
-    expect(linesOf(run, 0)).toEqual([{ progress: 1, total: 3 }, { progress: 2, total: 3 }, { result: 'done' }]);
-    const lossy = await runClient(careful('async-progress-dispatch'), (await scripted(script)).url, {
+    const [run, lossy] = await both(script, [CLIENTS.careful, careful('async-progress-dispatch')], {
       era,
       calls: [CALL],
     });
+    expect(linesOf(run, 0)).toEqual([{ progress: 1, total: 3 }, { progress: 2, total: 3 }, { result: 'done' }]);
     expect(linesOf(lossy, 0)).toEqual([{ progress: 1, total: 3 }, { result: 'done' }]);
   });
 
@@ -45,15 +54,14 @@ describe.each(ERAS)('%s', (era) => {
       res.write(event(result(seen.message?.id, 'first')));
       setTimeout(() => res.end(event(progress(tokenOf(seen), 3)) + event(progress('never-issued', 1))), 300);
     };
-    const run = await runClient(CLIENTS.careful, (await scripted(script)).url, { era, calls: [CALL, CALL] });
+    const [run, fatal] = await both(script, [CLIENTS.careful, careful('unknown-progress-fatal')], {
+      era,
+      calls: [CALL, CALL],
+    });
     expect(run.lines).toEqual([
       { call: 0, result: 'first' },
       { call: 1, result: 'second' },
     ]);
-    const fatal = await runClient(careful('unknown-progress-fatal'), (await scripted(script)).url, {
-      era,
-      calls: [CALL, CALL],
-    });
     expect(linesOf(fatal, 1)).toEqual([{ error: expect.stringContaining('unknown token') }]);
   });
 
@@ -65,9 +73,8 @@ describe.each(ERAS)('%s', (era) => {
       res.write(bytes.subarray(0, cut));
       setTimeout(() => res.end(bytes.subarray(cut)), 50);
     };
-    const run = await runClient(CLIENTS.careful, (await scripted(script)).url, { era, calls: [CALL] });
+    const [run, garbled] = await both(script, [CLIENTS.careful, careful('utf8-per-chunk')], { era, calls: [CALL] });
     expect(linesOf(run, 0)).toEqual([{ result: 'café 🚀' }]);
-    const garbled = await runClient(careful('utf8-per-chunk'), (await scripted(script)).url, { era, calls: [CALL] });
     expect(linesOf(garbled, 0)[0]?.result).toContain('\uFFFD');
   });
 
@@ -77,13 +84,11 @@ describe.each(ERAS)('%s', (era) => {
       res.writeHead(200, SSE);
       res.end(event(result(seen.message?.id, text)));
     };
-    const run = await runClient(CLIENTS.careful, (await scripted(script)).url, { era, calls: [CALL] });
+    const [run, capped] = await Promise.all([
+      runClient(CLIENTS.careful, (await scripted(script)).url, { era, calls: [CALL] }),
+      runClient(careful('max-event-1mib'), (await scripted(script)).url, { era, calls: [CALL], timeoutMs: 3000 }),
+    ]);
     expect(linesOf(run, 0)).toEqual([{ result: text }]);
-    const capped = await runClient(careful('max-event-1mib'), (await scripted(script)).url, {
-      era,
-      calls: [CALL],
-      timeoutMs: 3000,
-    });
     expect(capped.lines).toEqual([]);
   });
 });
@@ -93,22 +98,27 @@ test('2025-11-25: an abort POSTs notifications/cancelled naming the call; cancel
     res.writeHead(200, SSE);
     res.write(event(progress(tokenOf(seen), 1)));
   };
-  for (const [command, named] of [
-    [CLIENTS.careful, true],
-    [careful('cancel-wrong-id'), false],
-  ] as const) {
-    const server = await scripted(script);
-    const run = await runClient(command, server.url, {
-      era: '2025-11-25',
-      calls: [{ ...CALL, abortAfterMs: 200 }],
-    });
-    expect(linesOf(run, 0).at(-1)).toEqual({ aborted: true });
-    const call = server.seen.find((s) => s.message?.method === 'tools/call');
-    const cancel = server.seen.find((s) => s.message?.method === 'notifications/cancelled');
-    expect(cancel?.headers['mcp-session-id']).toBe('s1');
-    expect(cancel?.message?.params?.requestId === call?.message?.id).toBe(named);
-    expect((cancel?.at ?? 0) - (call?.at ?? 0)).toBeLessThan(1000);
-  }
+  // The two clients, each against a server of its own, run at once.
+  await Promise.all(
+    (
+      [
+        [CLIENTS.careful, true],
+        [careful('cancel-wrong-id'), false],
+      ] as const
+    ).map(async ([command, named]) => {
+      const server = await scripted(script);
+      const run = await runClient(command, server.url, {
+        era: '2025-11-25',
+        calls: [{ ...CALL, abortAfterMs: 200 }],
+      });
+      expect(linesOf(run, 0).at(-1)).toEqual({ aborted: true });
+      const call = server.seen.find((s) => s.message?.method === 'tools/call');
+      const cancel = server.seen.find((s) => s.message?.method === 'notifications/cancelled');
+      expect(cancel?.headers['mcp-session-id']).toBe('s1');
+      expect(cancel?.message?.params?.requestId === call?.message?.id).toBe(named);
+      expect((cancel?.at ?? 0) - (call?.at ?? 0)).toBeLessThan(1000);
+    }),
+  );
 });
 
 test('2025-11-25: a GET stream that closes at once is reopened with backoff; get-no-backoff storms', async () => {
@@ -123,7 +133,8 @@ test('2025-11-25: a GET stream that closes at once is reopened with backoff; get
     expect(run.lines).toEqual([{ call: 0, result: 'late' }]);
     return server.seen.filter((s) => s.method === 'GET').length;
   };
-  // 3 s, then 6 s later: at most 2 GETs in the 4 s the call lasts.
-  expect(await countGets(CLIENTS.careful)).toBeLessThanOrEqual(2);
-  expect(await countGets(careful('get-no-backoff'))).toBeGreaterThan(10);
+  // 3 s, then 6 s later: at most 2 GETs in the 4 s the call lasts. The two clients run at once.
+  const [backedOff, storm] = await Promise.all([countGets(CLIENTS.careful), countGets(careful('get-no-backoff'))]);
+  expect(backedOff).toBeLessThanOrEqual(2);
+  expect(storm).toBeGreaterThan(10);
 });
