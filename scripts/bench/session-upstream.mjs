@@ -10,6 +10,7 @@
 // Messages: 'mark' (start measuring), {run: {n, body}} (msw kinds: run the sessions here), 'usage'.
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
+import { GCProfiler } from 'node:v8';
 import { readGolden } from '../../dist/index.js';
 import { runSessions } from './session-client.mjs';
 
@@ -175,9 +176,36 @@ const sampler = setInterval(() => {
 }, 20);
 sampler.unref();
 
+// What the measured part allocated and collected, figures that do not depend on the machine's load:
+// bytes allocated on the JS heap (the used heap's growth between collections, summed), and the
+// collections by kind with their pauses (a pause is every session's: its timers all wait for it).
+let gcProfiler;
+function gcFigures() {
+  const { statistics } = gcProfiler.stop();
+  gcProfiler = undefined;
+  let allocated = 0;
+  let usedBefore = gcAtMark;
+  const byKind = {};
+  for (const gc of statistics) {
+    allocated += Math.max(0, gc.beforeGC.heapStatistics.usedHeapSize - usedBefore);
+    usedBefore = gc.afterGC.heapStatistics.usedHeapSize;
+    byKind[gc.gcType] ??= { count: 0, pauseMs: 0, maxMs: 0 };
+    const kind = byKind[gc.gcType];
+    kind.count++;
+    kind.pauseMs += gc.cost / 1000;
+    kind.maxMs = Math.max(kind.maxMs, gc.cost / 1000);
+  }
+  allocated += Math.max(0, process.memoryUsage().heapUsed - usedBefore);
+  return { allocatedMB: allocated / 2 ** 20, byKind };
+}
+let gcAtMark = 0;
+
 // BENCH_CPU_PROF=DIR: a CPU profile of the measured part only (from 'mark' to 'usage'), not the start-up.
+// BENCH_HEAP_PROF=DIR: a sampling heap profile of the same part, every allocation (those collected
+// since included), so it says where what the GC had to collect was allocated (see profile-top.mjs).
 const profileDir = process.env.BENCH_CPU_PROF;
-const inspector = profileDir ? new (await import('node:inspector')).Session() : undefined;
+const heapDir = process.env.BENCH_HEAP_PROF;
+const inspector = profileDir || heapDir ? new (await import('node:inspector')).Session() : undefined;
 const post = (method, params) =>
   new Promise((resolve, reject) =>
     inspector.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
@@ -185,16 +213,31 @@ const post = (method, params) =>
 async function startProfile() {
   if (!inspector) return;
   inspector.connect();
+  if (heapDir) {
+    await post('HeapProfiler.enable');
+    await post('HeapProfiler.startSampling', {
+      samplingInterval: 512,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
+  if (!profileDir) return;
   await post('Profiler.enable');
   await post('Profiler.setSamplingInterval', { interval: 250 });
   await post('Profiler.start');
 }
 async function stopProfile() {
   if (!inspector) return;
-  const { profile } = await post('Profiler.stop');
-  inspector.disconnect();
   const { writeFileSync } = await import('node:fs');
-  writeFileSync(`${profileDir}/${kind}-${process.pid}.cpuprofile`, JSON.stringify(profile));
+  if (profileDir) {
+    const { profile } = await post('Profiler.stop');
+    writeFileSync(`${profileDir}/${kind}-${process.pid}.cpuprofile`, JSON.stringify(profile));
+  }
+  if (heapDir) {
+    const { profile } = await post('HeapProfiler.stopSampling');
+    writeFileSync(`${heapDir}/${kind}-${process.pid}.heapprofile`, JSON.stringify(profile));
+  }
+  inspector.disconnect();
 }
 
 process.on('message', async (message) => {
@@ -207,9 +250,13 @@ process.on('message', async (message) => {
     peakRss = rssAtMark;
     peakHeap = heapAtMark;
     samplerMs = 0;
+    gcProfiler = new GCProfiler();
+    gcAtMark = process.memoryUsage().heapUsed;
+    gcProfiler.start();
     process.send({ marked: true });
   } else if (message === 'usage') {
     const cpu = process.cpuUsage(cpuAtMark);
+    const gc = gcProfiler ? gcFigures() : undefined;
     await stopProfile();
     peakRss = Math.max(peakRss, process.memoryUsage.rss());
     peakHeap = Math.max(peakHeap, held());
@@ -218,8 +265,14 @@ process.on('message', async (message) => {
         cpuMs: (cpu.user + cpu.system) / 1000 - samplerMs,
         rssGrowthMB: (peakRss - rssAtMark) / 2 ** 20,
         heapGrowthMB: (peakHeap - heapAtMark) / 2 ** 20,
+        gc,
       },
     });
+  } else if (message === 'resources') {
+    // The handles and timers alive now (asked mid-run: what every open stream holds).
+    const resources = {};
+    for (const name of process.getActiveResourcesInfo()) resources[name] = (resources[name] ?? 0) + 1;
+    process.send({ resources });
   } else if (message?.run) {
     const { n, body, rampMs } = message.run;
     process.send({ outcomes: await runSessions(url, n, body, { via: 'fetch', rampMs }) });

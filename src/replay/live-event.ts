@@ -197,12 +197,21 @@ interface StreamTiming {
   readonly read?: number | undefined;
 }
 
+/** Offsets by list of events, for the head offset last asked: every call of one recording asks the same. */
+const offsetsByEvents = new WeakMap<
+  readonly StreamTiming[],
+  { readonly headUs: number; readonly offsets: readonly number[] }
+>();
+
 /**
  * When a stream plays: its head at `headUs`, then each event. Events the recording received in one
  * read share the offset of the first of them, so they are written together again (one read for the
- * client), as recorded.
+ * client), as recorded. Worked out once for a list of events (an exchange's, shared by its calls)
+ * and a head offset, and shared, frozen, by every call that plays them.
  */
-export function streamOffsets(events: readonly StreamTiming[], headUs: number): number[] {
+export function streamOffsets(events: readonly StreamTiming[], headUs: number): readonly number[] {
+  const known = offsetsByEvents.get(events);
+  if (known?.headUs === headUs) return known.offsets;
   const offsets: number[] = [headUs];
   for (let i = 0; i < events.length; i++) {
     const event = events[i] as StreamTiming;
@@ -210,5 +219,7 @@ export function streamOffsets(events: readonly StreamTiming[], headUs: number): 
     const sameRead = previous !== undefined && event.read !== undefined && previous.read === event.read;
     offsets.push(sameRead ? (offsets[i] as number) : Math.max(headUs, event.offsetUs));
   }
+  Object.freeze(offsets);
+  offsetsByEvents.set(events, { headUs, offsets });
   return offsets;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { FakePaceClock } from '../../test/support/fake-pace-clock.js';
+import { streamOffsets } from './live-event.js';
 import { createPacer, runLater } from './pacing.js';
 import { ReplayEngine } from './replay-engine.js';
 
@@ -37,6 +38,39 @@ describe('paceInOrder', () => {
     ]);
     expect(doneAt).toBe(50);
     expect(clock.armed).toBe(0);
+  });
+
+  test('takes the delays as a list, read in place: the same times as the function giving them', () => {
+    const times = (delays: ((i: number) => number) | readonly number[]) => {
+      const { clock, pacer } = fake();
+      const delivered: [number, number][] = [];
+      pacer.paceInOrder(
+        4,
+        delays,
+        (i) => delivered.push([i, clock.now()]),
+        () => delivered.push([-1, clock.now()]),
+      );
+      clock.block(15);
+      clock.advance(100);
+      return delivered;
+    };
+    expect(times([0, 10, 10, 30])).toEqual(times((i) => [0, 10, 10, 30][i] as number));
+    expect(times([0, 10, 10, 30])).toEqual([
+      [0, 15],
+      [1, 15],
+      [2, 15],
+      [3, 30],
+      [-1, 30],
+    ]);
+  });
+
+  test("a recording's stream offsets are one shared, frozen list per head offset", () => {
+    const events = [{ offsetUs: 5 }, { offsetUs: 9, read: 1 }, { offsetUs: 12, read: 1 }];
+    const offsets = streamOffsets(events, 2);
+    expect(offsets).toEqual([2, 5, 9, 9]);
+    expect(Object.isFrozen(offsets)).toBe(true);
+    expect(streamOffsets(events, 2)).toBe(offsets);
+    expect(streamOffsets(events, 7)).toEqual([7, 7, 9, 9]);
   });
 
   test('never delivers synchronously; a stopped stream delivers nothing more, never finishes and leaves no timer', () => {

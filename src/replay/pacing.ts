@@ -157,6 +157,8 @@ export interface Pacer {
   runLater(delayMs: number, run: () => void): () => void;
   /**
    * Runs `deliver(i)` for each offset in order, each at `start + delayMs(i)`, one pending run at a time.
+   * `delayMs` may be the list of delays itself: a list shared by every stream of one recording is
+   * read in place, where a function per stream would be a closure each and box every delay it returns.
    *
    * One timer per frame would be simpler, but Node fires timers of different durations out of order
    * when the event loop runs late (a busy machine, many sessions): frame 5 of a stream could go out
@@ -169,11 +171,16 @@ export interface Pacer {
    */
   paceInOrder(
     count: number,
-    delayMs: (index: number) => number,
+    delayMs: ((index: number) => number) | readonly number[],
     deliver: (index: number) => void,
     done: () => void,
     flush?: () => void,
   ): () => void;
+}
+
+/** The `index`th delay of {@link Pacer.paceInOrder}'s `delayMs`, a function or a list. */
+function delayAt(delayMs: ((index: number) => number) | readonly number[], index: number): number {
+  return typeof delayMs === 'function' ? delayMs(index) : (delayMs[index] as number);
 }
 
 /**
@@ -198,7 +205,7 @@ export function createPacer(clock: PaceClock = realPaceClock): Pacer {
         const ran = pending;
         pending = undefined;
         const first = next;
-        while (!stopped && next < count && start + delayMs(next) <= clock.now()) deliver(next++);
+        while (!stopped && next < count && start + delayAt(delayMs, next) <= clock.now()) deliver(next++);
         if (stopped) return;
         if (next >= count) {
           done();
@@ -206,10 +213,10 @@ export function createPacer(clock: PaceClock = realPaceClock): Pacer {
         }
         // What this stream just delivered leaves now, before the other streams due at this wake-up.
         if (next > first) flush?.();
-        pending = scheduler.schedule(start + delayMs(next), run, ran);
+        pending = scheduler.schedule(start + delayAt(delayMs, next), run, ran);
       };
       // Never deliver synchronously: the caller gets the stopper before anything happens.
-      pending = scheduler.schedule(count === 0 ? start : start + delayMs(0), run);
+      pending = scheduler.schedule(count === 0 ? start : start + delayAt(delayMs, 0), run);
       return () => {
         stopped = true;
         if (pending) scheduler.cancel(pending);

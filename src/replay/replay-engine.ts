@@ -114,6 +114,8 @@ export class ReplayEngine {
   private readonly received: ReplayReportEntry[] = [];
   /** A recorded task's polls, served in order (tasks extension). */
   private readonly taskPolls = new TaskPolls();
+  /** Delays by shared (frozen) list of offsets; a list made for one call is not kept. */
+  private readonly delays = new WeakMap<readonly number[], readonly number[]>();
   private closed = false;
 
   /** @param pacer the clock deliveries are paced on; a test passes one on a fake clock */
@@ -236,7 +238,7 @@ export class ReplayEngine {
     if (this.closed) return;
     call.stop = this.pacer.paceInOrder(
       offsetsUs.length,
-      (i) => this.delayMs(offsetsUs[i] as number),
+      this.delaysOf(offsetsUs),
       deliver,
       () => {
         call.stop = undefined;
@@ -244,6 +246,17 @@ export class ReplayEngine {
       },
       flush,
     );
+  }
+
+  /** Delays (ms) of offsets (µs), once per list `streamOffsets` shares: read in place, no closure per stream. */
+  private delaysOf(offsetsUs: readonly number[]): readonly number[] {
+    if (!Object.isFrozen(offsetsUs)) return offsetsUs.map((offset) => this.delayMs(offset));
+    let delays = this.delays.get(offsetsUs);
+    if (!delays) {
+      delays = offsetsUs.map((offset) => this.delayMs(offset));
+      this.delays.set(offsetsUs, delays);
+    }
+    return delays;
   }
 
   /** Runs `run` after a recorded offset (µs) under the pace option, unless the session ends first. */

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { clientCheckGolden } from '../client-check/goldens.js';
 import { chunkSseEvent } from './chunking.js';
-import type { ReplayFaults } from './replay-faults.js';
+import type { ResponseSink } from './http-exchange.js';
+import { FaultFront, type ReplayFaults } from './replay-faults.js';
 import { createReplayServer, type ReplayServer } from './replay-server.js';
 
 const EVENT = 'event: message\nid: 1-2\ndata: {"jsonrpc":"2.0","id":1,"result":{"text":"café"}}\n\n';
@@ -133,5 +134,34 @@ describe('the fault front', () => {
         .filter((r) => r.httpMethod === 'GET')
         .map((r) => r.fault),
     ).toEqual(['GET answered and closed at once', 'resumption dropped before any event']);
+  });
+});
+
+describe('the audit of what a response carried', () => {
+  const sink = (): ResponseSink => ({ head() {}, write() {}, end() {}, onClose() {} });
+  const admitted = () => {
+    const front = new FaultFront();
+    const request = { httpMethod: 'POST', headers: {}, body: '{"jsonrpc":"2.0","id":1,"method":"tools/call"}' };
+    return { watched: front.admit(request, sink()) as ResponseSink, entry: () => front.requests[0] };
+  };
+  const bytes = (text: string): Uint8Array => new Uint8Array(Buffer.from(text));
+
+  it('notes the first progress and the result in text, Buffers and plain byte arrays', () => {
+    for (const form of [(t: string) => t, (t: string) => Buffer.from(t), bytes]) {
+      const { watched, entry } = admitted();
+      watched.write(form('event: message\ndata: {"kind":"result","text":"notifications"}\n\n'));
+      expect([entry()?.firstProgressAt, entry()?.resultAt]).toEqual([undefined, undefined]);
+      watched.write(form('data: {"method":"notifications/progress","params":{"progress":1}}\n\n'));
+      expect([typeof entry()?.firstProgressAt, entry()?.resultAt]).toEqual(['number', undefined]);
+      watched.write(form('data: {"jsonrpc":"2.0","id":1,"error"\n :{"code":1}}\n\n'));
+      expect(entry()?.resultAt).toBeTypeOf('number');
+    }
+  });
+  it('reads a key without its colon as no result, and finds a result among the pieces of one write', () => {
+    const { watched, entry } = admitted();
+    watched.write(bytes('data: {"id":1,"note":"result","text":"\\"error\\" is a word"}\n\n'));
+    expect(entry()?.resultAt).toBeUndefined();
+    watched.writeAll?.([bytes('data: {"id":1,'), bytes('"result":{}}\n\n')]);
+    expect(entry()?.resultAt).toBeTypeOf('number');
   });
 });

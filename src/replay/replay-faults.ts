@@ -108,7 +108,8 @@ export class FaultFront {
     sink: ResponseSink,
   ): { readonly request: IncomingRequest; readonly sink: ResponseSink } | undefined {
     const headers: Record<string, string> = {};
-    for (const name of AUDITED_HEADERS) {
+    for (let i = 0; i < AUDITED_HEADERS.length; i++) {
+      const name = AUDITED_HEADERS[i] as (typeof AUDITED_HEADERS)[number];
       const value = request.headers[name];
       if (value !== undefined) headers[name] = value;
     }
@@ -122,7 +123,7 @@ export class FaultFront {
       ...(isCall && { call: ++this.calls }),
     };
     this.requests.push(entry);
-    const watched = watch(entry, sink);
+    const watched = new WatchedSink(entry, sink);
     const session = headers['mcp-session-id'];
     if (session !== undefined && this.gone.has(session)) {
       entry.fault = 'session gone: 404';
@@ -190,41 +191,88 @@ export class FaultFront {
   }
 }
 
-/** A sink that notes on `entry` what was written and when, and who ended the response. */
-function watch(entry: AuditedRequest, sink: ResponseSink): ResponseSink & { onEnd(listener: () => void): void } {
-  const ends: (() => void)[] = [];
-  const note = (bytes: Uint8Array | string): void => {
-    const text = textOf(bytes);
-    if (entry.firstProgressAt === undefined && text.includes('notifications/progress'))
-      entry.firstProgressAt = Date.now();
-    if (entry.resultAt === undefined && /"(result|error)"\s*:/.test(text)) entry.resultAt = Date.now();
-  };
-  sink.onClose(() => {
-    entry.closedByClientAt ??= Date.now();
-  });
-  return {
-    head(status, headers) {
-      entry.status ??= status;
-      sink.head(status, headers);
-    },
-    write(bytes) {
-      note(bytes);
-      sink.write(bytes);
-    },
-    writeAll(pieces) {
-      for (const piece of pieces) note(piece);
-      if (sink.writeAll) sink.writeAll(pieces);
-      else for (const piece of pieces) sink.write(piece);
-    },
-    flush: () => sink.flush?.(),
-    end() {
-      if (entry.closedByClientAt === undefined) entry.endedAt ??= Date.now();
-      sink.end();
-      for (const listener of ends.splice(0)) listener();
-    },
-    onClose: (listener) => sink.onClose(listener),
-    onEnd: (listener) => ends.push(listener),
-  };
+const PROGRESS = Buffer.from('notifications/progress');
+const RESULT_KEY = Buffer.from('"result"');
+const ERROR_KEY = Buffer.from('"error"');
+const RESULT = /"(result|error)"\s*:/;
+
+const bufferOf = (bytes: Uint8Array): Buffer =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** Whether a write carries a progress notification: its bytes searched as they are, not decoded. */
+const carriesProgress = (bytes: Uint8Array | string): boolean =>
+  typeof bytes === 'string' ? bytes.includes('notifications/progress') : bufferOf(bytes).includes(PROGRESS);
+
+/**
+ * Whether a write carries a result or an error member. Its text is decoded (for the pattern) only
+ * when its bytes hold one of the two keys, which the pattern needs (ASCII, so alike in bytes and text).
+ */
+function carriesResult(bytes: Uint8Array | string): boolean {
+  if (typeof bytes === 'string') return RESULT.test(bytes);
+  const buffer = bufferOf(bytes);
+  return (buffer.includes(RESULT_KEY) || buffer.includes(ERROR_KEY)) && RESULT.test(textOf(bytes));
+}
+
+/**
+ * A sink that notes on its entry what was written and when, and who ended the response. Every
+ * response of a replay goes through one (the audit is always kept): a class, not a closure per
+ * method per response, and a write is looked at only until both of its times are known, by a
+ * search of its bytes rather than a decoding of every event.
+ */
+class WatchedSink implements ResponseSink {
+  private ends: (() => void)[] | undefined;
+
+  constructor(
+    private readonly entry: AuditedRequest,
+    private readonly sink: ResponseSink,
+  ) {
+    sink.onClose(() => {
+      entry.closedByClientAt ??= Date.now();
+    });
+  }
+
+  private note(bytes: Uint8Array | string): void {
+    const entry = this.entry;
+    if (entry.firstProgressAt === undefined && carriesProgress(bytes)) entry.firstProgressAt = Date.now();
+    if (entry.resultAt === undefined && carriesResult(bytes)) entry.resultAt = Date.now();
+  }
+
+  head(status: number, headers: Record<string, string>): void {
+    this.entry.status ??= status;
+    this.sink.head(status, headers);
+  }
+
+  write(bytes: Uint8Array | string): void {
+    this.note(bytes);
+    this.sink.write(bytes);
+  }
+
+  writeAll(pieces: readonly Uint8Array[]): void {
+    for (const piece of pieces) this.note(piece);
+    if (this.sink.writeAll) this.sink.writeAll(pieces);
+    else for (const piece of pieces) this.sink.write(piece);
+  }
+
+  flush(): void {
+    this.sink.flush?.();
+  }
+
+  end(): void {
+    if (this.entry.closedByClientAt === undefined) this.entry.endedAt ??= Date.now();
+    this.sink.end();
+    const ends = this.ends;
+    this.ends = undefined;
+    if (ends) for (const listener of ends) listener();
+  }
+
+  onClose(listener: () => void): void {
+    this.sink.onClose(listener);
+  }
+
+  onEnd(listener: () => void): void {
+    this.ends ??= [];
+    this.ends.push(listener);
+  }
 }
 
 const EVENT_END = /\r\n\r\n|\n\n|\r\r/;

@@ -76,49 +76,72 @@ function cork(entry: Corkable): void {
   entry.res.cork();
 }
 
+/**
+ * The sink of one node:http response. A class, so a response costs one object, not a closure per
+ * method (every request of every session has one); it is its own entry in the corked list.
+ */
+class NodeResponseSink implements ResponseSink, Corkable {
+  corked = false;
+  private done = false;
+  /** Who to tell when the client goes away first: most responses have none or one. */
+  private listeners: (() => void) | (() => void)[] | undefined;
+
+  constructor(readonly res: ServerResponse) {
+    res.on('close', () => this.closed());
+  }
+
+  private closed(): void {
+    if (this.done) return;
+    this.done = true;
+    const listeners = this.listeners;
+    if (typeof listeners === 'function') listeners();
+    else if (listeners) for (const listener of listeners) listener();
+  }
+
+  head(status: number, headers: Record<string, string>): void {
+    if (this.done || this.res.headersSent) return;
+    // The head leaves with whatever follows it in the same turn (a 202's end, a stream's first event).
+    cork(this);
+    this.res.writeHead(status, headers);
+    this.res.flushHeaders();
+  }
+
+  write(bytes: Uint8Array | string): void {
+    if (this.done) return;
+    cork(this);
+    this.res.write(bytes);
+  }
+
+  writeAll(pieces: readonly Uint8Array[]): void {
+    if (this.done) return;
+    cork(this);
+    for (const piece of pieces) this.res.write(piece);
+  }
+
+  flush(): void {
+    uncork(this);
+  }
+
+  end(): void {
+    if (this.done) return;
+    this.done = true;
+    // end() uncorks the socket fully: nothing is left to uncork when the turn ends (the socket may
+    // by then carry the next response of a keep-alive connection).
+    this.corked = false;
+    this.res.end();
+  }
+
+  onClose(listener: () => void): void {
+    const listeners = this.listeners;
+    if (listeners === undefined) this.listeners = listener;
+    else if (typeof listeners === 'function') this.listeners = [listeners, listener];
+    else listeners.push(listener);
+  }
+}
+
 /** A {@link ResponseSink} over a node:http response that ignores writes once the client is gone. */
 export function nodeResponseSink(res: ServerResponse): ResponseSink {
-  let done = false;
-  const listeners: (() => void)[] = [];
-  const entry: Corkable = { res, corked: false };
-  const write = (bytes: Uint8Array | string): void => {
-    cork(entry);
-    res.write(bytes);
-  };
-  res.on('close', () => {
-    if (done) return;
-    done = true;
-    for (const listener of listeners) listener();
-  });
-  return {
-    head(status, headers) {
-      if (done || res.headersSent) return;
-      // The head leaves with whatever follows it in the same turn (a 202's end, a stream's first event).
-      cork(entry);
-      res.writeHead(status, headers);
-      res.flushHeaders();
-    },
-    write(bytes) {
-      if (!done) write(bytes);
-    },
-    writeAll(pieces) {
-      if (!done) for (const piece of pieces) write(piece);
-    },
-    flush() {
-      uncork(entry);
-    },
-    end() {
-      if (done) return;
-      done = true;
-      // end() uncorks the socket fully: nothing is left to uncork when the turn ends (the socket may
-      // by then carry the next response of a keep-alive connection).
-      entry.corked = false;
-      res.end();
-    },
-    onClose(listener) {
-      listeners.push(listener);
-    },
-  };
+  return new NodeResponseSink(res);
 }
 
 /**
