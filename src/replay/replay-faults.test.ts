@@ -142,7 +142,7 @@ describe('the audit of what a response carried', () => {
   const admitted = () => {
     const front = new FaultFront();
     const request = { httpMethod: 'POST', headers: {}, body: '{"jsonrpc":"2.0","id":1,"method":"tools/call"}' };
-    return { watched: front.admit(request, sink()) as ResponseSink, entry: () => front.requests[0] };
+    return { watched: front.admit(request, sink())?.sink as ResponseSink, entry: () => front.requests[0] };
   };
   const bytes = (text: string): Uint8Array => new Uint8Array(Buffer.from(text));
 
