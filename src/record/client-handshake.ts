@@ -5,6 +5,7 @@ import { isJsonObject } from '../transcript/json-object.js';
 import { INITIALIZED, isResponse, legacyInitialize, resultOf } from '../transcript/json-rpc.js';
 import { ENVELOPE_KEYS } from '../transcript/modern-envelope.js';
 import { DEFAULT_PROTOCOL_VERSION, RECORDER, VERSION } from '../version.js';
+import { isAddressFailure } from './connection-error.js';
 import { clientCapabilities, offersModern, paramHeadersOf, withEnvelope } from './modern-era.js';
 import { describeScenario, type Scenario } from './scenario.js';
 import type { CallStream, WireSession } from './wire-session.js';
@@ -173,6 +174,14 @@ export async function listTools(
   );
 }
 
+/** What `server/discover` told: whether it offered 2026-07-28, and why not. */
+export interface DiscoverOutcome {
+  readonly offered: boolean;
+  readonly why: string;
+  /** The target was not reached or refused the request as not found or not allowed: not a question of era. */
+  readonly addressFailure?: boolean;
+}
+
 /**
  * The modern era's handshake: `server/discover` with the per-request envelope. Resolves with the
  * answer when it offers 2026-07-28, `undefined` when it does not (or the server refuses the
@@ -183,7 +192,7 @@ export async function discover(
   scenario: Scenario,
   id: number,
   timeoutMs: number,
-): Promise<{ readonly offered: boolean; readonly why: string }> {
+): Promise<DiscoverOutcome> {
   let response: JsonRpcMessage | undefined;
   try {
     response = await requestResponse(
@@ -195,7 +204,7 @@ export async function discover(
   } catch (error) {
     // `why` is quoted inside other sentences: without its closing period ("Expected HTTP 200.. Expected").
     if (error instanceof GoldenError && error.code === 'E_TARGET')
-      return { offered: false, why: error.message.replace(/\.+$/, '') };
+      return { offered: false, why: error.message.replace(/\.+$/, ''), addressFailure: isAddressFailure(error) };
     throw error;
   }
   if (offersModern(response)) return { offered: true, why: 'server/discover offered 2026-07-28' };

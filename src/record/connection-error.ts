@@ -18,12 +18,37 @@ function causeMessage(error: unknown): string {
   return cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
 }
 
+/** Errors whose fix is the target's address or credentials, not the protocol era (see {@link isAddressFailure}). */
+const ADDRESS_FAILURES = new WeakSet<Error>();
+
+/**
+ * True for an error that says the target could not be reached, or refused the request as not found
+ * (404) or not allowed (401, 403): another protocol era would fare no better, so advice to record
+ * in another era does not fit it.
+ */
+export function isAddressFailure(error: unknown): boolean {
+  return error instanceof Error && ADDRESS_FAILURES.has(error);
+}
+
+/** The `E_TARGET` error for an HTTP answer with `status` other than the one expected, marked by {@link isAddressFailure} where it applies. */
+export function statusError(status: number, message: string): GoldenError {
+  const error = new GoldenError('E_TARGET', message);
+  if (status === 401 || status === 403 || status === 404) ADDRESS_FAILURES.add(error);
+  return error;
+}
+
 /**
  * Turns what `fetch` throws when a target cannot be reached into an `E_TARGET` error that says
  * what failed, what was expected and how to fix it (refused connection, unknown host, TLS), instead
  * of undici's bare `TypeError: fetch failed`. `where` names the target without its secrets.
  */
 export function connectionError(error: unknown, where: string): GoldenError {
+  const failure = unreachable(error, where);
+  ADDRESS_FAILURES.add(failure);
+  return failure;
+}
+
+function unreachable(error: unknown, where: string): GoldenError {
   const code = causeCode(error);
   const detail = `${code ?? 'error'}: ${causeMessage(error)}`;
   if (code === 'ECONNREFUSED') {

@@ -5,7 +5,7 @@ import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { parseJsonRpc } from '../transcript/json-rpc.js';
 import { modernHeaders } from '../transcript/modern-envelope.js';
 import { SseParser } from '../transcript/sse.js';
-import { connectionError, statusHint } from './connection-error.js';
+import { connectionError, statusError, statusHint } from './connection-error.js';
 import { sseBlocksOfRead } from './frame-sink.js';
 import { CLIENT_CLOSED_STREAM, type FetchLike } from './recording-fetch.js';
 import type { CallStream, StreamedMessage, WireSession } from './wire-session.js';
@@ -212,8 +212,8 @@ export function openHttpSession(endpoint: string, options: HttpSessionOptions): 
           message.method === 'initialize' && failure.includes('"code":-32022')
             ? ' The server speaks only 2026-07-28, which has no initialize: record it with --era modern (or "era": "modern"), or leave --era at auto for --target.'
             : '';
-        throw new GoldenError(
-          'E_TARGET',
+        throw statusError(
+          response.status,
           `${what} failed: ${failure}. Expected HTTP 200.${eraHint}${statusHint(response.status, options.headers)}`,
         );
       }

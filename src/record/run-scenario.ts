@@ -41,9 +41,14 @@ export interface EraChoice {
 async function discoverModern(client: SessionClient, scenario: Scenario, id: number): Promise<string> {
   const found = await client.discover(id);
   if (!found.offered) {
+    // A target not reached, or refusing as not found or not allowed, says its own fix (the URL, the
+    // credentials); another era would fare no better, so the era advice is for a server that answered.
+    const advice = found.addressFailure
+      ? ''
+      : ' Expected server/discover to offer 2026-07-28. Record a 2025 server with --era legacy (or "era": "legacy"), or let --era auto choose.';
     throw new GoldenError(
       'E_TARGET',
-      `Recording ${describeScenario(scenario)} in the modern era (2026-07-28) failed: ${found.why}. Expected server/discover to offer 2026-07-28. Record a 2025 server with --era legacy (or "era": "legacy"), or let --era auto choose.`,
+      `Recording ${describeScenario(scenario)} in the modern era (2026-07-28) failed: ${found.why}.${advice}`,
     );
   }
   return MODERN_PROTOCOL_VERSION;

@@ -1,7 +1,7 @@
 import type { Era } from '../transcript/frame.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { type CallArrivals, type ClientCall, runCall } from './client-call.js';
-import { discover, drain, initialize, listTools, requestResponse } from './client-handshake.js';
+import { type DiscoverOutcome, discover, drain, initialize, listTools, requestResponse } from './client-handshake.js';
 import { type EraStrategy, eraStrategy } from './era-strategy.js';
 import type { Scenario } from './scenario.js';
 import type { CallStream, WireSession } from './wire-session.js';
@@ -47,7 +47,7 @@ export interface SessionClient extends SessionClientOptions {
     failure?: (detail: string) => string,
   ): Promise<{ protocolVersion: string; capabilities: unknown }>;
   /** The modern handshake: `server/discover` (does it offer 2026-07-28, and why not). */
-  discover(id: number): Promise<{ readonly offered: boolean; readonly why: string }>;
+  discover(id: number): Promise<DiscoverOutcome>;
   /** `tools/list`, refusing a scenario whose tool the server lacks; the tool's `Mcp-Param-*` headers. */
   listTools(id: number): Promise<Record<string, string>>;
   /** Makes one call and reads it as the plan says. */

@@ -32,11 +32,20 @@ export interface StdioRecordingProxy {
   stop(): Promise<Transcript>;
   /**
    * Why the server never served, once {@link ended}: it could not be started (a missing command),
-   * or it exited with an error before it wrote a byte while the client was still there.
-   * `undefined` for a server that ran.
+   * it exited before the client sent anything, or it exited with an error before it wrote a byte
+   * while the client was still there; with the end of its stderr. `undefined` for a server that ran.
    */
   startFailure(): string | undefined;
+  /**
+   * How the server ended the session itself, once {@link ended}: it could not start, or it exited
+   * (code or signal) while its client was still there, with the end of its stderr. `undefined` when
+   * the client closed its end or {@link stop} ended the session.
+   */
+  serverExit(): string | undefined;
 }
+
+/** How much of a server's stderr an error quotes: its last lines. */
+const STDERR_TAIL_CHARS = 600;
 
 /**
  * A stdio command a client starts in place of its server: starts `server`, passes every byte of
@@ -52,7 +61,7 @@ export function startStdioRecordingProxy(options: StdioRecordingProxyOptions): S
   const { server } = options;
   const label = server.label ?? [server.command, ...(server.args ?? [])].join(' ');
   const group = spawnGroup(server.command, [...(server.args ?? [])], {
-    stdio: ['pipe', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, ...server.env },
     label,
     ...(server.cwd !== undefined && { cwd: server.cwd }),
@@ -63,6 +72,15 @@ export function startStdioRecordingProxy(options: StdioRecordingProxyOptions): S
   const fromServer = sink.body(0, 'server->client', 'stdio');
   let wrote = false;
   let asked = false;
+  // Who ended the session: the client (its stdin closed), the server (it exited), or a stop.
+  let endedBy: 'client' | 'server' | 'stop' | undefined;
+  // The server's stderr is passed on, and its end kept to say why it exited.
+  let stderrTail = '';
+  const stderrClosed = new Promise<void>((resolve) => child.stderr.once('close', resolve));
+  child.stderr.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+  });
   let spawnError: NodeJS.ErrnoException | undefined;
   child.once('error', (error: NodeJS.ErrnoException) => {
     spawnError = error;
@@ -90,15 +108,26 @@ export function startStdioRecordingProxy(options: StdioRecordingProxyOptions): S
       // A server that does not exit when its stdin closes is stopped (SIGTERM, then SIGKILL).
       await Promise.race([group.exit, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
       await group.stop();
+      await Promise.race([stderrClosed, new Promise((resolve) => setTimeout(resolve, 500).unref())]);
       fromServer.end('complete');
       return transcriptOf(sink, label, options.redact);
     })();
     return stopping;
   };
   const ended = new Promise<Transcript>((resolve) => {
-    options.input.once('end', () => resolve(stop()));
-    void group.exit.then(() => resolve(stop()));
+    options.input.once('end', () => {
+      endedBy ??= 'client';
+      resolve(stop());
+    });
+    void group.exit.then(() => {
+      endedBy ??= 'server';
+      resolve(stop());
+    });
   });
+  const stderrSaid = (): string => {
+    const tail = stderrTail.trim();
+    return tail === '' ? '; it wrote nothing to stderr' : `; its stderr ended with: ${tail}`;
+  };
   const startFailure = (): string | undefined => {
     if (spawnError) {
       return spawnError.code === 'ENOENT'
@@ -106,11 +135,26 @@ export function startStdioRecordingProxy(options: StdioRecordingProxyOptions): S
         : `it could not be started (${spawnError.message})`;
     }
     const how = group.exited();
+    if (how === undefined) return undefined;
+    // A server that exited on its own before its client sent anything never served (any exit code).
+    if (endedBy === 'server' && !asked) return `it ${how} before the client sent anything${stderrSaid()}`;
     // A server asked something that failed before it wrote anything (a missing script, a crash on
     // start): an exit code other than 0; a server the proxy stopped was killed by a signal instead.
-    return asked && !wrote && how !== undefined && /^exited with code [1-9]/.test(how) ? `it ${how}` : undefined;
+    return asked && !wrote && /^exited with code [1-9]/.test(how) ? `it ${how}${stderrSaid()}` : undefined;
   };
-  return { ended, stop, startFailure };
+  const serverExit = (): string | undefined => {
+    if (endedBy !== 'server') return undefined;
+    return startFailure() ?? `it ${group.exited() ?? 'exited'} while its client was connected${stderrSaid()}`;
+  };
+  return {
+    ended,
+    stop: () => {
+      endedBy ??= 'stop';
+      return stop();
+    },
+    startFailure,
+    serverExit,
+  };
 }
 
 function transcriptOf(sink: FrameSink, label: string, redact: RedactOptions | undefined): Transcript {

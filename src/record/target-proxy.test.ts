@@ -23,7 +23,8 @@ test('when the server exits, the stream the client reads ends and the client’s
     new Promise((_, reject) => setTimeout(() => reject(new Error('the client still waits on the proxy')), 5000)),
   ]);
   expect(input.isPaused()).toBe(true);
-  expect(proxy.startFailure()).toBe('it exited with code 1');
+  expect(proxy.startFailure()).toBe('it exited with code 1; it wrote nothing to stderr');
+  expect(proxy.serverExit()).toBe('it exited with code 1; it wrote nothing to stderr');
 });
 
 test('while the server runs, the stream the client reads stays open', async () => {
@@ -39,4 +40,22 @@ test('while the server runs, the stream the client reads stays open', async () =
   input.end();
   await proxy.ended;
   expect(output.writableEnded).toBe(true);
+  // The client closed its end: the server's exit that follows is no failure of the server.
+  expect(proxy.serverExit()).toBeUndefined();
+  expect(proxy.startFailure()).toBeUndefined();
+});
+
+test('a server that dies mid-session (after it answered) is named by serverExit with the end of its stderr, not by startFailure', async () => {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  output.resume();
+  const server =
+    "process.stdin.once('data', () => { process.stdout.write('{}\\n'); process.stderr.write('out of memory\\n'); process.exit(7); });";
+  const proxy = startStdioTargetRecording({ command: process.execPath, args: ['-e', server] }, input, output);
+  input.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+  await proxy.ended;
+  expect(proxy.startFailure()).toBeUndefined();
+  expect(proxy.serverExit()).toBe(
+    'it exited with code 7 while its client was connected; its stderr ended with: out of memory',
+  );
 });

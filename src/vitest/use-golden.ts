@@ -161,12 +161,19 @@ async function record(target: UseGoldenTarget, { end, ...base }: ReturnType<type
   // Each process the client starts is a session; the SDK v2 client starts one only to ask the version.
   const sessions: StdioRecordingProxy[] = [];
   const endpoint = await startStdioEndpoint((socket) => {
-    sessions.push(startStdioTargetRecording(server, socket, socket));
+    const session = startStdioTargetRecording(server, socket, socket);
+    sessions.push(session);
+    // Said at once too: the client may wait or retry before the test ends.
+    void session.ended.then(() => {
+      const why = session.serverExit();
+      if (why !== undefined) say(`useGolden's stdio server stopped serving: ${why}`);
+    });
   });
   onTestFinished(async (context) => {
     end();
     const recorded = await Promise.all(sessions.map((session) => session.stop()));
     await endpoint.close();
+    serverFailure(sessions, recorded, relative(root, base.path));
     const kept = recorded.filter((session) => !onlyAsksVersion(session));
     if (kept.length > 1 && context.task.result?.state !== 'fail') {
       throw new GoldenError(
@@ -177,6 +184,21 @@ async function record(target: UseGoldenTarget, { end, ...base }: ReturnType<type
     await keep(context, recorded.length > 0 ? joinStdioSessions(recorded) : undefined, base.path, root);
   });
   return { ...base, command: endpoint.command, args: endpoint.args };
+}
+
+/**
+ * Fails the test naming the first stdio server that ended its session itself (it exited, or could
+ * not start, while its client was connected): the client only saw its connection close.
+ */
+function serverFailure(sessions: readonly StdioRecordingProxy[], recorded: readonly Transcript[], shown: string) {
+  for (const [index, session] of sessions.entries()) {
+    const why = session.serverExit();
+    if (why === undefined) continue;
+    throw new GoldenError(
+      'E_TARGET',
+      `[mcp-golden] useGolden could not record ${shown}: the stdio server "${recorded[index]?.header.target ?? '?'}" stopped serving: ${why}. Expected it to serve until the client closed it (the client saw only its connection close). Run the command by hand to see why, then fix it in { stdio }.`,
+    );
+  }
 }
 
 /**

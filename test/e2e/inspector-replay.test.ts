@@ -8,12 +8,13 @@ import { createReplayServer, readGolden } from 'mcp-golden';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CLI } from '../support/cli.js';
 import { runInProcess, startInProcess } from '../support/in-process-cli.js';
-import { inspectorCli } from '../support/inspector-cli.js';
+import { INSPECTOR_VERSION, inspectorCli, inspectorCliVersion } from '../support/inspector-cli.js';
 import { EVERYTHING } from '../support/server-everything.js';
 import { useTempDir } from '../support/temp-dir.js';
 
-// The Inspector's CLI (1.0.3; the Inspector 2.x needs Node 22) against replays: it sends
-// logging/setLevel on connect when logging is advertised, and lists what the server advertises.
+// The MCP Inspector 2.12.0's CLI (installed in .inspector/ by scripts/inspector/install.mjs; it declares
+// Node >= 22.19 and runs on Node 20) against replays: it sends logging/setLevel on connect when logging is
+// advertised, lists what the server advertises, and answers an empty list for what it does not.
 
 const temp = useTempDir('mcp-golden-inspector-');
 beforeAll(async () => {
@@ -93,17 +94,30 @@ test("the Inspector's prompts/get (arguments: {}) is answered from a golden reco
   }
 }, 60_000);
 
-test('the replay of a committed golden serves its recorded resources/list, and refuses prompts the server does not advertise', async () => {
+test('the Inspector these tests drive is the 2.12.0 CLI', async () => {
+  expect(INSPECTOR_VERSION).toBe('2.12.0');
+  expect(await inspectorCliVersion()).toBe(INSPECTOR_VERSION);
+});
+
+test('the replay of a committed golden serves its recorded resources/list; prompts it does not advertise are not asked for', async () => {
   const golden = fileURLToPath(new URL('../../goldens/chatty.jsonl', import.meta.url));
   // The Inspector starts the replay itself, over stdio.
   const replayStdio = [process.execPath, CLI, 'replay', golden, '--stdio'];
   const resources = await inspectorCli(replayStdio, 'resources/list');
   expect(resources.code, resources.stderr).toBe(0);
   expect(resources.json).toMatchObject({ resources: [{ name: 'audit-log' }] });
-  // Prompts are not advertised: the replay answers method not found, as the reference server does.
+  // Prompts are not advertised: the Inspector 2.12.0 answers an empty list without asking the server.
   const prompts = await inspectorCli(replayStdio, 'prompts/list');
-  expect(prompts.code).toBe(1);
-  expect(prompts.stderr).toContain('-32601');
+  expect(prompts.code, prompts.stderr).toBe(0);
+  expect(prompts.json).toEqual({ prompts: [] });
+  const replay = await createReplayServer(await readGolden(golden), { pace: 'instant' });
+  try {
+    const overHttp = await inspectorCli([replay.url], 'prompts/list');
+    expect(overHttp.json).toEqual({ prompts: [] });
+    expect(replay.report().requests.map((r) => r.method)).not.toContain('prompts/list');
+  } finally {
+    await replay.close();
+  }
 }, 60_000);
 
 describe('a call with a progress token against a golden recorded without one', () => {

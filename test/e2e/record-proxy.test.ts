@@ -6,9 +6,9 @@ import { runInProcess, startInProcess } from '../support/in-process-cli.js';
 import { inspectorCli } from '../support/inspector-cli.js';
 import { useEverythingHttp } from '../support/server-everything.js';
 
-// `record --proxy` records what a real client does: the Inspector's CLI through the proxy to
-// server-everything, written as a golden when the Inspector leaves (it sends no DELETE), replayed
-// to the same Inspector call.
+// `record --proxy` records what a real client does: the MCP Inspector 2.12.0 CLI through the proxy to
+// server-everything, written as a golden within the session idle time of the Inspector's exit (it
+// sends no DELETE; issue 44), replayed to the same Inspector call.
 
 const suite = useEverythingHttp('mcp-golden-proxy-');
 
@@ -24,7 +24,7 @@ async function filesWithin(dir: string, ms: number): Promise<string[]> {
   }
 }
 
-test("the Inspector's call through record --proxy is written when the Inspector exits (no DELETE) and replays to the same call", async () => {
+test("the Inspector 2.12.0 CLI's call through record --proxy is written within the idle time of its exit (no DELETE) and replays to the same call", async () => {
   const out = join(suite.dir, 'goldens');
   const proxy = await startCli(['record', '--proxy', '--target', suite.http.url, '--out', out]);
   const url = proxy.firstLine;

@@ -150,11 +150,25 @@ test('an unrecorded call is answered live with its progress, recorded at session
 
 test("the Inspector's unrecorded call over HTTP is answered live, written on SIGINT, and replays to the same call", async () => {
   const goldens = join(temp.dir, 'inspector-goldens');
-  await mkdir(goldens);
-  await copyFile('goldens/chatty.jsonl', join(goldens, 'chatty.jsonl'));
   // The first test stops its live server to show the replay needs none: this one starts another.
   http ??= await startEverythingHttp();
   const live = http;
+  // A golden of the same server: the Inspector 2.12.0 checks the tool in tools/list (answered from the
+  // golden) before it calls it, so the recorded list must be server-everything's.
+  const scenarios = join(temp.dir, 'inspector-scenarios.json');
+  await writeFile(scenarios, JSON.stringify([{ name: 'sum', tool: 'get-sum', arguments: { a: 1, b: 2 } }]));
+  const recorded = await runCli([
+    'record',
+    '--target',
+    live.url,
+    '--era',
+    'legacy',
+    '--scenarios',
+    scenarios,
+    '--out',
+    goldens,
+  ]);
+  expect(recorded.code, recorded.stderr).toBe(0);
   const echo = ['--tool-name', 'echo', '--tool-arg', 'message=from the inspector'];
   const replay = await startReplay([
     'replay',

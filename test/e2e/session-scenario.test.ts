@@ -7,7 +7,7 @@ import { EVERYTHING } from '../support/server-everything.js';
 import { useTempDir } from '../support/temp-dir.js';
 
 // A scenario as a whole session of server-everything: lists, a resource read, a prompt and a call
-// in one golden, replayed to the Inspector's CLI (1.0.3), re-run by verify, judged by lint.
+// in one golden, replayed to the Inspector 2.12.0 CLI, re-run by verify, judged by lint.
 
 const URI = 'demo://resource/static/document/features.md';
 const SESSION = {

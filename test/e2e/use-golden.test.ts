@@ -121,3 +121,31 @@ describe('useGolden with the SDK v1 client over HTTP, in a temporary project', {
     expect(after).not.toBe(before);
   });
 });
+
+// A stdio server that dies under useGolden: the SDK v1 client sees only "Connection closed"; the test
+// also fails with an [mcp-golden] error naming the server, its exit and its stderr, and writes nothing.
+const DYING_SERVER = `process.stdin.once('data', () => { process.stderr.write('config.json: no such file\\n'); process.exit(3); });`;
+const DYING_TEST = `
+import { useGolden } from 'mcp-golden/vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { test } from 'vitest';
+
+test('calls a stdio server that dies', async () => {
+  const { command, args } = await useGolden('dying', { stdio: { command: process.execPath, args: ['dying-server.cjs'] } });
+  const client = new Client({ name: 'use-golden-dying', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command, args }));
+});
+`;
+
+test('a stdio server that dies while useGolden records fails the test naming its exit and stderr, and writes no golden', async () => {
+  await writeFile(join(project, 'dying-server.cjs'), DYING_SERVER);
+  await writeFile(join(project, 'dying.test.mjs'), DYING_TEST);
+  const { code, output } = await run({}, 'dying.test.mjs');
+  expect(code, output).toBe(1);
+  expect(output).toContain('[mcp-golden] useGolden could not record __goldens__/dying/dying.jsonl: the stdio server "');
+  expect(output).toContain(
+    'dying-server.cjs" stopped serving: it exited with code 3; its stderr ended with: config.json: no such file',
+  );
+  expect(await exists(join(project, '__goldens__', 'dying', 'dying.jsonl'))).toBe(false);
+}, 120_000);

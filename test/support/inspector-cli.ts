@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import {
+  INSPECTOR_INSTALL_COMMAND,
+  INSPECTOR_VERSION,
+  inspectorBin,
+  installedVersion,
+} from '../../scripts/inspector/install.mjs';
 
-/** The Inspector's CLI (`@modelcontextprotocol/inspector-cli` 1.0.3, the `mcp-inspector-cli` bin). */
-const PACKAGE = dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector-cli/package.json'));
-const BIN = join(PACKAGE, 'build', 'cli.js');
+export { INSPECTOR_VERSION };
 
 /** What one Inspector CLI command printed, and how it exited. */
 export interface InspectorResult {
@@ -16,20 +19,25 @@ export interface InspectorResult {
 }
 
 /**
- * Runs `mcp-inspector-cli --cli <target> --method <method> ...args` to completion (killed after
- * 30 s). It runs from its own build folder: 1.0.3 looks for its package.json relative to the
- * working directory and fails anywhere else.
+ * The MCP Inspector 2.12.0's `mcp-inspector` bin in .inspector/ (what `npx @modelcontextprotocol/inspector@2.12.0`
+ * runs). A missing or other version fails the test naming the install command: installing takes ~40 s and
+ * several files calling the Inspector at once would race on one folder, so the tests do not install it.
  */
-export function inspectorCli(
-  target: readonly string[],
-  method: string,
-  args: readonly string[] = [],
-): Promise<InspectorResult> {
+function bin(): string {
+  const path = inspectorBin();
+  const version = installedVersion();
+  if (version !== INSPECTOR_VERSION || path === undefined || !existsSync(path))
+    throw new Error(
+      `[mcp-golden tests] the MCP Inspector ${INSPECTOR_VERSION} CLI is not installed in .inspector/ (found ${version ?? 'nothing'}). Install it with \`${INSPECTOR_INSTALL_COMMAND}\` (.ci/run does), then rerun the tests.`,
+    );
+  return path;
+}
+
+/** Runs the Inspector's bin with `args` to completion (killed after 30 s), as a user's `npx ... <args>` would. */
+function runInspector(args: readonly string[]): Promise<InspectorResult> {
+  const path = bin();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '--cli', ...target, '--method', method, ...args], {
-      cwd: join(PACKAGE, 'build'),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(process.execPath, [path, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -47,4 +55,21 @@ export function inspectorCli(
       resolve({ code, json, stdout, stderr });
     });
   });
+}
+
+/**
+ * Runs `mcp-inspector --cli <target> --method <method> ...args` (the Inspector 2.12.0 CLI) to completion:
+ * `target` is a URL, or a command and its arguments (a stdio server the Inspector starts).
+ */
+export function inspectorCli(
+  target: readonly string[],
+  method: string,
+  args: readonly string[] = [],
+): Promise<InspectorResult> {
+  return runInspector(['--cli', ...target, '--method', method, ...args]);
+}
+
+/** The version the Inspector's CLI reports (`mcp-inspector --cli --version`). */
+export async function inspectorCliVersion(): Promise<string> {
+  return (await runInspector(['--cli', '--version'])).stdout.trim();
 }

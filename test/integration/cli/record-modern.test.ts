@@ -102,6 +102,42 @@ describe('mcp-golden record against SDK v2 servers (2026-07-28)', () => {
     await expect(readFile(join(out, 'modern-progress.jsonl'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
+  test('--era modern: the advice fits the failure (a wrong path or a closed port: the target; a 2025 server: --era legacy)', async () => {
+    const scenarios = join(dir, 'scenarios.json');
+    const record = (target: string) =>
+      runInProcess([
+        'record',
+        'modern-progress',
+        '--target',
+        target,
+        '--scenarios',
+        scenarios,
+        '--out',
+        join(dir, 'advice'),
+        '--era',
+        'modern',
+      ]);
+    const legacyOnly = await startInProcess(['serve', '--era', 'legacy', '--port', '0']);
+    try {
+      const old = await record(legacyOnly.firstLine);
+      expect(old.code).toBe(1);
+      expect(old.stderr).toContain('Record a 2025 server with --era legacy');
+      const notFound = await record(legacyOnly.firstLine.replace(/\/mcp$/, '/nope'));
+      expect(notFound.code).toBe(1);
+      expect(notFound.stderr).toContain('HTTP 404');
+      expect(notFound.stderr).toContain('check the path in --target');
+      expect(notFound.stderr).not.toContain('--era legacy');
+    } finally {
+      await legacyOnly.stop();
+    }
+    const closed = await startSdkV2Server({ legacy: 'reject' });
+    await closed.close();
+    const refused = await record(closed.url);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('ECONNREFUSED');
+    expect(refused.stderr).not.toContain('--era legacy');
+  });
+
   test('--era sideways is a usage error', async () => {
     const result = await runInProcess(['record', '--era', 'sideways', '--list']);
     expect(result.code).toBe(2);

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -47,3 +47,38 @@ test.each([
   expect(Date.now() - started).toBeLessThan(10_000);
   expect(await readdir(out).catch(() => [])).toEqual([]);
 });
+
+test.each([
+  [
+    'with a code',
+    "process.stderr.write('listen EADDRINUSE: port taken\\n'); process.exit(3);",
+    'exited with code 3',
+    'listen EADDRINUSE: port taken',
+  ],
+  [
+    'by a signal',
+    "process.stderr.write('about to die\\n'); process.kill(process.pid, 'SIGKILL');",
+    'was killed by SIGKILL',
+    'about to die',
+  ],
+])(
+  'a server that exits %s before the client sends anything: exit 1, an [mcp-golden] error naming its exit and stderr',
+  async (_, source, how, said) => {
+    const script = join(dir, `dies-${how.replace(/\W+/g, '-')}.cjs`);
+    await writeFile(script, source);
+    const out = join(dir, `early-${how.replace(/\W+/g, '-')}`);
+    // A client that has not written yet: its stdin open and empty.
+    const stdin = new PassThrough();
+    const result = await runInProcess(['record', '--proxy', '--stdio', `node ${script}`, '--out', out], {
+      stdin,
+      timeoutMs: 20_000,
+    });
+    stdin.destroy();
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/^\[mcp-golden\] record --proxy could not start the stdio server "/);
+    expect(result.stderr).toContain(`it ${how} before the client sent anything; its stderr ended with: ${said}`);
+    expect(result.stderr).not.toContain('sessions written');
+    expect(result.stdout).toBe('');
+    expect(await readdir(out).catch(() => [])).toEqual([]);
+  },
+);
