@@ -6,7 +6,7 @@ import { crossGoldens } from './cross-era.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http-guards.js';
 import { jsonRpcError } from './json-rpc-error.js';
 import type { LiveEvent } from './live-event.js';
-import { splitGoldensByEra } from './modern-http-replay.js';
+import { splitGoldensByEra } from './golden-peer.js';
 import { frameEvent } from './reframe.js';
 import type { ReplayOptions, ReplaySession } from './replay-engine.js';
 import { ReplayEngine } from './replay-engine.js';

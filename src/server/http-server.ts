@@ -2,14 +2,17 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { nodeAnswerSink, refusalAnswer, unknownSession, writeAnswer } from '../http/answering-era.js';
 import { closeNow, listenLoopback } from '../http/listen-loopback.js';
 import { MCP_PROTOCOL_VERSIONS } from '../http/mcp-http-rules.js';
 import { isAllowedOrigin } from '../http/origin-policy.js';
-import { jsonRpcErrorOf, type RequestRefusal, readRequest } from '../http/read-request.js';
+import { answerPerRequest } from '../http/per-request-side.js';
+import { readRequest } from '../http/read-request.js';
+import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { AuditLog } from './audit-log.js';
 import { CountingEventStore } from './counting-event-store.js';
 import { holdForTurn } from './hold-for-turn.js';
-import { serveModern } from './modern-http.js';
+import { referencePeer } from './reference-peer.js';
 import { asksNoAccelHeader, isJsonContent, legacyBatchRefusal, readPost } from './post-body.js';
 import { connectWithHooks } from './reference-server.js';
 import { TaskStore } from './tasks-extension.js';
@@ -124,26 +127,20 @@ function sendJsonError(res: ServerResponse, status: number, code: number, messag
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+/** A request's headers, one string each (names lower-cased, as node gives them). */
+function flatHeaders(req: IncomingMessage): Record<string, string | undefined> {
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(req.headers))
+    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  return headers;
+}
+
 /** The version the SDK's server answers an `initialize` with: the client's when supported, else the newest. */
 function negotiatedVersion(message: unknown): string | undefined {
   const params = (message as { params?: { protocolVersion?: unknown } }).params;
   const wanted = params?.protocolVersion;
   if (typeof wanted !== 'string') return undefined;
   return MCP_PROTOCOL_VERSIONS.includes(wanted) ? wanted : MCP_PROTOCOL_VERSIONS[0];
-}
-
-/** Answers a request the reader refused: `202` with no body for an accepted-and-dropped notification, else the JSON-RPC error. */
-function sendRefusal(res: ServerResponse, refusal: RequestRefusal, id: string | number | null): void {
-  if (refusal.status === 202) {
-    res.writeHead(202).end();
-    return;
-  }
-  const headers =
-    refusal.status === 405
-      ? { 'content-type': 'application/json', allow: 'POST' }
-      : { 'content-type': 'application/json' };
-  res.writeHead(refusal.status, headers);
-  res.end(JSON.stringify(jsonRpcErrorOf(id, refusal)));
 }
 
 /**
@@ -196,6 +193,17 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       session.lastSeen = Date.now();
     });
   };
+
+  // The 2026-07-28 side: the era's rules answer before the reference tools do.
+  const modernPeer = referencePeer({
+    audit,
+    failAtStep: options.failAtStep,
+    checkTools: options.checkTools ?? false,
+    jsonResponse: options.jsonResponse ?? false,
+    accelHeader: options.accelHeader ?? true,
+    tasks,
+    enforceParamHeaders: options.paramHeaders !== 'record',
+  });
 
   // The response a request is answered on, for the tools it calls: a tool may hold its writes (progress_tight).
   const responses = new AsyncLocalStorage<ServerResponse>();
@@ -268,27 +276,25 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       },
     );
     if (read.refusal) {
-      sendRefusal(res, read.refusal, read.id);
+      writeAnswer(nodeAnswerSink(res), refusalAnswer(read.refusal, read.id));
       return;
     }
     // The check's upstream omits the header for the calls that ask it to (see NO_ACCEL_TOKEN_MARK).
     if (options.checkTools && options.accelHeader !== false && asksNoAccelHeader(body)) withoutAccelHeader(res);
     if (read.era === 'modern') {
-      await serveModern(req, res, body, read, {
-        audit,
-        failAtStep: options.failAtStep,
-        checkTools: options.checkTools ?? false,
-        jsonResponse: options.jsonResponse ?? false,
-        accelHeader: options.accelHeader ?? true,
-        tasks,
-        enforceParamHeaders: options.paramHeaders !== 'record',
-      });
+      await answerPerRequest(
+        read,
+        body as JsonRpcMessage,
+        { headers: flatHeaders(req) },
+        modernPeer,
+        nodeAnswerSink(res),
+      );
       return;
     }
     const sessionId = req.headers['mcp-session-id'];
     const known = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (typeof sessionId === 'string' && !known) {
-      sendJsonError(res, 404, -32001, `Session not found: "${sessionId}". Send initialize to start a new session.`);
+      writeAnswer(nodeAnswerSink(res), refusalAnswer(unknownSession(sessionId), null));
       return;
     }
     const batch = legacyBatchRefusal(req, body, known?.version);

@@ -1,5 +1,6 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { jsonRpcErrorOf, methodNotFound, type ReadRequest } from '../http/read-request.js';
+import { answeringEra } from '../http/answering-era.js';
+import { jsonRpcErrorOf, type ReadRequest } from '../http/read-request.js';
 import { discoverResult, modernCapabilities, modernResult, RESOURCE_LIST } from './modern-result.js';
 import {
   type ConnectReferenceOptions,
@@ -110,7 +111,7 @@ export function createModernStdio(options: ModernStdioOptions): ModernStdio {
           if (tasks) return await reply(id, tasks.answer(message, null));
           break;
       }
-      await options.send(jsonRpcErrorOf(id, methodNotFound(message.method)));
+      await options.send(jsonRpcErrorOf(id, answeringEra('modern').unknownMethod(message.method)));
     } catch (thrown) {
       await fail(id, thrown);
     }
