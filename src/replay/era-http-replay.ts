@@ -1,7 +1,7 @@
 import { crossGoldens } from './cross-era.js';
+import { GoldenPeer, splitGoldensByEra } from './golden-peer.js';
 import type { HttpRuleOptions } from './http-guards.js';
 import { HttpReplay } from './http-replay.js';
-import { GoldenPeer, splitGoldensByEra } from './golden-peer.js';
 import { ReplayEngine, type ReplayOptions } from './replay-engine.js';
 import type { GoldenInput } from './replay-plan.js';
 

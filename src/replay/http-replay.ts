@@ -10,6 +10,7 @@ import { answerPerRequest } from '../http/per-request-side.js';
 import { readRequest, UNPARSEABLE } from '../http/read-request.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isJsonRpcMessage } from '../transcript/json-rpc.js';
+import type { GoldenPeer } from './golden-peer.js';
 import { answerBatch } from './http-batch.js';
 import type { IncomingRequest, ResponseSink } from './http-exchange.js';
 import { type HttpRuleOptions, refuseRequest, sendError } from './http-guards.js';
@@ -24,7 +25,6 @@ import {
   streamCall,
 } from './http-stream.js';
 import { JSON_HEADERS } from './json-rpc-error.js';
-import type { GoldenPeer } from './golden-peer.js';
 import { frameEvent } from './reframe.js';
 import { type ReplayEngine, SESSION_LIMIT } from './replay-engine.js';
 import type { ReplayEvent } from './replay-plan.js';

@@ -12,8 +12,8 @@ import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { AuditLog } from './audit-log.js';
 import { CountingEventStore } from './counting-event-store.js';
 import { holdForTurn } from './hold-for-turn.js';
-import { referencePeer } from './reference-peer.js';
 import { asksNoAccelHeader, isJsonContent, legacyBatchRefusal, readPost } from './post-body.js';
+import { referencePeer } from './reference-peer.js';
 import { connectWithHooks } from './reference-server.js';
 import { TaskStore } from './tasks-extension.js';
 
