@@ -2,18 +2,17 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { type AnswerSink, answeringEra, jsonAnswer, writeAnswer } from '../http/answering-era.js';
 import type { PerRequestPeer } from '../http/per-request-side.js';
 import type { ReadRequest } from '../http/read-request.js';
-import { discoverResult, modernCapabilities, modernResult, RESOURCE_LIST } from './modern-result.js';
+import { type ModernRequest, referenceHasMethod, referenceModernAnswer } from './modern-answers.js';
+import { modernCapabilities, modernResult } from './modern-result.js';
 import {
   type ConnectReferenceOptions,
   callReferenceTool,
   noteCancelled,
   REFERENCE_SERVER_INFO,
   type RunningCalls,
-  readAuditResource,
   referenceParamHeaders,
-  referenceToolList,
 } from './reference-server.js';
-import { runsAsTask, type TaskStore } from './tasks-extension.js';
+import type { TaskStore } from './tasks-extension.js';
 
 /** How the reference server answers a modern-era (2026-07-28) request. */
 export interface ModernServeOptions extends ConnectReferenceOptions {
@@ -27,17 +26,13 @@ export interface ModernServeOptions extends ConnectReferenceOptions {
   readonly enforceParamHeaders?: boolean;
 }
 
-type Message = { jsonrpc: '2.0'; id?: string | number; method?: string; params?: Record<string, unknown> };
+type Message = ModernRequest;
 
 const error = (id: unknown, code: number, message: string, data?: unknown) => ({
   jsonrpc: '2.0',
   id: id ?? null,
   error: { code, message, ...(data !== undefined && { data }) },
 });
-
-/** The methods the reference server answers in 2026-07-28 (the tasks' with the tasks extension). */
-const METHODS = new Set(['server/discover', 'tools/list', 'resources/list', 'resources/read', 'tools/call']);
-const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 
 /**
  * The reference server as the 2026-07-28 answering side's peer: no session, `server/discover`,
@@ -49,7 +44,7 @@ export function referencePeer(options: ModernServeOptions): PerRequestPeer<Answe
   const tasks = options.checkTools ? options.tasks : undefined;
   const capabilities = modernCapabilities(tasks !== undefined);
   return {
-    hasMethod: (method) => METHODS.has(method) || (tasks !== undefined && TASK_METHODS.has(method)),
+    hasMethod: (method) => referenceHasMethod(method, tasks !== undefined),
     paramHeaders: (tool) =>
       options.enforceParamHeaders === false ? undefined : referenceParamHeaders(tool, options.checkTools === true),
     listening: () => ({
@@ -70,31 +65,11 @@ async function answer(
   cancelled: AbortSignal,
   options: ModernServeOptions,
 ): Promise<void> {
-  const reply = (result: Record<string, unknown>, cacheable = false) =>
-    writeAnswer(sink, jsonAnswer(200, { jsonrpc: '2.0', id: message.id, result: modernResult(result, cacheable) }));
-  const tasks = options.tasks;
   try {
-    switch (message.method) {
-      case 'server/discover':
-        return reply(discoverResult(modernCapabilities(tasks !== undefined)), true);
-      case 'tools/list':
-        return reply({ tools: referenceToolList(options) }, true);
-      case 'resources/list':
-        return reply(RESOURCE_LIST, true);
-      case 'resources/read':
-        return reply(readAuditResource(options.audit, String(message.params?.uri)), true);
-      case 'tools/call':
-        if (tasks && runsAsTask(message, options)) {
-          // The tasks extension: the server answers with the task, and the work runs on without the request.
-          const created = tasks.create(message, options, mcpHeaders);
-          const result = { ...modernResult(created), resultType: 'task' };
-          return writeAnswer(sink, jsonAnswer(200, { jsonrpc: '2.0', id: message.id, result }));
-        }
-        return await callTool(sink, message, options, mcpHeaders, cancelled);
-      default:
-        // tasks/get, tasks/update, tasks/cancel: the only methods left that the peer has.
-        return reply((tasks as TaskStore).answer(message, read.nameHeader ?? null));
-    }
+    // The peer has every method the rules let through (hasMethod): an answer, or a call to run.
+    const answered = referenceModernAnswer(message, read.nameHeader ?? null, mcpHeaders, options);
+    if (answered === 'run') return await callTool(sink, message, options, mcpHeaders, cancelled);
+    writeAnswer(sink, jsonAnswer(200, { jsonrpc: '2.0', id: message.id, result: answered?.result }));
   } catch (thrown) {
     if (!(thrown instanceof McpError)) throw thrown;
     writeAnswer(sink, jsonAnswer(200, error(message.id, thrown.code, thrown.message, thrown.data)));
