@@ -144,6 +144,50 @@ function negotiatedVersion(message: unknown): string | undefined {
 }
 
 /**
+ * The reference server's front door, before the request is read: the endpoint's path (404), its
+ * Origin (403), Content-Type (415), and a POST's body read once and bounded. Answers a refusal
+ * itself and returns `undefined`; else the body (`undefined` for a GET or DELETE).
+ */
+async function admit(
+  req: IncomingMessage,
+  res: ServerResponse,
+  allowedOrigins: readonly string[],
+  accelHeader: boolean | undefined,
+): Promise<{ readonly body: unknown } | undefined> {
+  const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+  if (path !== MCP_PATH) {
+    res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${MCP_PATH}\n`);
+    return undefined;
+  }
+  const origin = req.headers.origin;
+  if (!isAllowedOrigin(origin, allowedOrigins)) {
+    sendJsonError(
+      res,
+      403,
+      -32000,
+      `Forbidden: Origin "${origin}" is not allowed. Loopback origins are; allow others with --allow-origin (serve) or allowedOrigins.`,
+    );
+    return undefined;
+  }
+  if (accelHeader === false) withoutAccelHeader(res);
+  if (req.method === 'POST' && !isJsonContent(req)) {
+    sendJsonError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+    return undefined;
+  }
+  let body: unknown;
+  if (req.method === 'POST') {
+    const checked = await readPost(req);
+    if ('refusal' in checked) {
+      sendJsonError(res, checked.refusal.status, checked.refusal.code, checked.refusal.message);
+      if (checked.cut) res.once('finish', () => req.socket.destroy());
+      return undefined;
+    }
+    body = checked.body;
+  }
+  return { body };
+}
+
+/**
  * Starts the reference streaming server (tools `progress`, `long_output`, `chatty`) on
  * 127.0.0.1 over Streamable HTTP: stateful sessions, deterministic session and event ids, and
  * `Last-Event-ID` resumption; beside them, the modern era (2026-07-28): a request with the
@@ -237,36 +281,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    if (path !== MCP_PATH) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${MCP_PATH}\n`);
-      return;
-    }
-    const origin = req.headers.origin;
-    if (!isAllowedOrigin(origin, allowedOrigins)) {
-      sendJsonError(
-        res,
-        403,
-        -32000,
-        `Forbidden: Origin "${origin}" is not allowed. Loopback origins are; allow others with --allow-origin (serve) or allowedOrigins.`,
-      );
-      return;
-    }
-    if (options.accelHeader === false) withoutAccelHeader(res);
-    if (req.method === 'POST' && !isJsonContent(req)) {
-      sendJsonError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
-      return;
-    }
-    let body: unknown;
-    if (req.method === 'POST') {
-      const checked = await readPost(req);
-      if ('refusal' in checked) {
-        sendJsonError(res, checked.refusal.status, checked.refusal.code, checked.refusal.message);
-        if (checked.cut) res.once('finish', () => req.socket.destroy());
-        return;
-      }
-      body = checked.body;
-    }
+    const admitted = await admit(req, res, allowedOrigins, options.accelHeader);
+    if (!admitted) return;
+    const body = admitted.body;
     // The one reading of a request: its era, and the refusal the SDK v2 server would answer it with.
     const read = readRequest(
       { httpMethod: req.method ?? '', headers: req.headers, body },
