@@ -22,8 +22,6 @@ export interface AnsweringEra {
   streamRequest(keepsSessions: boolean): 'session' | RequestRefusal;
   /** How a client's cancel arrives: `notifications/cancelled`, or the client closing the call's stream (2026-07-28 over HTTP). */
   cancel(transport: 'http' | 'stdio'): 'notification' | 'closed-stream';
-  /** A notification or a posted response: `202` with no body (2026-07-28); a 2025 session answers its own. */
-  readonly acceptsNotifications: boolean;
   /** A request for a method the server does not have: the SDK v2 method registry's `404 -32601`, or JSON-RPC's `-32601` in a `200` (2025). */
   unknownMethod(method: string | undefined): RequestRefusal;
   /**
@@ -114,7 +112,6 @@ const legacy: AnsweringEra = {
   state: 'session',
   streamRequest: (keepsSessions) => (keepsSessions ? 'session' : methodNotAllowed()),
   cancel: () => 'notification',
-  acceptsNotifications: false,
   unknownMethod: (method) => ({
     status: 200,
     code: -32601,
@@ -134,7 +131,6 @@ const modern: AnsweringEra = {
   state: 'request',
   streamRequest: () => methodNotAllowed(),
   cancel: (transport) => (transport === 'http' ? 'closed-stream' : 'notification'),
-  acceptsNotifications: true,
   unknownMethod: (method) => methodNotFound(method),
   paramHeaderRefusal(headers, message, declared) {
     if (message.method !== 'tools/call' || declared === undefined || Object.keys(declared).length === 0) return;

@@ -153,7 +153,8 @@ export class HttpReplay {
       writeAnswer(sink, refusalAnswer(read.refusal, read.id));
       return;
     }
-    if (read.era === 'modern') {
+    // Per request (2026-07-28) or in a session (2025), as the era's answering strategy says.
+    if (answeringEra(read.era).state === 'request') {
       if (this.modern) void answerPerRequest(read, value as JsonRpcMessage, request, this.modern, sink);
       else writeAnswer(sink, refusalAnswer(answeringEra('modern').unknownMethod(read.method), read.id));
       return;

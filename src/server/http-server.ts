@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import { nodeAnswerSink, refusalAnswer, writeAnswer } from '../http/answering-era.js';
+import { answeringEra, nodeAnswerSink, refusalAnswer, writeAnswer } from '../http/answering-era.js';
 import { closeNow, listenLoopback } from '../http/listen-loopback.js';
 import { isAllowedOrigin } from '../http/origin-policy.js';
 import { answerPerRequest } from '../http/per-request-side.js';
@@ -205,7 +205,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     }
     // The check's upstream omits the header for the calls that ask it to (see NO_ACCEL_TOKEN_MARK).
     if (options.checkTools && options.accelHeader !== false && asksNoAccelHeader(body)) withoutAccelHeader(res);
-    if (read.era === 'modern') {
+    // Per request (2026-07-28) or in a session (2025), as the era's answering strategy says.
+    if (answeringEra(read.era).state === 'request') {
       await answerPerRequest(
         read,
         body as JsonRpcMessage,
