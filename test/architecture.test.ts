@@ -379,3 +379,16 @@ test('cli/ holds no replay logic: it reaches the replayer only through its entri
       .map((file) => relative(src, file)),
   ).toEqual([]);
 });
+
+test('one answering-era strategy: only http/ decides what an era answers (GET/DELETE, a missing method, an unknown session, Mcp-Param-* refusals, listen, a refusal written)', () => {
+  // serve (server/) and replay (replay/, msw/) are peers under the strategy of http/answering-era.ts
+  // and the per-request rules of http/per-request-side.ts: they say where an answer comes from
+  // (the reference tools, the goldens), never which status, code or headers an era gives.
+  const decides =
+    /\bmethodNotFound\(|\bmethodNotAllowed\(|\bparamHeaderMismatch\(|\banswerListen\(|Session not found|\ballow: 'POST'|'no-cache(?:, no-transform)?'/;
+  expect(filesMatching(decides).filter((file) => /^(?:server|replay|msw)\//.test(file))).toEqual([]);
+  expect(filesMatching(/\bexport const answeringEra\b/)).toEqual(['http/answering-era.ts']);
+  expect(filesMatching(/\bexport function answerPerRequest\b/)).toEqual(['http/per-request-side.ts']);
+  // Both peers of the 2026-07-28 side go through the one per-request router.
+  expect(filesMatching(/\banswerPerRequest\(/)).toEqual(['replay/http-replay.ts', 'server/http-server.ts']);
+});

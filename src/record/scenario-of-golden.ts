@@ -1,29 +1,53 @@
 import { GoldenError } from '../errors.js';
 import { eraOf, type Transcript } from '../transcript/frame.js';
-import { frameMessage } from '../transcript/frame-content.js';
+import { frameMessage, type JsonRpcMessage } from '../transcript/frame-content.js';
 import { goldenNotes } from '../transcript/golden-notes.js';
 import { isJsonObject } from '../transcript/json-object.js';
-import { isIdLike, paramsOf, requestProgressToken } from '../transcript/json-rpc.js';
+import { isIdLike, paramsOf, requestProgressToken, resultOf } from '../transcript/json-rpc.js';
 import { parseScenario, type Scenario } from './scenario.js';
 
 /**
  * The answers the client sent to the server's requests, by method, read off the recorded frames:
  * the header's copy has its keys sorted, and a server that echoes an answer must get it as it was sent.
+ * Both eras: a 2025 server's request answered by a response with its id, and a 2026-07-28
+ * `input_required` round answered by the retried call's `inputResponses` (each under the key the
+ * round's `inputRequests` gave its request).
  */
 export function recordedAnswers(golden: Transcript): Record<string, Record<string, unknown>> {
   const asked = new Map<string, string>();
   const answers: Record<string, Record<string, unknown>> = {};
+  const answer = (method: string | undefined, result: unknown): void => {
+    if (method !== undefined && method !== 'ping' && !(method in answers) && isJsonObject(result)) {
+      answers[method] = result;
+    }
+  };
+  let round: ReadonlyMap<string, string> | undefined;
   for (const frame of golden.frames) {
     const message = frameMessage(frame);
     if (!message || !('id' in message)) continue;
     const id = JSON.stringify(message.id);
     if (frame.dir === 'server->client' && typeof message.method === 'string') asked.set(id, message.method);
-    else if (frame.dir === 'client->server' && message.method === undefined && isJsonObject(message.result)) {
-      const method = asked.get(id);
-      if (method !== undefined && method !== 'ping' && !(method in answers)) answers[method] = message.result;
+    else if (frame.dir === 'server->client') round = inputRequestsOf(message) ?? round;
+    else if (message.method === undefined) answer(asked.get(id), message.result);
+    else if (round !== undefined && message.method === 'tools/call') {
+      const responses = paramsOf(message).inputResponses;
+      if (isJsonObject(responses))
+        for (const [key, result] of Object.entries(responses)) answer(round.get(key), result);
+      round = undefined;
     }
   }
   return answers;
+}
+
+/** An `input_required` result's requests: key → the method of the request under it. */
+function inputRequestsOf(message: JsonRpcMessage): ReadonlyMap<string, string> | undefined {
+  const result = resultOf(message);
+  if (result?.resultType !== 'input_required' || !isJsonObject(result.inputRequests)) return undefined;
+  const methods = new Map<string, string>();
+  for (const [key, request] of Object.entries(result.inputRequests)) {
+    if (isJsonObject(request) && typeof request.method === 'string') methods.set(key, request.method);
+  }
+  return methods;
 }
 
 /**

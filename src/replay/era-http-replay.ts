@@ -1,7 +1,7 @@
 import { crossGoldens } from './cross-era.js';
+import { GoldenPeer, splitGoldensByEra } from './golden-peer.js';
 import type { HttpRuleOptions } from './http-guards.js';
 import { HttpReplay } from './http-replay.js';
-import { ModernHttpReplay, splitGoldensByEra } from './modern-http-replay.js';
 import { ReplayEngine, type ReplayOptions } from './replay-engine.js';
 import type { GoldenInput } from './replay-plan.js';
 
@@ -23,6 +23,6 @@ export function createHttpReplay(
   const legacyServed = [...legacy, ...crossGoldens(modern, 'legacy', legacy.length === 0)];
   // 2025 goldens are re-framed for 2026-07-28 clients when the first one comes.
   const modernServed = (): GoldenInput[] => [...modern, ...crossGoldens(legacy, 'modern', modern.length === 0)];
-  const modernSide = goldens.length > 0 ? ModernHttpReplay.of(modernServed, options, modern.length > 0) : undefined;
+  const modernSide = goldens.length > 0 ? GoldenPeer.of(modernServed, options, modern.length > 0) : undefined;
   return new HttpReplay(new ReplayEngine(legacyServed, options), rules, modernSide, legacy.length > 0);
 }

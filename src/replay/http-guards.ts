@@ -1,5 +1,4 @@
 import { isAllowedOrigin } from '../http/origin-policy.js';
-import { jsonRpcErrorOf, type RequestRefusal } from '../http/read-request.js';
 import { mediaTypeOf } from '../transcript/body-kind.js';
 import type { IncomingRequest, ResponseSink } from './http-exchange.js';
 import { JSON_HEADERS, jsonRpcError } from './json-rpc-error.js';
@@ -47,18 +46,6 @@ export function sendError(
 ): void {
   sink.head(status, { ...JSON_HEADERS, ...headers });
   sink.write(jsonRpcError(null, code, message));
-  sink.end();
-}
-
-/** Answers a request the reader refused: `202` with no body for an accepted-and-dropped notification, else its JSON-RPC error. */
-export function answerRefusal(sink: ResponseSink, refusal: RequestRefusal, id: string | number | null): void {
-  if (refusal.status === 202) {
-    sink.head(202, {});
-    sink.end();
-    return;
-  }
-  sink.head(refusal.status, { ...JSON_HEADERS, ...(refusal.status === 405 && { allow: 'POST' }) });
-  sink.write(JSON.stringify(jsonRpcErrorOf(id, refusal)));
   sink.end();
 }
 

@@ -1,16 +1,19 @@
 import { randomFillSync } from 'node:crypto';
+import { answeringEra, refusalAnswer, unknownSession, writeAnswer } from '../http/answering-era.js';
 import {
   batchRefusal,
   type HttpRefusal,
   MCP_PROTOCOL_VERSIONS,
   protocolVersionRefusal,
 } from '../http/mcp-http-rules.js';
-import { methodNotAllowed, methodNotFound, readRequest, UNPARSEABLE } from '../http/read-request.js';
+import { answerPerRequest } from '../http/per-request-side.js';
+import { readRequest, UNPARSEABLE } from '../http/read-request.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isJsonRpcMessage } from '../transcript/json-rpc.js';
+import type { GoldenPeer } from './golden-peer.js';
 import { answerBatch } from './http-batch.js';
 import type { IncomingRequest, ResponseSink } from './http-exchange.js';
-import { answerRefusal, type HttpRuleOptions, refuseRequest, sendError } from './http-guards.js';
+import { type HttpRuleOptions, refuseRequest, sendError } from './http-guards.js';
 import {
   attach,
   type HttpSession,
@@ -22,7 +25,6 @@ import {
   streamCall,
 } from './http-stream.js';
 import { JSON_HEADERS } from './json-rpc-error.js';
-import type { ModernHttpReplay } from './modern-http-replay.js';
 import { frameEvent } from './reframe.js';
 import { type ReplayEngine, SESSION_LIMIT } from './replay-engine.js';
 import type { ReplayEvent } from './replay-plan.js';
@@ -69,7 +71,7 @@ export class HttpReplay {
     readonly engine: ReplayEngine,
     private readonly rules: HttpRuleOptions = {},
     /** Serves the modern era (2026-07-28) from the modern goldens, when there are any. */
-    private readonly modern?: ModernHttpReplay,
+    private readonly modern?: GoldenPeer,
     /**
      * False when every 2025 golden this side serves is a 2026-07-28 one re-framed: then the replay is
      * a stateless dual-era server (SDK v2's `legacy: 'stateless'`), whose GET and DELETE are `405`.
@@ -80,8 +82,17 @@ export class HttpReplay {
     this.versions = [...new Set([...MCP_PROTOCOL_VERSIONS, ...recorded])];
   }
 
+  private unmatched: UnmatchedFallback | undefined;
+
   /** Answers the requests no golden matches instead of the engine's refusal, when set: both eras' requests. */
-  fallback: UnmatchedFallback | undefined;
+  get fallback(): UnmatchedFallback | undefined {
+    return this.unmatched;
+  }
+
+  set fallback(fallback: UnmatchedFallback | undefined) {
+    this.unmatched = fallback;
+    if (this.modern) this.modern.fallback = fallback;
+  }
 
   /** Everything received by either era's side. */
   report(): ReplayReport {
@@ -139,19 +150,21 @@ export class HttpReplay {
         const message = isJsonRpcMessage(value) ? value : undefined;
         this.modern.engine.note(null, request.httpMethod, message, undefined, read.refusal.message);
       }
-      answerRefusal(sink, read.refusal, read.id);
+      writeAnswer(sink, refusalAnswer(read.refusal, read.id));
       return;
     }
-    if (read.era === 'modern') {
-      if (this.modern) this.modern.handle(request, sink, value as JsonRpcMessage, read, this.fallback);
-      else answerRefusal(sink, methodNotFound(read.method), read.id);
+    // Per request (2026-07-28) or in a session (2025), as the era's answering strategy says.
+    if (answeringEra(read.era).state === 'request') {
+      if (this.modern) void answerPerRequest(read, value as JsonRpcMessage, request, this.modern, sink);
+      else writeAnswer(sink, refusalAnswer(answeringEra('modern').unknownMethod(read.method), read.id));
       return;
     }
     const version = request.headers['mcp-protocol-version'];
-    if (request.httpMethod !== 'POST' && !this.sessions2025 && this.modern) {
-      const refusal = methodNotAllowed();
-      this.modern.engine.note(null, request.httpMethod, undefined, undefined, refusal.message);
-      answerRefusal(sink, refusal, null);
+    // A replay whose 2025 goldens are all 2026-07-28 ones re-framed is a stateless dual-era server.
+    const streams = answeringEra('legacy').streamRequest(this.sessions2025 || !this.modern);
+    if (request.httpMethod !== 'POST' && streams !== 'session') {
+      this.modern?.engine.note(null, request.httpMethod, undefined, undefined, streams.message);
+      writeAnswer(sink, refusalAnswer(streams, null));
       return;
     }
     if (request.httpMethod !== 'POST') {
@@ -260,7 +273,7 @@ export class HttpReplay {
     }
     const state = this.sessions.get(id);
     if (!state) {
-      sendError(sink, 404, -32001, `Session not found: "${id.slice(0, 100)}". Send initialize to start a new session.`);
+      writeAnswer(sink, refusalAnswer(unknownSession(id), null));
     }
     return state;
   }
@@ -330,7 +343,7 @@ export class HttpReplay {
     const recorded = this.engine.plan.exchanges.find((e) => e.httpMethod === 'DELETE');
     this.engine.note(state?.session ?? null, 'DELETE', undefined, recorded);
     if (!state || id === undefined) {
-      sendError(sink, 404, -32001, `Session not found: "${String(id).slice(0, 100)}".`);
+      writeAnswer(sink, refusalAnswer(unknownSession(String(id)), null));
       return;
     }
     this.endSession(state);

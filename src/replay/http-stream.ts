@@ -1,3 +1,4 @@
+import { answeringEra } from '../http/answering-era.js';
 import { TRANSPORT_HEADERS } from '../transcript/normalize.js';
 import { chunkingSink, isAdversarial } from './chunking.js';
 import { type IncomingRequest, type Outgoing, type ResponseSink, writeOut } from './http-exchange.js';
@@ -33,10 +34,7 @@ export interface HttpSession {
 }
 
 /** Headers of an answer re-framed as SSE. */
-export const SSE_HEADERS: Readonly<Record<string, string>> = {
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache',
-};
+export const SSE_HEADERS: Readonly<Record<string, string>> = answeringEra('legacy').streamHeaders(false);
 
 /** The `mcp-session-id` header of a session's answers (none for the sessionless one). */
 export function sessionHeader(state: HttpSession): Record<string, string> {

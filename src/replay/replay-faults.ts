@@ -1,3 +1,4 @@
+import { refusalAnswer, unknownSession, writeAnswer } from '../http/answering-era.js';
 import type { IncomingRequest, ResponseSink } from './http-exchange.js';
 import { sendError } from './http-guards.js';
 import { SSE_HEADERS } from './http-stream.js';
@@ -127,12 +128,7 @@ export class FaultFront {
     const session = headers['mcp-session-id'];
     if (session !== undefined && this.gone.has(session)) {
       entry.fault = 'session gone: 404';
-      sendError(
-        watched,
-        404,
-        -32001,
-        `Session not found: "${session.slice(0, 100)}". Send initialize to start a new session.`,
-      );
+      writeAnswer(watched, refusalAnswer(unknownSession(session), null));
       return undefined;
     }
     if (request.httpMethod === 'GET') {

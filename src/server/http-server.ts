@@ -1,19 +1,17 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { answeringEra, nodeAnswerSink, refusalAnswer, writeAnswer } from '../http/answering-era.js';
 import { closeNow, listenLoopback } from '../http/listen-loopback.js';
-import { MCP_PROTOCOL_VERSIONS } from '../http/mcp-http-rules.js';
 import { isAllowedOrigin } from '../http/origin-policy.js';
-import { jsonRpcErrorOf, type RequestRefusal, readRequest } from '../http/read-request.js';
+import { answerPerRequest } from '../http/per-request-side.js';
+import { readRequest } from '../http/read-request.js';
+import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { AuditLog } from './audit-log.js';
-import { CountingEventStore } from './counting-event-store.js';
-import { holdForTurn } from './hold-for-turn.js';
-import { serveModern } from './modern-http.js';
-import { asksNoAccelHeader, isJsonContent, legacyBatchRefusal, readPost } from './post-body.js';
-import { connectWithHooks } from './reference-server.js';
+import { legacySide } from './legacy-side.js';
+import { asksNoAccelHeader, isJsonContent, readPost } from './post-body.js';
+import { referencePeer } from './reference-peer.js';
 import { TaskStore } from './tasks-extension.js';
 
+export { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TTL_MS } from './legacy-side.js';
 export { BODY_WAIT_MS, NO_ACCEL_TOKEN_MARK } from './post-body.js';
 
 /** Options of {@link startReferenceServer}. */
@@ -83,22 +81,6 @@ export interface ReferenceServer {
 /** Path of the MCP endpoint. */
 export const MCP_PATH = '/mcp';
 
-interface Session {
-  readonly transport: StreamableHTTPServerTransport;
-  readonly server: McpServer;
-  /** When a request of this session last started or ended. */
-  lastSeen: number;
-  /** Requests (open SSE streams included) of this session not yet closed. */
-  open: number;
-  /** Protocol version negotiated by its `initialize`, as the SDK's server negotiates it. */
-  version: string | undefined;
-}
-
-/** Default idle time after which a session is closed. */
-export const DEFAULT_SESSION_TTL_MS = 300_000;
-/** Default most sessions kept at once. */
-export const DEFAULT_MAX_SESSIONS = 1000;
-
 function withoutAccelHeader(res: ServerResponse): void {
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
   const strip = (headers: unknown): unknown => {
@@ -124,26 +106,56 @@ function sendJsonError(res: ServerResponse, status: number, code: number, messag
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
-/** The version the SDK's server answers an `initialize` with: the client's when supported, else the newest. */
-function negotiatedVersion(message: unknown): string | undefined {
-  const params = (message as { params?: { protocolVersion?: unknown } }).params;
-  const wanted = params?.protocolVersion;
-  if (typeof wanted !== 'string') return undefined;
-  return MCP_PROTOCOL_VERSIONS.includes(wanted) ? wanted : MCP_PROTOCOL_VERSIONS[0];
+/** A request's headers, one string each (names lower-cased, as node gives them). */
+function flatHeaders(req: IncomingMessage): Record<string, string | undefined> {
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(req.headers))
+    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  return headers;
 }
 
-/** Answers a request the reader refused: `202` with no body for an accepted-and-dropped notification, else the JSON-RPC error. */
-function sendRefusal(res: ServerResponse, refusal: RequestRefusal, id: string | number | null): void {
-  if (refusal.status === 202) {
-    res.writeHead(202).end();
-    return;
+/**
+ * The reference server's front door, before the request is read: the endpoint's path (404), its
+ * Origin (403), Content-Type (415), and a POST's body read once and bounded. Answers a refusal
+ * itself and returns `undefined`; else the body (`undefined` for a GET or DELETE).
+ */
+async function admit(
+  req: IncomingMessage,
+  res: ServerResponse,
+  allowedOrigins: readonly string[],
+  accelHeader: boolean | undefined,
+): Promise<{ readonly body: unknown } | undefined> {
+  const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+  if (path !== MCP_PATH) {
+    res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${MCP_PATH}\n`);
+    return undefined;
   }
-  const headers =
-    refusal.status === 405
-      ? { 'content-type': 'application/json', allow: 'POST' }
-      : { 'content-type': 'application/json' };
-  res.writeHead(refusal.status, headers);
-  res.end(JSON.stringify(jsonRpcErrorOf(id, refusal)));
+  const origin = req.headers.origin;
+  if (!isAllowedOrigin(origin, allowedOrigins)) {
+    sendJsonError(
+      res,
+      403,
+      -32000,
+      `Forbidden: Origin "${origin}" is not allowed. Loopback origins are; allow others with --allow-origin (serve) or allowedOrigins.`,
+    );
+    return undefined;
+  }
+  if (accelHeader === false) withoutAccelHeader(res);
+  if (req.method === 'POST' && !isJsonContent(req)) {
+    sendJsonError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+    return undefined;
+  }
+  let body: unknown;
+  if (req.method === 'POST') {
+    const checked = await readPost(req);
+    if ('refusal' in checked) {
+      sendJsonError(res, checked.refusal.status, checked.refusal.code, checked.refusal.message);
+      if (checked.cut) res.once('finish', () => req.socket.destroy());
+      return undefined;
+    }
+    body = checked.body;
+  }
+  return { body };
 }
 
 /**
@@ -161,104 +173,24 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const audit = options.audit ?? new AuditLog();
   // The tasks extension's tasks (2026-07-28), served with the check tools.
   const tasks = new TaskStore();
-  const sessions = new Map<string, Session>();
-  const pending = new Set<Session>();
-  let sessionCount = 0;
-  const ttlMs = options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS;
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const legacy = legacySide(options, audit);
   const allowedOrigins = options.allowedOrigins ?? [];
 
-  const expire = (id: string, session: Session): void => {
-    sessions.delete(id);
-    session.server.close().catch(() => undefined);
-  };
-  const sweep = (): void => {
-    const now = Date.now();
-    for (const [id, session] of sessions) {
-      if (session.open === 0 && now - session.lastSeen >= ttlMs) expire(id, session);
-    }
-  };
-  const sweeper = setInterval(sweep, Math.max(10, Math.min(ttlMs / 2, 30_000)));
-  sweeper.unref();
-  /** Makes room for one more session: false when every session has a request open. */
-  const makeRoom = (): boolean => {
-    if (sessions.size < maxSessions) return true;
-    // Map order is creation order; the least recently seen idle session goes first.
-    const idle = [...sessions].filter(([, s]) => s.open === 0).sort(([, a], [, b]) => a.lastSeen - b.lastSeen);
-    for (const [id, session] of idle.slice(0, sessions.size - maxSessions + 1)) expire(id, session);
-    return sessions.size < maxSessions;
-  };
-  const track = (session: Session, res: ServerResponse): void => {
-    session.open++;
-    session.lastSeen = Date.now();
-    res.once('close', () => {
-      session.open--;
-      session.lastSeen = Date.now();
-    });
-  };
-
-  // The response a request is answered on, for the tools it calls: a tool may hold its writes (progress_tight).
-  const responses = new AsyncLocalStorage<ServerResponse>();
-
-  const createSession = async (): Promise<Session> => {
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => `${options.sessionIdPrefix ?? 'session-'}${++sessionCount}`,
-      enableJsonResponse: options.jsonResponse ?? false,
-      eventStore: new CountingEventStore(),
-      retryInterval: options.retryMs ?? 200,
-      keepAliveMs: options.keepAliveMs ?? 0,
-      onsessioninitialized: (id) => {
-        sessions.set(id, session);
-      },
-      onsessionclosed: (id) => {
-        sessions.delete(id);
-      },
-    });
-    if (options.onError) transport.onerror = options.onError;
-    const server = await connectWithHooks(transport, {
-      audit,
-      failAtStep: options.failAtStep,
-      checkTools: options.checkTools ?? false,
-      holdWrites: () => {
-        const res = responses.getStore();
-        if (res) holdForTurn(res);
-      },
-    });
-    const session: Session = { transport, server, lastSeen: Date.now(), open: 0, version: undefined };
-    return session;
-  };
+  // The 2026-07-28 side: the era's rules answer before the reference tools do.
+  const modernPeer = referencePeer({
+    audit,
+    failAtStep: options.failAtStep,
+    checkTools: options.checkTools ?? false,
+    jsonResponse: options.jsonResponse ?? false,
+    accelHeader: options.accelHeader ?? true,
+    tasks,
+    enforceParamHeaders: options.paramHeaders !== 'record',
+  });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    if (path !== MCP_PATH) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${MCP_PATH}\n`);
-      return;
-    }
-    const origin = req.headers.origin;
-    if (!isAllowedOrigin(origin, allowedOrigins)) {
-      sendJsonError(
-        res,
-        403,
-        -32000,
-        `Forbidden: Origin "${origin}" is not allowed. Loopback origins are; allow others with --allow-origin (serve) or allowedOrigins.`,
-      );
-      return;
-    }
-    if (options.accelHeader === false) withoutAccelHeader(res);
-    if (req.method === 'POST' && !isJsonContent(req)) {
-      sendJsonError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
-      return;
-    }
-    let body: unknown;
-    if (req.method === 'POST') {
-      const checked = await readPost(req);
-      if ('refusal' in checked) {
-        sendJsonError(res, checked.refusal.status, checked.refusal.code, checked.refusal.message);
-        if (checked.cut) res.once('finish', () => req.socket.destroy());
-        return;
-      }
-      body = checked.body;
-    }
+    const admitted = await admit(req, res, allowedOrigins, options.accelHeader);
+    if (!admitted) return;
+    const body = admitted.body;
     // The one reading of a request: its era, and the refusal the SDK v2 server would answer it with.
     const read = readRequest(
       { httpMethod: req.method ?? '', headers: req.headers, body },
@@ -268,55 +200,23 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       },
     );
     if (read.refusal) {
-      sendRefusal(res, read.refusal, read.id);
+      writeAnswer(nodeAnswerSink(res), refusalAnswer(read.refusal, read.id));
       return;
     }
     // The check's upstream omits the header for the calls that ask it to (see NO_ACCEL_TOKEN_MARK).
     if (options.checkTools && options.accelHeader !== false && asksNoAccelHeader(body)) withoutAccelHeader(res);
-    if (read.era === 'modern') {
-      await serveModern(req, res, body, read, {
-        audit,
-        failAtStep: options.failAtStep,
-        checkTools: options.checkTools ?? false,
-        jsonResponse: options.jsonResponse ?? false,
-        accelHeader: options.accelHeader ?? true,
-        tasks,
-        enforceParamHeaders: options.paramHeaders !== 'record',
-      });
+    // Per request (2026-07-28) or in a session (2025), as the era's answering strategy says.
+    if (answeringEra(read.era).state === 'request') {
+      await answerPerRequest(
+        read,
+        body as JsonRpcMessage,
+        { headers: flatHeaders(req) },
+        modernPeer,
+        nodeAnswerSink(res),
+      );
       return;
     }
-    const sessionId = req.headers['mcp-session-id'];
-    const known = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (typeof sessionId === 'string' && !known) {
-      sendJsonError(res, 404, -32001, `Session not found: "${sessionId}". Send initialize to start a new session.`);
-      return;
-    }
-    const batch = legacyBatchRefusal(req, body, known?.version);
-    if (batch) {
-      sendJsonError(res, batch.status, batch.code, batch.message);
-      return;
-    }
-    if (known) {
-      track(known, res);
-      await responses.run(res, () => known.transport.handleRequest(req, res, body));
-      return;
-    }
-    if (!makeRoom()) {
-      sendJsonError(res, 503, -32000, `Too many sessions: all ${maxSessions} have a request open. Retry later.`);
-      return;
-    }
-    // No session header: only an initialize request may start one; the transport answers
-    // anything else with 400, and such a transport is discarded at once.
-    const session = await createSession();
-    if (body !== undefined) session.version = negotiatedVersion(body);
-    track(session, res);
-    pending.add(session);
-    try {
-      await responses.run(res, () => session.transport.handleRequest(req, res, body));
-    } finally {
-      pending.delete(session);
-      if (session.transport.sessionId === undefined) await session.server.close();
-    }
+    await legacy.handle(req, res, body);
   };
 
   const http = createServer((req, res) => {
@@ -332,13 +232,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     url: `http://127.0.0.1:${port}${MCP_PATH}`,
     port,
     audit,
-    sessions: () => [...sessions.keys()],
+    sessions: () => legacy.ids(),
     async close() {
       tasks.close();
-      clearInterval(sweeper);
-      const all = [...sessions.values(), ...pending];
-      sessions.clear();
-      await Promise.allSettled(all.map((s) => s.server.close()));
+      await legacy.close();
       await closeNow(http);
     },
   };

@@ -1,18 +1,18 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { jsonRpcErrorOf, methodNotFound, type ReadRequest } from '../http/read-request.js';
-import { discoverResult, modernCapabilities, modernResult, RESOURCE_LIST } from './modern-result.js';
+import { answeringEra } from '../http/answering-era.js';
+import { jsonRpcErrorOf, type ReadRequest } from '../http/read-request.js';
+import { type ModernRequest, referenceModernAnswer } from './modern-answers.js';
+import { modernResult } from './modern-result.js';
 import {
   type ConnectReferenceOptions,
   callReferenceTool,
   noteCancelled,
   type RunningCalls,
-  readAuditResource,
-  referenceToolList,
   type TransportHooks,
 } from './reference-server.js';
-import { runsAsTask, type TaskStore } from './tasks-extension.js';
+import type { TaskStore } from './tasks-extension.js';
 
-type Message = { jsonrpc: '2.0'; id?: string | number; method?: string; params?: Record<string, unknown> };
+type Message = ModernRequest;
 
 /** What the 2026-07-28 side of the stdio server needs. */
 export interface ModernStdioOptions extends ConnectReferenceOptions, TransportHooks {
@@ -86,31 +86,11 @@ export function createModernStdio(options: ModernStdioOptions): ModernStdio {
 
   const answer = async (message: Message): Promise<void> => {
     const id = message.id as string | number;
-    const tasks = options.checkTools ? options.tasks : undefined;
     try {
-      switch (message.method) {
-        case 'server/discover': {
-          return await reply(id, discoverResult(modernCapabilities(tasks !== undefined)), true);
-        }
-        case 'tools/list':
-          return await reply(id, { tools: referenceToolList(options) }, true);
-        case 'resources/list':
-          return await reply(id, RESOURCE_LIST, true);
-        case 'resources/read':
-          return await reply(id, readAuditResource(options.audit, String(message.params?.uri)), true);
-        case 'tools/call':
-          if (tasks && runsAsTask(message, options)) {
-            const created = tasks.create(message, options, {});
-            return await options.send({ jsonrpc: '2.0', id, result: { ...modernResult(created), resultType: 'task' } });
-          }
-          return await callTool(message);
-        case 'tasks/get':
-        case 'tasks/update':
-        case 'tasks/cancel':
-          if (tasks) return await reply(id, tasks.answer(message, null));
-          break;
-      }
-      await options.send(jsonRpcErrorOf(id, methodNotFound(message.method)));
+      const answered = referenceModernAnswer(message, null, {}, options);
+      if (answered === 'run') return await callTool(message);
+      if (answered) return await options.send({ jsonrpc: '2.0', id, result: answered.result });
+      await options.send(jsonRpcErrorOf(id, answeringEra('modern').unknownMethod(message.method)));
     } catch (thrown) {
       await fail(id, thrown);
     }

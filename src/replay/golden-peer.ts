@@ -1,9 +1,10 @@
-import { answerListen, LISTEN_STREAM_HEADERS, listenEvent } from '../http/listen-subscription.js';
-import { jsonRpcErrorOf, methodNotFound, type ReadRequest } from '../http/read-request.js';
+import { answeringEra, jsonAnswer, writeAnswer } from '../http/answering-era.js';
+import type { PerRequestPeer, RuleNote } from '../http/per-request-side.js';
+import type { ReadRequest } from '../http/read-request.js';
 import { eraOf, type Transcript } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage } from '../transcript/frame-content.js';
 import { isJsonObject } from '../transcript/json-object.js';
-import { paramHeaderMismatch, paramHeadersOf } from '../transcript/modern-envelope.js';
+import { paramHeadersOf } from '../transcript/modern-envelope.js';
 import { TRANSPORT_HEADERS } from '../transcript/normalize.js';
 import { chunkingSink, isAdversarial } from './chunking.js';
 import { type IncomingRequest, type ResponseSink, writeOut } from './http-exchange.js';
@@ -38,13 +39,13 @@ export function splitGoldensByEra(goldens: readonly GoldenInput[]): {
  * recording, matched by method and params as every request is. A client that closes a stream
  * cancels that call at once: nothing more is written, and no other call is touched.
  */
-export class ModernHttpReplay {
+export class GoldenPeer implements PerRequestPeer<ResponseSink, IncomingRequest> {
   /** Calls still streaming, with the response each writes to. */
   private readonly live = new Map<ReplayCall, ResponseSink>();
   /** `subscriptions/listen` streams held open (a recorded server that advertised a list change). */
   private readonly listens = new Set<ResponseSink>();
 
-  /** The engine and the recorded `x-mcp-header` arguments, built on first use (see {@link ModernHttpReplay.of}). */
+  /** The engine and the recorded `x-mcp-header` arguments, built on first use (see {@link GoldenPeer.of}). */
   private built:
     | {
         readonly engine: ReplayEngine;
@@ -65,8 +66,8 @@ export class ModernHttpReplay {
    * modern goldens of its own), else on the first modern request: a replay of 2025 goldens only
    * re-frames them for 2026-07-28 clients when one comes.
    */
-  static of(goldens: () => readonly GoldenInput[], options: ReplayOptions, eager = true): ModernHttpReplay {
-    const side = new ModernHttpReplay(goldens, options);
+  static of(goldens: () => readonly GoldenInput[], options: ReplayOptions, eager = true): GoldenPeer {
+    const side = new GoldenPeer(goldens, options);
     if (eager) void side.engine;
     return side;
   }
@@ -76,7 +77,7 @@ export class ModernHttpReplay {
     return this.build().engine;
   }
 
-  private build(): NonNullable<ModernHttpReplay['built']> {
+  private build(): NonNullable<GoldenPeer['built']> {
     if (!this.built) {
       const goldens = this.goldens();
       const engine = new ReplayEngine(goldens, this.options);
@@ -98,104 +99,72 @@ export class ModernHttpReplay {
     this.built?.engine.close();
   }
 
+  /** Answers the requests no golden matches instead of the engine's refusal, when set (the CLI's pass-through). */
+  fallback: UnmatchedFallback | undefined;
+
+  /** With a fallback the live server has every method; without, those the goldens record. */
+  hasMethod(method: string): boolean {
+    return this.fallback !== undefined || this.build().methods.has(method);
+  }
+
+  /** The `x-mcp-header` arguments the recorded `tools/list` gives the tool. */
+  paramHeaders(tool: string): Readonly<Record<string, string>> | undefined {
+    return this.build().paramHeaders.get(tool);
+  }
+
+  /** The recorded server's `server/discover` capabilities and info (no golden records a listen). */
+  listening(): { capabilities: Record<string, unknown>; serverInfo: Record<string, unknown> | undefined; accel: true } {
+    return { ...discoveredServer(this.engine.plan.exchanges), accel: true };
+  }
+
+  /** What the era's rules answered themselves goes into the report. */
+  noted(message: JsonRpcMessage, note: RuleNote): void {
+    this.engine.note(null, 'POST', message, undefined, note.error, note.liveDefault ? LIVE_DEFAULT_REMARK : undefined);
+  }
+
+  /** A listen stream held open: ended when the replay closes. */
+  held(sink: ResponseSink): void {
+    this.listens.add(sink);
+    sink.onClose(() => this.listens.delete(sink));
+  }
+
   /**
-   * Answers one 2026-07-28 request the reader let through (`read`: its era, method and name);
-   * never throws. `fallback` answers it instead of the engine's refusal when no golden matches (the
-   * CLI's pass-through).
+   * Answers one 2026-07-28 request the era's rules let through, from the goldens (a task's polls in
+   * order), or from the fallback when none matches; never throws.
    */
-  handle(
+  answer(
+    value: JsonRpcMessage,
+    _read: ReadRequest,
     request: IncomingRequest,
     sink: ResponseSink,
-    value: JsonRpcMessage,
-    read: ReadRequest,
-    fallback?: UnmatchedFallback,
+    cancelled: AbortSignal,
   ): void {
-    if (read.kind !== 'request') {
-      // Notifications: acknowledged, as a modern server does.
-      this.engine.note(null, 'POST', value, undefined);
-      sink.head(202, {});
-      sink.end();
-      return;
-    }
-    const tool = isJsonObject(value.params) ? value.params.name : undefined;
-    const declared =
-      value.method === 'tools/call' && typeof tool === 'string' ? this.build().paramHeaders.get(tool) : undefined;
-    const paramMismatch = declared && paramHeaderMismatch(request.headers, value, declared);
-    if (paramMismatch) {
-      const text = `Header mismatch: ${paramMismatch}. The recorded tool ${JSON.stringify(tool)} marks that argument with x-mcp-header: send its Mcp-Param-* header with the same value (=?base64?...?= for non-ASCII).`;
-      this.engine.note(null, 'POST', value, undefined, text);
-      this.answer(sink, 400, jsonRpcError(value.id, -32020, text));
-      return;
-    }
-    if (!fallback && read.method === 'subscriptions/listen' && !this.build().methods.has(read.method)) {
-      this.listen(sink, value);
-      return;
-    }
-    if (!fallback && !this.build().methods.has(read.method as string)) {
-      // A method no golden records is one this server does not have: the SDK v2 server's method registry answers 404.
-      const missing = methodNotFound(read.method);
-      this.engine.note(null, 'POST', value, undefined, missing.message);
-      this.answer(sink, missing.status, JSON.stringify(jsonRpcErrorOf(read.id, missing)));
-      return;
-    }
     const refusal = taskRefusal(this.engine.match(value, 'http'), value);
     if (refusal) {
       this.engine.note(null, 'POST', value, undefined, refusal.message);
-      this.answer(sink, 200, jsonRpcError(value.id, refusal.code, refusal.message, refusal.data));
+      writeAnswer(sink, jsonAnswer(200, jsonRpcError(value.id, refusal.code, refusal.message, refusal.data)));
       return;
     }
     const session = this.engine.openSession('http');
     const answer = this.engine.receive(session, value, 'POST');
     if (answer.kind === 'accepted') {
-      sink.head(202, {});
-      sink.end();
+      writeAnswer(sink, { status: 202, headers: {} });
       this.engine.endSession(session);
       return;
     }
     if (answer.kind === 'unmatched') {
       // Each modern request stands alone: the fallback gets a session object of its own.
-      if (fallback)
-        fallback.forward({ session: {}, sessionId: null, initialize: undefined, request, sink, era: 'modern' });
-      else this.answer(sink, 200, answer.text);
+      if (this.fallback)
+        this.fallback.forward({ session: {}, sessionId: null, initialize: undefined, request, sink, era: 'modern' });
+      else writeAnswer(sink, jsonAnswer(200, answer.text));
       this.engine.endSession(session);
       return;
     }
-    this.stream(answer.call, sink, () => this.engine.endSession(session));
-  }
-
-  /**
-   * `subscriptions/listen`, answered as the recorded server would (no golden records one): the
-   * acknowledgement of what its `server/discover` capabilities honor, then, when nothing is honored,
-   * the result that ends the subscription; else the stream stays open, quiet, until the client closes
-   * it (a replay has no list changes to send).
-   */
-  private listen(sink: ResponseSink, value: JsonRpcMessage): void {
-    const { capabilities, serverInfo } = discoveredServer(this.engine.plan.exchanges);
-    const answer = answerListen(value.id as string | number, value.params, capabilities, serverInfo);
-    if (answer.kind === 'refused') {
-      this.engine.note(null, 'POST', value, undefined, answer.message);
-      this.answer(sink, 200, jsonRpcError(value.id, answer.code, answer.message));
-      return;
-    }
-    this.engine.note(null, 'POST', value, undefined, undefined, LIVE_DEFAULT_REMARK);
-    sink.head(200, { ...LISTEN_STREAM_HEADERS });
-    for (const message of answer.messages) writeOut(sink, listenEvent(message));
-    if (!answer.holdOpen) {
-      sink.end();
-      return;
-    }
-    this.listens.add(sink);
-    sink.onClose(() => this.listens.delete(sink));
-  }
-
-  private answer(sink: ResponseSink, status: number, text: string): void {
-    sink.head(status, { ...JSON_HEADERS });
-    sink.write(text);
-    sink.end();
+    this.stream(answer.call, sink, cancelled, () => this.engine.endSession(session));
   }
 
   /** Plays a call as recorded: its head, then each event at its offset; a close by the client stops it. */
-  private stream(call: ReplayCall, client: ResponseSink, done: () => void): void {
+  private stream(call: ReplayCall, client: ResponseSink, cancelled: AbortSignal, done: () => void): void {
     const exchange = call.exchange;
     const exact = exchange.transport === 'http' && exchange.responseHeaders !== undefined;
     const sse = exact ? exchange.bodyKind === 'sse' : call.events.some((e) => e.message && 'method' in e.message);
@@ -205,7 +174,9 @@ export class ModernHttpReplay {
       sse && chunking && isAdversarial(chunking) ? chunkingSink(client, { ...chunking, primingEvents: false }) : client;
     const headers = exact
       ? responseHeaders(exchange)
-      : { 'content-type': sse ? 'text/event-stream' : 'application/json' };
+      : sse
+        ? answeringEra('modern').streamHeaders(false)
+        : { ...JSON_HEADERS };
     const headUs = exact ? exchange.headOffsetUs : 0;
     let open = true;
     this.live.set(call, sink);
@@ -213,7 +184,7 @@ export class ModernHttpReplay {
       this.live.delete(call);
       done();
     };
-    sink.onClose(() => {
+    cancelled.addEventListener('abort', () => {
       // The modern era's cancel: nothing more goes out for this call.
       open = false;
       this.engine.cancel(call);

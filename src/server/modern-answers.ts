@@ -1,0 +1,51 @@
+import { discoverResult, modernCapabilities, modernResult, RESOURCE_LIST } from './modern-result.js';
+import { type ConnectReferenceOptions, readAuditResource, referenceToolList } from './reference-server.js';
+import { runsAsTask, type TaskStore } from './tasks-extension.js';
+
+/** A 2026-07-28 request as the reference server's answers read it. */
+export type ModernRequest = { jsonrpc: '2.0'; id?: string | number; method?: string; params?: Record<string, unknown> };
+
+/** The methods the reference server answers in 2026-07-28 (the tasks' with the tasks extension). */
+const METHODS = new Set(['server/discover', 'tools/list', 'resources/list', 'resources/read', 'tools/call']);
+const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
+
+/** Whether the reference server has a 2026-07-28 method ({@link referenceModernAnswer} answers it). */
+export function referenceHasMethod(method: string, tasks: boolean): boolean {
+  return METHODS.has(method) || (tasks && TASK_METHODS.has(method));
+}
+
+/**
+ * What the reference server answers a 2026-07-28 request with, whatever the transport: a result
+ * (`server/discover`, the lists, `resources/read`, a task of the tasks extension, a task's
+ * `tasks/*`), `run` for a `tools/call` that runs (its progress, result and cancel are the
+ * transport's: an SSE stream the client may close, or lines and `notifications/cancelled`), or
+ * `undefined` for a method it does not have. May throw the tools' `McpError`.
+ */
+export function referenceModernAnswer(
+  message: ModernRequest,
+  nameHeader: string | null,
+  mcpHeaders: Record<string, string>,
+  options: ConnectReferenceOptions & { readonly tasks?: TaskStore | undefined },
+): { readonly result: Record<string, unknown> } | 'run' | undefined {
+  const tasks = options.checkTools ? options.tasks : undefined;
+  switch (message.method) {
+    case 'server/discover':
+      return { result: modernResult(discoverResult(modernCapabilities(tasks !== undefined)), true) };
+    case 'tools/list':
+      return { result: modernResult({ tools: referenceToolList(options) }, true) };
+    case 'resources/list':
+      return { result: modernResult(RESOURCE_LIST, true) };
+    case 'resources/read':
+      return { result: modernResult(readAuditResource(options.audit, String(message.params?.uri)), true) };
+    case 'tools/call':
+      if (!tasks || !runsAsTask(message, options)) return 'run';
+      // The tasks extension: the server answers with the task, and the work runs on without the request.
+      return { result: { ...modernResult(tasks.create(message, options, mcpHeaders)), resultType: 'task' } };
+    case 'tasks/get':
+    case 'tasks/update':
+    case 'tasks/cancel':
+      return tasks ? { result: modernResult(tasks.answer(message, nameHeader)) } : undefined;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,143 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type AnswerSink, answeringEra, jsonAnswer, writeAnswer } from '../http/answering-era.js';
+import type { PerRequestPeer } from '../http/per-request-side.js';
+import type { ReadRequest } from '../http/read-request.js';
+import { type ModernRequest, referenceHasMethod, referenceModernAnswer } from './modern-answers.js';
+import { modernCapabilities, modernResult } from './modern-result.js';
+import {
+  type ConnectReferenceOptions,
+  callReferenceTool,
+  noteCancelled,
+  REFERENCE_SERVER_INFO,
+  type RunningCalls,
+  referenceParamHeaders,
+} from './reference-server.js';
+import type { TaskStore } from './tasks-extension.js';
+
+/** How the reference server answers a modern-era (2026-07-28) request. */
+export interface ModernServeOptions extends ConnectReferenceOptions {
+  /** One JSON body per request: progress is dropped, as the SDK's `json` response mode does. */
+  readonly jsonResponse: boolean;
+  /** Send `X-Accel-Buffering: no` on SSE responses. */
+  readonly accelHeader: boolean;
+  /** The server's tasks (tasks extension), served with the check tools: `task_steps` runs as one. */
+  readonly tasks?: TaskStore | undefined;
+  /** Refuse a `tools/call` whose `Mcp-Param-*` headers disagree with its marked arguments (-32020). @default true */
+  readonly enforceParamHeaders?: boolean;
+}
+
+type Message = ModernRequest;
+
+const error = (id: unknown, code: number, message: string, data?: unknown) => ({
+  jsonrpc: '2.0',
+  id: id ?? null,
+  error: { code, message, ...(data !== undefined && { data }) },
+});
+
+/**
+ * The reference server as the 2026-07-28 answering side's peer: no session, `server/discover`,
+ * `tools/list`, `resources/*` and `tools/call` with the same tools, progress and audit as the legacy
+ * side. The era's rules (notifications, `Mcp-Param-*`, `subscriptions/listen`, methods it lacks, the
+ * cancel) are `answerPerRequest`'s; this peer says only where the answers come from.
+ */
+export function referencePeer(options: ModernServeOptions): PerRequestPeer<AnswerSink> {
+  const tasks = options.checkTools ? options.tasks : undefined;
+  const capabilities = modernCapabilities(tasks !== undefined);
+  return {
+    hasMethod: (method) => referenceHasMethod(method, tasks !== undefined),
+    paramHeaders: (tool) =>
+      options.enforceParamHeaders === false ? undefined : referenceParamHeaders(tool, options.checkTools === true),
+    listening: () => ({
+      capabilities: { ...capabilities },
+      serverInfo: { ...REFERENCE_SERVER_INFO },
+      accel: options.accelHeader,
+    }),
+    answer: (message, read, request, sink, cancelled) =>
+      answer(message as Message, read, mcpHeadersOf(request.headers), sink, cancelled, { ...options, tasks }),
+  };
+}
+
+async function answer(
+  message: Message,
+  read: ReadRequest,
+  mcpHeaders: Record<string, string>,
+  sink: AnswerSink,
+  cancelled: AbortSignal,
+  options: ModernServeOptions,
+): Promise<void> {
+  try {
+    // The peer has every method the rules let through (hasMethod): an answer, or a call to run.
+    const answered = referenceModernAnswer(message, read.nameHeader ?? null, mcpHeaders, options);
+    if (answered === 'run') return await callTool(sink, message, options, mcpHeaders, cancelled);
+    writeAnswer(sink, jsonAnswer(200, { jsonrpc: '2.0', id: message.id, result: answered?.result }));
+  } catch (thrown) {
+    if (!(thrown instanceof McpError)) throw thrown;
+    writeAnswer(sink, jsonAnswer(200, error(message.id, thrown.code, thrown.message, thrown.data)));
+  }
+}
+
+/** The `Mcp-*` headers of a request (`MCP-Protocol-Version` included), names lower-cased. */
+function mcpHeadersOf(headers: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers))
+    if (name.startsWith('mcp-') && value !== undefined) out[name] = value;
+  return out;
+}
+
+async function callTool(
+  sink: AnswerSink,
+  message: Message,
+  options: ModernServeOptions,
+  mcpHeaders: Record<string, string>,
+  cancelled: AbortSignal,
+): Promise<void> {
+  const id = message.id as string | number;
+  const params = message.params ?? {};
+  const meta = params._meta as { progressToken?: unknown } | undefined;
+  const token =
+    typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number' ? meta.progressToken : undefined;
+  // One request, one set of running calls: with no sessions, two clients may use the same id.
+  const running: RunningCalls = new Map();
+  // The modern era's cancel: the client closed the stream.
+  cancelled.addEventListener('abort', () => noteCancelled(running, options.audit, id, 'the client closed the stream'));
+  let streaming = false;
+  const event = (payload: unknown): void => {
+    if (!streaming) {
+      streaming = true;
+      sink.head(200, answeringEra('modern').streamHeaders(options.accelHeader));
+    }
+    sink.write(`event: message\ndata: ${JSON.stringify(payload)}\n\n`);
+  };
+  let answer: unknown;
+  try {
+    const result = await callReferenceTool(
+      {
+        name: String(params.name),
+        arguments: params.arguments,
+        progressToken: token,
+        requestId: id,
+        sessionId: null,
+        mcpHeaders,
+        round: { inputResponses: params.inputResponses, requestState: params.requestState },
+        signal: cancelled,
+        notify: async (progress) => {
+          if (options.jsonResponse || cancelled.aborted) return;
+          event({ jsonrpc: '2.0', method: 'notifications/progress', params: progress });
+        },
+      },
+      options,
+      running,
+    );
+    answer = { jsonrpc: '2.0', id, result: modernResult(result as Record<string, unknown>) };
+  } catch (thrown) {
+    if (!(thrown instanceof McpError)) throw thrown;
+    answer = error(id, thrown.code, thrown.message);
+  }
+  if (cancelled.aborted) return;
+  if (!streaming) {
+    writeAnswer(sink, jsonAnswer(200, answer));
+    return;
+  }
+  event(answer);
+  sink.end();
+}
