@@ -9,11 +9,6 @@ export interface IncomingPost {
   readonly headers: Readonly<Record<string, string | undefined>>;
 }
 
-/** A POST as the rules read it: its headers, names lower-cased (the peer may take more). */
-export interface IncomingPost {
-  readonly headers: Readonly<Record<string, string | undefined>>;
-}
-
 /** What the rules answered themselves: a refusal's text, or an answer made up as a live server gives it (`liveDefault`). */
 export interface RuleNote {
   readonly error?: string;

@@ -55,4 +55,14 @@ describe('keepAliveSink', () => {
     vi.advanceTimersByTime(500);
     expect(gone.writes).toEqual([': keepalive\n\n']);
   });
+
+  it('starts no timer when the client went before the head was written', () => {
+    vi.useFakeTimers();
+    const { sink, writes, close } = recording();
+    const out = keepAliveSink(sink, 100);
+    close();
+    out.head(200, { 'content-type': 'text/event-stream' });
+    vi.advanceTimersByTime(500);
+    expect(writes).toEqual([]);
+  });
 });

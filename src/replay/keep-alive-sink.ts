@@ -11,6 +11,7 @@ const EVENT_END = /(\r\n\r\n|\n\n|\r\r)$/;
 export function keepAliveSink(sink: ResponseSink, everyMs: number): ResponseSink {
   let timer: NodeJS.Timeout | undefined;
   let between = true;
+  let gone = false;
   const stop = (): void => {
     clearInterval(timer);
     timer = undefined;
@@ -19,17 +20,22 @@ export function keepAliveSink(sink: ResponseSink, everyMs: number): ResponseSink
     const text = typeof bytes === 'string' ? bytes : decoder.decode(bytes.subarray(Math.max(0, bytes.length - 4)));
     if (text.length > 0) between = EVENT_END.test(text);
   };
-  sink.onClose(stop);
+  sink.onClose(() => {
+    gone = true;
+    stop();
+  });
   return {
     head(status, headers) {
       sink.head(status, headers);
       const type = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
-      if (status === 200 && type.includes('text/event-stream') && timer === undefined) {
+      if (status === 200 && type.includes('text/event-stream') && timer === undefined && !gone) {
         timer = setInterval(() => {
           if (!between) return;
           sink.write(': keepalive\n\n');
           sink.flush?.();
         }, everyMs);
+        // A replay that is closing waits on no comment.
+        timer.unref();
       }
     },
     write(bytes) {
