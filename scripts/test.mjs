@@ -7,6 +7,8 @@
 // any of the three failing fails `npm test`. Arguments are passed on to vitest (`npm test -- file`).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ensureConformance } from './conformance/install.mjs';
+import { ensureInspector } from './inspector/install.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (path) => fileURLToPath(new URL(`../node_modules/${path}`, import.meta.url));
@@ -24,6 +26,17 @@ function run(script, args, piped) {
     child.on('error', (error) => resolve({ code: 1, output: `${output}${error.message}\n` }));
     child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
   });
+}
+
+// The third-party tools the suite drives that cannot be devDependencies (they declare Node >= 22): the
+// conformance suite and the MCP Inspector 2.12.0, each in its own folder. Installed once, before any test
+// file starts (files running at once would race on one folder); a later run finds them and goes on.
+try {
+  ensureConformance();
+  ensureInspector();
+} catch (error) {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
 }
 
 const checks = [
