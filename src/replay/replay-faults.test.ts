@@ -164,4 +164,11 @@ describe('the audit of what a response carried', () => {
     watched.writeAll?.([bytes('data: {"id":1,'), bytes('"result":{}}\n\n')]);
     expect(entry()?.resultAt).toBeTypeOf('number');
   });
+  it('finds a member whose key is followed by JSON whitespace, after the same key as a word', () => {
+    const { watched, entry } = admitted();
+    watched.write(bytes('data: {"note":"\\"error\\"","x":1}\n\n'));
+    expect(entry()?.resultAt).toBeUndefined();
+    watched.write(bytes('data: {"text":"a \\"result\\" word","id":1,"result" \r\n\t:{}}\n\n'));
+    expect(entry()?.resultAt).toBeTypeOf('number');
+  });
 });
