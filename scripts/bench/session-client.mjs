@@ -4,6 +4,7 @@
 // the server it measures: at 1,000 sessions node:http's client took as much CPU as the server, and the
 // client's own late turns of the loop were most of the gap error it reported (for every server alike).
 import { connect } from 'node:net';
+import { join } from 'node:path';
 
 const PROGRESS = Buffer.from('notifications/progress');
 const CRLF = Buffer.from('\r\n');
@@ -305,4 +306,25 @@ export function judge(outcomes, { recordedMs, bytes }) {
     }
   }
   return { gapErrors, errors };
+}
+
+/** Records the reference server's progress call (20 x 50 ms, token 'bench') into `dir`; returns the golden's path. */
+export async function recordProgressGolden(dir) {
+  const { recordCall, writeGolden } = await import('../../dist/index.js');
+  const { startReferenceServer } = await import('../../dist/server/index.js');
+  const server = await startReferenceServer();
+  let golden;
+  try {
+    golden = await recordCall(server.url, {
+      tool: 'progress',
+      arguments: { steps: 20, step_ms: 50 },
+      progressToken: 'bench',
+      requestId: 1,
+    });
+  } finally {
+    await server.close();
+  }
+  const goldenPath = join(dir, 'progress-20x50.jsonl');
+  await writeGolden(goldenPath, golden);
+  return goldenPath;
 }

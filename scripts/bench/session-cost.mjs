@@ -7,10 +7,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readGolden, recordCall, writeGolden } from '../../dist/index.js';
-import { startReferenceServer } from '../../dist/server/index.js';
+import { readGolden } from '../../dist/index.js';
 import { median } from './kit.mjs';
-import { runSessions } from './session-client.mjs';
+import { recordProgressGolden, runSessions } from './session-client.mjs';
 import { startUpstream } from './upstream-child.mjs';
 
 const counts = (process.argv[2] ?? '500,1000').split(',').map(Number);
@@ -38,20 +37,7 @@ async function measure(kind, goldenPath, body, n) {
 
 const dir = await mkdtemp(join(tmpdir(), 'mcp-golden-session-cost-'));
 try {
-  const server = await startReferenceServer();
-  let golden;
-  try {
-    golden = await recordCall(server.url, {
-      tool: 'progress',
-      arguments: { steps: 20, step_ms: 50 },
-      progressToken: 'bench',
-      requestId: 1,
-    });
-  } finally {
-    await server.close();
-  }
-  const goldenPath = join(dir, 'progress-20x50.jsonl');
-  await writeGolden(goldenPath, golden);
+  const goldenPath = await recordProgressGolden(dir);
   const call = (await readGolden(goldenPath)).frames.find((f) => f.channel === 'json' && f.raw?.includes('tools/call'));
   for (const n of counts) {
     const results = Object.fromEntries(kinds.map((k) => [k, []]));

@@ -14,10 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readToolCall } from '../../dist/check/index.js';
-import { readGolden, recordCall, writeGolden } from '../../dist/index.js';
-import { startReferenceServer } from '../../dist/server/index.js';
+import { readGolden } from '../../dist/index.js';
 import { fmt, interleaved, median, quantile } from './kit.mjs';
-import { judge, runSessions, utf8Length } from './session-client.mjs';
+import { judge, recordProgressGolden, runSessions, utf8Length } from './session-client.mjs';
 import { startUpstream } from './upstream-child.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -183,20 +182,7 @@ async function costRowsAll(rows) {
 export async function run(rows) {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-golden-sessions-'));
   try {
-    const server = await startReferenceServer();
-    let golden;
-    try {
-      golden = await recordCall(server.url, {
-        tool: 'progress',
-        arguments: { steps: 20, step_ms: 50 },
-        progressToken: 'bench',
-        requestId: 1,
-      });
-    } finally {
-      await server.close();
-    }
-    const goldenPath = join(dir, 'progress-20x50.jsonl');
-    await writeGolden(goldenPath, golden);
+    const goldenPath = await recordProgressGolden(dir);
     if (!process.env.BENCH_SKIP_PACING) await pacingRows(rows, goldenPath);
     if (!process.env.BENCH_SKIP_COST) await costRowsAll(rows);
   } finally {
