@@ -20,6 +20,10 @@ const TIMING = [
   // The spacing row looks again when the check's own process stalled through a look; its pass case needs
   // the third look clean (52 ms gaps ± 26 ms), which the main group's load took from it once in CI.
   'src/check/stall-watch.test.ts',
+  // An update rewrites a frame's time only when it moved beyond max(20 ms, 50 %) of its offset, as the
+  // compare judges it: the SDK v2 case's server, recorder and verify share one worker, and beside three
+  // busy workers an answer's 16 ms offset was recorded at 37 ms (a fourth changed line, CI at eca35b3).
+  'test/e2e/quiet-updates.test.ts',
 ];
 
 /**
