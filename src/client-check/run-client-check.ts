@@ -49,19 +49,29 @@ function resultOf(row: ClientRow, run: RowRun): ClientRowResult {
   };
 }
 
-/** The shell's refusal (exit 126 or 127, no contract line) as a setup error, or `undefined`. */
-function shellRefusal(run: RowRun, command: string): ClientSetupError | undefined {
-  const code = run.exit?.code;
-  if ((code !== 126 && code !== 127) || run.lines.length > 0) return undefined;
-  const said = run.stderr.trim() || `exit ${code}`;
+/**
+ * The first row's client that never started as a client, as a setup error, or `undefined`: the shell
+ * refused it (exit 126 or 127), or it exited before it sent the row's server any request or printed a
+ * contract line (`node nosuch.mjs` exits 1 with MODULE_NOT_FOUND). No row can judge such a client.
+ */
+function startRefusal(run: RowRun, command: string): ClientSetupError | undefined {
+  if (run.exit === undefined || run.lines.length > 0) return undefined;
+  const { code, signal } = run.exit;
+  const shell = code === 126 || code === 127;
+  if (!shell && run.audit.length > 0) return undefined;
+  const ended = code !== null ? `exited ${code}` : `was stopped by ${signal}`;
+  const said = run.stderr.trim() || 'nothing on stderr';
+  const what = shell
+    ? `the shell ${ended}`
+    : `the client ${ended} before it sent any request or printed a contract line`;
   return new ClientSetupError(
-    `Could not run the client command: the shell exited ${code} (${said}). Expected a command that prints the contract's JSON lines. Check the command in --client ${JSON.stringify(command)} (the path, and that the file is executable), or run it by hand with the URL as its last argument.`,
+    `Could not run the client command: ${what} (${said}). Expected a command that connects to the URL and prints the contract's JSON lines. Check the command in --client ${JSON.stringify(command)} (the path, and that the file is executable), or run it by hand with the URL as its last argument.`,
   );
 }
 
 /**
  * Judges a client: each row in each era it applies to, with its own fault-injecting replay and its
- * own client process. The first row runs alone (a command the shell cannot run is a setup error,
+ * own client process. The first row runs alone (a client that never starts is a setup error,
  * {@link ClientSetupError}); the others run `concurrency` at a time, the slowest first.
  */
 export async function runClientCheck(options: ClientCheckOptions): Promise<ClientCheckReport> {
@@ -91,7 +101,7 @@ export async function runClientCheck(options: ClientCheckOptions): Promise<Clien
   const [first, ...rest] = jobs;
   if (first) {
     const outcome = await run(first);
-    const refusal = shellRefusal(outcome, options.command);
+    const refusal = startRefusal(outcome, options.command);
     if (refusal) throw refusal;
   }
   // The longest rows start first, so their waits overlap the short ones.

@@ -68,6 +68,27 @@ describe('check --client', () => {
     expect(existsSync(json)).toBe(false);
   });
 
+  it('exits 3 with the client’s stderr and no rows when the client exits before any request', async () => {
+    // `node` runs, but the script is not there: exit 1 (MODULE_NOT_FOUND), no request, no contract line.
+    const json = join(dir, 'no-start.json');
+    const client = `node ${join(dir, 'no-such-client.mjs')}`;
+    const { code, stderr, stdout } = await runInProcess([
+      'check',
+      '--client',
+      client,
+      '--only',
+      'http-5xx',
+      '--json',
+      json,
+    ]);
+    expect(code, stdout).toBe(3);
+    expect(stderr).toMatch(
+      /client exited 1 before it sent any request or printed a contract line \(.*Cannot find module/s,
+    );
+    expect(stdout).toBe('');
+    expect(existsSync(json)).toBe(false);
+  });
+
   it('refuses gateway options with --client', async () => {
     const { code, stderr } = await runInProcess(['check', '--client', 'x', '--gateway', 'y']);
     expect(code).toBe(2);
