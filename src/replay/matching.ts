@@ -42,11 +42,32 @@ export function requestDifferences(recorded: JsonRpcMessage | undefined, live: J
     const path = change.path.replace(/^\$\.?/, 'params.');
     if (change.type === 'UPDATE')
       out.push(`${path}: recorded ${describeValue(change.oldValue)}, got ${describeValue(change.value)}`);
-    else if (change.type === 'ADD') out.push(`${path}: not recorded, got ${describeValue(change.value)}`);
-    else out.push(`${path}: recorded ${describeValue(change.value)}, got nothing`);
+    else if (change.type === 'ADD') {
+      // Matching reads an empty `arguments` as none: say what the golden holds, not "not recorded".
+      const held = recordedAt(recorded, path);
+      out.push(
+        `${path}: ${held === undefined ? 'not recorded' : `recorded ${describeValue(held)}`}, got ${describeValue(change.value)}`,
+      );
+    } else out.push(`${path}: recorded ${describeValue(change.value)}, got nothing`);
   }
   return out;
 }
+
+/** The recorded request's own value at a dotted `params.` path (before matching's reading), if any. */
+function recordedAt(recorded: JsonRpcMessage | undefined, path: string): unknown {
+  let value: unknown = paramsWithoutMeta(recorded);
+  for (const key of path.split('.').slice(1)) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+/** What a request is about within its method: a tool's or prompt's `name`, a resource's `uri`. */
+const subjectOf = (message: JsonRpcMessage | undefined): unknown => {
+  const params = paramsWithoutMeta(message);
+  return params.name ?? params.uri;
+};
 
 const requestedVersion = (message: JsonRpcMessage): unknown => paramsOf(message).protocolVersion;
 
@@ -162,23 +183,25 @@ export function chooseExchange(
   return live && match === 'strict' ? undefined : sameTransport(candidates);
 }
 
-/** The recorded request most like `message`: same method first, then fewest differences. */
+/**
+ * The recorded request most like `message`: same method first, then the same tool, prompt or resource
+ * (a `progress` call with other arguments is nearer than a `chatty` call), then fewest differences.
+ */
 export function findNearest(
   exchanges: readonly ReplayExchange[],
   message: JsonRpcMessage | undefined,
 ): NearestRequest | undefined {
-  let best: NearestRequest | undefined;
+  let best: { nearest: NearestRequest; score: number } | undefined;
   for (const exchange of exchanges) {
     if (!exchange.message || !('id' in exchange.message)) continue;
     const differences = requestDifferences(exchange.message, message);
-    const sameMethod = exchange.message.method === message?.method;
-    const score = differences.length + (sameMethod ? 0 : 1000);
-    const bestScore = best
-      ? best.differences.length + (best.exchange.message?.method === message?.method ? 0 : 1000)
-      : Infinity;
-    if (score < bestScore) best = { exchange, differences };
+    const score =
+      differences.length +
+      (exchange.message.method === message?.method ? 0 : 1000) +
+      (subjectOf(exchange.message) === subjectOf(message) ? 0 : 100);
+    if (best === undefined || score < best.score) best = { nearest: { exchange, differences }, score };
   }
-  return best;
+  return best?.nearest;
 }
 
 /** One line naming a recorded request: method and params. */

@@ -89,3 +89,14 @@ test('with updates off (CI), a missing golden is an error naming the command, an
   expect((error as Error).message).toContain('-u` locally');
   expect(await exists(join(dir, 'never.jsonl'))).toBe(false);
 });
+
+test('a target that is not an http:// URL is an [mcp-golden] error before anything starts', async () => {
+  const error = await useGolden('typo', { target: '127.0.0.1:3000/mcp' }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(isGoldenError(error, 'E_USAGE')).toBe(true);
+  expect((error as Error).message).toMatch(
+    /^\[mcp-golden\] useGolden\("typo"\): invalid target "127\.0\.0\.1:3000\/mcp": expected the http:\/\/ URL/,
+  );
+});
