@@ -1,11 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
-import { readStdioMessage, type StdioPhase } from '../http/read-request.js';
+import { type StdioEraSide, type StdioOut, type StdioPeer, serveStdioSide } from '../http/stdio-side.js';
 import type { Era } from '../transcript/frame.js';
-import { isJsonRpcMessage } from '../transcript/json-rpc.js';
 import { crossGoldens } from './cross-era.js';
 import { splitGoldensByEra } from './golden-peer.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http-guards.js';
-import { jsonRpcError } from './json-rpc-error.js';
 import type { LiveEvent } from './live-event.js';
 import { frameEvent } from './reframe.js';
 import type { ReplayOptions, ReplaySession } from './replay-engine.js';
@@ -75,191 +73,91 @@ function joinedReport(sides: Record<Era, EraSide>): ReplayReport {
  */
 export function serveReplayStdio(goldens: readonly GoldenInput[], options: StdioReplayOptions = {}): StdioReplay {
   const sides = eraSides(goldens, options);
-  let phase: StdioPhase = 'opening';
-  const stdin = options.stdin ?? process.stdin;
-  const stdout = options.stdout ?? process.stdout;
-  const limit = options.maxLineBytes ?? DEFAULT_MAX_BODY_BYTES;
-  let running = 0;
-  let buffered = '';
-  let dropping = false;
-  let ended = false;
-  let resolveClosed: () => void = () => undefined;
-  const closed = new Promise<void>((resolve) => {
-    resolveClosed = resolve;
-  });
   let initializeLine: string | undefined;
+  let running = 0;
+  let ended = false;
+  let played: () => void = () => undefined;
+  const allPlayed = new Promise<void>((resolve) => {
+    played = resolve;
+  });
   const closeEngines = (): void => {
     sides.legacy.engine.close();
     sides.modern.engine.close();
   };
-  const maybeClose = (): void => {
+  const maybeEnd = (): void => {
     if (!ended || running > 0) return;
     closeEngines();
-    void Promise.resolve(options.fallback?.end())
-      .then(() => write.drained())
-      .then(resolveClosed);
+    played();
   };
-  const write = lineWriter(stdout);
-  // A client that closed its end of the pipe (EPIPE) is gone: nothing more can reach it, so the
-  // replay ends instead of crashing on the unhandled stream error.
-  stdout.on('error', () => {
-    closeEngines();
-    ended = true;
-    resolveClosed();
-  });
-  const push = (event: ReplayEvent): void => {
-    const text = frameEvent(event, 'stdio');
-    if (text !== undefined) write(text);
-  };
-  sides.legacy.session.push = push;
-  sides.modern.session.push = push;
-
-  const handleLine = (line: string): void => {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      write(jsonRpcError(null, -32700, 'Parse error: a line is not valid JSON. Send one JSON-RPC message per line.'));
-      return;
-    }
-    if (!isJsonRpcMessage(value)) {
-      write(
-        jsonRpcError(
-          null,
-          -32600,
-          Array.isArray(value)
-            ? `Invalid Request: JSON-RPC batches are not supported in protocol version ${sides.legacy.session.version ?? '(none negotiated)'}. Send one message per line.`
-            : 'Invalid Request: expected a JSON-RPC 2.0 message object (with "jsonrpc":"2.0" and a method, result or error).',
-        ),
-      );
-      return;
-    }
-    const read = readStdioMessage(value, {}, phase);
-    phase = read.phase;
-    if (read.refusal) {
-      // A refused notification is dropped, as a 2026-07-28 server over stdio drops it.
-      if (read.kind === 'request')
-        write(jsonRpcError(read.id, read.refusal.code, read.refusal.message, read.refusal.data));
-      return;
-    }
-    const { engine, session } = sides[read.era];
-    if (options.fallback?.claims?.(value)) {
-      // A cancel for a passed-through call, or the client's answer to the live server: the live server's.
-      engine.note(session, 'POST', value, undefined, undefined, 'passed through to the live server');
-      options.fallback.forward(line, initializeLine, write);
-      return;
-    }
-    const answer = engine.receive(session, value, 'POST', line);
-    if (answer.kind === 'accepted') return;
-    if (value.method === 'initialize') initializeLine = line;
-    if (answer.kind === 'unmatched') {
-      if (options.fallback && value.method !== 'initialize') options.fallback.forward(line, initializeLine, write);
-      else write(answer.text);
-      return;
-    }
-    const { call } = answer;
-    running++;
-    engine.play(
-      call,
-      call.events.map((e) => e.offsetUs),
-      (i) => {
-        const event = call.events[i] as LiveEvent;
-        const text = frameEvent(event, 'stdio');
-        if (text !== undefined) write(text, event.message !== undefined && !('method' in event.message));
-      },
-      () => {
-        call.finished = true;
-        running--;
-        maybeClose();
-      },
-    );
-  };
-
-  stdin.setEncoding('utf8');
-  stdin.on('data', (text: string) => {
-    buffered += text;
-    let newline = buffered.indexOf('\n');
-    while (newline >= 0) {
-      const line = buffered.slice(0, newline).replace(/\r$/, '');
-      buffered = buffered.slice(newline + 1);
-      if (dropping) dropping = false;
-      else if (line.trim() !== '') handleLine(line);
-      newline = buffered.indexOf('\n');
-    }
-    if (buffered.length > limit) {
-      // A line without end is not kept whole: memory stays bounded.
-      buffered = '';
-      if (!dropping)
-        write(jsonRpcError(null, -32600, `Invalid Request: a line is longer than ${limit} bytes; it is dropped.`));
-      dropping = true;
-    }
-  });
-  stdin.on('end', () => {
-    ended = true;
-    // A cancelled call never finishes: it no longer holds the replay open.
-    const calls = [...sides.legacy.session.calls, ...sides.modern.session.calls];
-    running = calls.filter((c) => !c.finished && !c.cancelled).length;
-    maybeClose();
-  });
-
-  return {
-    report: () => joinedReport(sides),
-    closed,
-    close() {
-      closeEngines();
-      ended = true;
-      resolveClosed();
-    },
-  };
-}
-
-/** Writes lines to a stream, each its own write; see {@link lineWriter}. */
-interface LineWriter {
-  /** Queues one line; `answer` marks a response, which is kept apart from notifications before it. */
-  (text: string, answer?: boolean): void;
-  /** Resolves once every line given so far was handed to the stream. */
-  drained(): Promise<void>;
-}
-
-/**
- * Time between a notification and an answer written after it: enough for the client to read the
- * notification on its own, as it would from a live server that sends the answer after its work.
- */
-const ANSWER_GAP_MS = 10;
-
-/**
- * Writes each message as its own line write, the next one only after the previous was handed to
- * the stream, and an answer a moment after the notifications before it. Messages due together (a
- * final progress and the result recorded in one read, or a replay at instant pace) would
- * otherwise reach the client in one read, and the SDK client, which handles the result before the
- * notifications read with it, then loses the progress: a live stdio server writes one message per
- * `send`, and its progress comes before the work that precedes the result.
- */
-function lineWriter(stdout: Writable): LineWriter {
-  const queue: { readonly line: string; readonly answer: boolean }[] = [];
-  const idle: (() => void)[] = [];
-  let busy = false;
-  let afterNotification = false;
-  const next = (): void => {
-    const item = queue.shift();
-    if (item === undefined) {
-      busy = false;
-      for (const resolve of idle.splice(0)) resolve();
-      return;
-    }
-    busy = true;
-    const send = (): void => {
-      afterNotification = !item.answer;
-      stdout.write(item.line, () => setImmediate(next));
+  const peer = (write: StdioOut): StdioPeer => {
+    const push = (event: ReplayEvent): void => {
+      const text = frameEvent(event, 'stdio');
+      if (text !== undefined) void write(text);
     };
-    if (item.answer && afterNotification) setTimeout(send, ANSWER_GAP_MS);
-    else send();
+    sides.legacy.session.push = push;
+    sides.modern.session.push = push;
+    const side = (era: Era): StdioEraSide => ({
+      receive(value, _read, line) {
+        const { engine, session } = sides[era];
+        if (options.fallback?.claims?.(value)) {
+          // A cancel for a passed-through call, or the client's answer to the live server: the live server's.
+          engine.note(session, 'POST', value, undefined, undefined, 'passed through to the live server');
+          options.fallback.forward(line, initializeLine, write);
+          return;
+        }
+        const answer = engine.receive(session, value, 'POST', line);
+        if (answer.kind === 'accepted') return;
+        if (value.method === 'initialize') initializeLine = line;
+        if (answer.kind === 'unmatched') {
+          if (options.fallback && value.method !== 'initialize') options.fallback.forward(line, initializeLine, write);
+          else void write(answer.text);
+          return;
+        }
+        const { call } = answer;
+        running++;
+        engine.play(
+          call,
+          call.events.map((e) => e.offsetUs),
+          (i) => {
+            const event = call.events[i] as LiveEvent;
+            const text = frameEvent(event, 'stdio');
+            if (text !== undefined) void write(text, event.message !== undefined && !('method' in event.message));
+          },
+          () => {
+            call.finished = true;
+            running--;
+            maybeEnd();
+          },
+        );
+      },
+    });
+    return {
+      legacy: side('legacy'),
+      modern: side('modern'),
+      version: () => sides.legacy.session.version,
+      end() {
+        ended = true;
+        // A cancelled call never finishes: it no longer holds the replay open.
+        const calls = [...sides.legacy.session.calls, ...sides.modern.session.calls];
+        running = calls.filter((c) => !c.finished && !c.cancelled).length;
+        maybeEnd();
+        return allPlayed.then(() => options.fallback?.end());
+      },
+      close() {
+        ended = true;
+        closeEngines();
+      },
+    };
   };
-  const write = (text: string, answer = false): void => {
-    queue.push({ line: text.endsWith('\n') ? text : `${text}\n`, answer });
-    if (!busy) next();
-  };
-  return Object.assign(write, {
-    drained: () => (busy ? new Promise<void>((resolve) => idle.push(resolve)) : Promise.resolve()),
-  });
+  const side = serveStdioSide(
+    {
+      stdin: options.stdin ?? process.stdin,
+      stdout: options.stdout ?? process.stdout,
+      unreadable: 'answer',
+      maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_BODY_BYTES,
+      writes: 'spaced',
+    },
+    peer,
+  );
+  return { report: () => joinedReport(sides), closed: side.closed, close: side.close };
 }

@@ -1,5 +1,14 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { discoverResult, modernCapabilities, modernResult, RESOURCE_LIST } from './modern-result.js';
-import { type ConnectReferenceOptions, readAuditResource, referenceToolList } from './reference-server.js';
+import {
+  type ConnectReferenceOptions,
+  callReferenceTool,
+  type ReferenceToolCall,
+  type RunningCalls,
+  readAuditResource,
+  referenceToolList,
+  type TransportHooks,
+} from './reference-server.js';
 import { runsAsTask, type TaskStore } from './tasks-extension.js';
 
 /** A 2026-07-28 request as the reference server's answers read it. */
@@ -47,5 +56,48 @@ export function referenceModernAnswer(
       return tasks ? { result: modernResult(tasks.answer(message, nameHeader)) } : undefined;
     default:
       return undefined;
+  }
+}
+
+/** The JSON-RPC error answering a request that threw the tools' `McpError` (anything else is thrown on). */
+export function modernError(id: unknown, thrown: unknown): Record<string, unknown> {
+  if (!(thrown instanceof McpError)) throw thrown;
+  const data = thrown.data === undefined ? {} : { data: thrown.data };
+  return { jsonrpc: '2.0', id: id ?? null, error: { code: thrown.code, message: thrown.message, ...data } };
+}
+
+/**
+ * Runs a 2026-07-28 `tools/call` of the reference tools, whatever the transport: its progress goes
+ * to `notify` (the call's SSE stream, or lines), `signal` is its cancel, and the answer is returned:
+ * the result, or the tools' error. `mcpHeaders` (the request's `Mcp-*` headers, over HTTP) go into
+ * the audit row.
+ */
+export async function runModernCall(
+  message: ModernRequest,
+  options: ConnectReferenceOptions & TransportHooks,
+  running: RunningCalls,
+  signal: AbortSignal,
+  notify: ReferenceToolCall['notify'],
+  mcpHeaders?: Record<string, string>,
+): Promise<Record<string, unknown>> {
+  const id = message.id as string | number;
+  const params = message.params ?? {};
+  const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
+  try {
+    const call: ReferenceToolCall = {
+      name: String(params.name),
+      arguments: params.arguments,
+      progressToken: typeof token === 'string' || typeof token === 'number' ? token : undefined,
+      requestId: id,
+      sessionId: null,
+      ...(mcpHeaders && { mcpHeaders }),
+      round: { inputResponses: params.inputResponses, requestState: params.requestState },
+      signal,
+      notify,
+    };
+    const result = await callReferenceTool(call, options, running);
+    return { jsonrpc: '2.0', id, result: modernResult(result as Record<string, unknown>) };
+  } catch (thrown) {
+    return modernError(id, thrown);
   }
 }
