@@ -4,24 +4,19 @@ import { isJsonRpcMessage } from '../transcript/json-rpc.js';
 import { answeringEra } from './answering-era.js';
 import { jsonRpcErrorOf, type ReadOptions, readStdioMessage, type StdioPhase, type StdioRead } from './read-request.js';
 
-/** Writes one message as a line (text is sent as it is); resolves once the stream took it. `answer` marks a response. */
+/** Writes a message (text as it is) as one line; resolves once the stream took it. `answer` marks a response. */
 export type StdioOut = (message: string | Record<string, unknown>, answer?: boolean) => Promise<void>;
 
 /** One era's side of a stdio connection: gets each message the reader let through in its era. */
-export interface StdioEraSide {
-  receive(message: JsonRpcMessage, read: StdioRead, line: string): void;
-}
+export type StdioEraSide = (message: JsonRpcMessage, read: StdioRead, line: string) => void;
 
-/**
- * One peer of the stdio answering side: where the answers come from (`serve`: the reference tools;
- * `replay`: the goldens), for each era. Reading lines, the era, refusals and writing are the router's.
- */
+/** A peer of the stdio router: where each era's answers come from (`serve`: the reference tools; `replay`: the goldens). */
 export interface StdioPeer {
   readonly legacy: StdioEraSide;
   readonly modern: StdioEraSide;
-  /** stdin ended: resolves once nothing more is to be written for the client. */
-  end(): Promise<unknown> | undefined;
-  /** Stops at once: {@link StdioSide.close}, or the client gone (stdout failed). */
+  /** stdin ended: what it returns (a promise) settles once nothing more is to be written. */
+  end(): unknown;
+  /** Stops at once: `close()`, or the client gone. */
   close(): void;
   /** The protocol version a batch's refusal names. */
   version?(): string | undefined;
@@ -31,40 +26,30 @@ export interface StdioPeer {
 export interface StdioSideOptions {
   readonly stdin: Readable;
   readonly stdout: Writable;
-  /** Which eras are served (`legacy: 'reject'`: 2026-07-28 only, `modern: 'reject'`: 2025 only). @default both */
+  /** `legacy: 'reject'`: 2026-07-28 only; `modern: 'reject'`: 2025 only. @default both */
   readonly eras?: Pick<ReadOptions, 'legacy' | 'modern'>;
   /**
-   * A line that is no JSON-RPC message (not JSON, a batch, an object without `jsonrpc`), or longer
-   * than `maxLineBytes`: `answer` says what is wrong in a `-32700` or `-32600` line (the replay, a
-   * test double); `ignore` drops it, as the SDK stdio servers do. @default 'ignore'
+   * A line that is no JSON-RPC message, or too long: `answer` names what is wrong (`-32700`,
+   * `-32600`); `ignore` drops it, as the SDK's stdio servers do. @default 'ignore'
    */
   readonly unreadable?: 'answer' | 'ignore';
   /** Longest line kept; a longer one is dropped. @default no limit */
   readonly maxLineBytes?: number;
-  /**
-   * `spaced`: each line its own write, the next once the stream took the previous one, and an
-   * answer a moment after the notifications before it (see {@link lineWriter}); `as-sent`: each line
-   * written when sent, as an SDK server's transport writes (a `cork` holds several in one write).
-   * @default 'as-sent'
-   */
+  /** `spaced`: a write a line, an answer apart from the notifications before it (see `lineWriter`). @default 'as-sent' */
   readonly writes?: 'spaced' | 'as-sent';
-}
-
-/** A stdio connection being answered. */
-export interface StdioSide {
-  /** Resolves when stdin ended and the peer wrote all it had to, or on {@link StdioSide.close}. */
-  readonly closed: Promise<void>;
-  close(): void;
 }
 
 /**
  * The stdio answering side, one router over two peers (`serve --stdio`, `replay --stdio`): reads
- * newline-delimited JSON-RPC from `stdin`, reads each message's era as a 2026-07-28 server over
- * stdio does (the connection's first message picks it, `readStdioMessage`), answers a refused
- * request with its error and drops a refused notification, and hands the rest to the peer's side
- * of that era. The peer writes its answers through the one writer, with back-pressure.
+ * JSON-RPC lines from `stdin`, each message's era as a 2026-07-28 server over stdio reads it (the
+ * opening message picks it: `readStdioMessage`), answers a refused request with its error, drops a
+ * refused notification, and hands the rest to the peer's side of that era, which writes through
+ * the one writer. `closed` resolves when stdin ended and the peer wrote all it had, or on `close()`.
  */
-export function serveStdioSide(options: StdioSideOptions, peerOf: (out: StdioOut) => StdioPeer): StdioSide {
+export function serveStdioSide(
+  options: StdioSideOptions,
+  peerOf: (out: StdioOut) => StdioPeer,
+): { readonly closed: Promise<void>; close(): void } {
   const { stdin, stdout } = options;
   const limit = options.maxLineBytes ?? Number.POSITIVE_INFINITY;
   const answers = options.unreadable === 'answer';
@@ -104,7 +89,7 @@ export function serveStdioSide(options: StdioSideOptions, peerOf: (out: StdioOut
       if (read.kind === 'request') void write(jsonRpcErrorOf(read.id, read.refusal));
       return;
     }
-    peer[read.era].receive(value, read, line);
+    peer[read.era](value, read, line);
   };
 
   const onData = (text: string): void => {
@@ -156,23 +141,23 @@ export function serveStdioSide(options: StdioSideOptions, peerOf: (out: StdioOut
   return { closed, close };
 }
 
-/**
- * The 2026-07-28 era's side over stdio for a peer that answers each request on its own (`serve`):
- * a `notifications/cancelled` aborts the call it names (the era's cancel over stdio), which is then
- * not answered; other notifications and posted responses ask for nothing; a method the peer lacks
- * gets the era's `-32601`; the rest the peer's answer, written unless cancelled.
- */
+/** A peer answering each 2026-07-28 request on its own (`serve`): a result or error, progress written on the way. */
 export interface StdioRequestPeer {
   hasMethod(method: string): boolean;
-  /** The answer to a request: a JSON-RPC result or error (progress written on the way). */
   answer(message: JsonRpcMessage, cancelled: AbortSignal): Promise<Record<string, unknown>>;
-  /** A cancel named request `requestId` (before its call is aborted). */
+  /** A cancel named request `requestId`, before its call is aborted. */
   cancelling?(requestId: string | number, reason: string | null): void;
 }
 
-/** {@link StdioRequestPeer}'s side; `close()` aborts every call still running (stdin ended: none is answered). */
-export function perRequestStdio(peer: StdioRequestPeer, write: StdioOut): StdioEraSide & { close(): void } {
+/**
+ * The 2026-07-28 side over stdio for a {@link StdioRequestPeer}: the era's cancel (here
+ * `notifications/cancelled`) aborts the call it names, which is then not answered; other
+ * notifications and posted responses ask for nothing; a method the peer lacks gets the era's
+ * `-32601`. `close()` aborts every call still running (stdin ended: none is answered).
+ */
+export function perRequestStdio(peer: StdioRequestPeer, write: StdioOut): { receive: StdioEraSide; close(): void } {
   const era = answeringEra('modern');
+  const byNotification = era.cancel('stdio') === 'notification';
   const aborts = new Map<string, AbortController>();
   const key = (id: unknown): string => `${typeof id}:${String(id)}`;
   const answer = async (message: JsonRpcMessage, id: string | number): Promise<void> => {
@@ -188,11 +173,7 @@ export function perRequestStdio(peer: StdioRequestPeer, write: StdioOut): StdioE
   return {
     receive(message, read) {
       const params = message.params as { requestId?: unknown; reason?: unknown } | undefined;
-      if (
-        read.kind === 'notification' &&
-        read.method === 'notifications/cancelled' &&
-        era.cancel('stdio') === 'notification'
-      ) {
+      if (byNotification && read.kind === 'notification' && read.method === 'notifications/cancelled') {
         const reason = typeof params?.reason === 'string' ? params.reason : null;
         peer.cancelling?.(params?.requestId as string | number, reason);
         aborts.get(key(params?.requestId))?.abort();
@@ -211,15 +192,7 @@ export function perRequestStdio(peer: StdioRequestPeer, write: StdioOut): StdioE
   };
 }
 
-/** A {@link StdioOut} that can say when everything given to it was written. */
-interface LineWriter extends StdioOut {
-  drained(): Promise<void>;
-}
-
-/**
- * Time between a notification and an answer written after it: enough for the client to read the
- * notification on its own, as it would from a live server that sends the answer after its work.
- */
+/** Time between a notification and an answer after it (`spaced`): the client reads the notification on its own. */
 const ANSWER_GAP_MS = 10;
 
 /**
@@ -232,7 +205,7 @@ const ANSWER_GAP_MS = 10;
  * Not spaced: written at once, resolving when the stream took it (or on `drain`), as the SDK's
  * stdio transports write.
  */
-function lineWriter(stdout: Writable, spaced: boolean): LineWriter {
+function lineWriter(stdout: Writable, spaced: boolean): StdioOut & { drained(): Promise<void> } {
   const queue: { readonly line: string; readonly answer: boolean; readonly taken: () => void }[] = [];
   const idle: (() => void)[] = [];
   let busy = false;

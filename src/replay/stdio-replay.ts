@@ -6,8 +6,7 @@ import { splitGoldensByEra } from './golden-peer.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http-guards.js';
 import type { LiveEvent } from './live-event.js';
 import { frameEvent } from './reframe.js';
-import type { ReplayOptions, ReplaySession } from './replay-engine.js';
-import { ReplayEngine } from './replay-engine.js';
+import { type ReplayCall, ReplayEngine, type ReplayOptions } from './replay-engine.js';
 import type { GoldenInput, ReplayEvent } from './replay-plan.js';
 import type { ReplayReport } from './replay-report.js';
 import type { StdioFallback } from './unmatched-fallback.js';
@@ -32,73 +31,50 @@ export interface StdioReplay {
   close(): void;
 }
 
-/** One era's side of a stdio replay: its engine (its own goldens, then the other era's re-framed) and its session. */
-interface EraSide {
-  readonly engine: ReplayEngine;
-  readonly session: ReplaySession;
-}
-
-/** The two sides of a stdio replay: each era's goldens first, the other era's crossed after them ({@link crossGoldens}). */
-function eraSides(goldens: readonly GoldenInput[], options: ReplayOptions): Record<Era, EraSide> {
-  const { legacy, modern } = splitGoldensByEra(goldens);
-  const side = (served: GoldenInput[]): EraSide => {
-    const engine = new ReplayEngine(served, options);
-    return { engine, session: engine.openSession('stdio') };
-  };
-  // The handshake is made up only where no golden of that era answers it: one replay is one server.
-  return {
-    legacy: side([...legacy, ...crossGoldens(modern, 'legacy', legacy.length === 0)]),
-    modern: side([...modern, ...crossGoldens(legacy, 'modern', modern.length === 0)]),
-  };
-}
-
-/** Both sides' reports as one: the 2025 side's requests, then the 2026-07-28 side's. */
-function joinedReport(sides: Record<Era, EraSide>): ReplayReport {
-  const [a, b] = [sides.legacy.engine.report(), sides.modern.engine.report()];
-  return { requests: [...a.requests, ...b.requests], unmatched: [...a.unmatched, ...b.unmatched] };
-}
-
 /**
- * Serves goldens over stdio, as an upstream a gateway spawns: the stdio adapter of the
- * {@link ReplayEngine}. One JSON-RPC message per line; lines recorded over stdio go out byte-exact,
- * messages recorded over HTTP (SSE `data`, JSON bodies) become lines. Server-initiated messages
- * go out at their recorded times after `initialize`. The connection's era is read as a 2026-07-28
- * server over stdio reads it (the opening message picks it, with its refusals): a 2025 client is
- * answered from the 2025 goldens, a client sending the per-request envelope (no `initialize`) from
- * the 2026-07-28 ones, and each, where no golden of its era records a request, from a golden of the
- * other era re-framed, as the HTTP replay does.
+ * Serves goldens over stdio, as an upstream a gateway spawns: the goldens' peer of the stdio
+ * answering side (`serveStdioSide`, which reads the lines and the connection's era as a 2026-07-28
+ * server over stdio reads it). One JSON-RPC message per line; lines recorded over stdio go out
+ * byte-exact, messages recorded over HTTP (SSE `data`, JSON bodies) become lines. Server-initiated
+ * messages go out at their recorded times after `initialize`. Each era has its {@link ReplayEngine}
+ * and session: a 2025 client is answered from the 2025 goldens, a client sending the per-request
+ * envelope (no `initialize`) from the 2026-07-28 ones, and each, where no golden of its era records
+ * a request, from a golden of the other era re-framed ({@link crossGoldens}), as the HTTP replay does.
  *
  * @example
  * await serveReplayStdio([await readGolden('goldens/progress-stdio.jsonl')]).closed
  */
 export function serveReplayStdio(goldens: readonly GoldenInput[], options: StdioReplayOptions = {}): StdioReplay {
-  const sides = eraSides(goldens, options);
-  let initializeLine: string | undefined;
-  let running = 0;
-  let ended = false;
-  let played: () => void = () => undefined;
-  const allPlayed = new Promise<void>((resolve) => {
-    played = resolve;
-  });
-  const closeEngines = (): void => {
-    sides.legacy.engine.close();
-    sides.modern.engine.close();
+  const { legacy, modern } = splitGoldensByEra(goldens);
+  // The handshake is made up only where no golden of that era answers it: one replay is one server.
+  const engines: Record<Era, ReplayEngine> = {
+    legacy: new ReplayEngine([...legacy, ...crossGoldens(modern, 'legacy', legacy.length === 0)], options),
+    modern: new ReplayEngine([...modern, ...crossGoldens(legacy, 'modern', modern.length === 0)], options),
   };
-  const maybeEnd = (): void => {
-    if (!ended || running > 0) return;
+  const sessions = { legacy: engines.legacy.openSession('stdio'), modern: engines.modern.openSession('stdio') };
+  const playing = new Set<ReplayCall>();
+  let initializeLine: string | undefined;
+  let ended: (() => void) | undefined;
+  const closeEngines = (): void => {
+    engines.legacy.close();
+    engines.modern.close();
+  };
+  const settle = (): void => {
+    if (!ended || playing.size > 0) return;
     closeEngines();
-    played();
+    ended();
   };
   const peer = (write: StdioOut): StdioPeer => {
     const push = (event: ReplayEvent): void => {
       const text = frameEvent(event, 'stdio');
       if (text !== undefined) void write(text);
     };
-    sides.legacy.session.push = push;
-    sides.modern.session.push = push;
-    const side = (era: Era): StdioEraSide => ({
-      receive(value, _read, line) {
-        const { engine, session } = sides[era];
+    sessions.legacy.push = push;
+    sessions.modern.push = push;
+    const side =
+      (era: Era): StdioEraSide =>
+      (value, _read, line) => {
+        const [engine, session] = [engines[era], sessions[era]];
         if (options.fallback?.claims?.(value)) {
           // A cancel for a passed-through call, or the client's answer to the live server: the live server's.
           engine.note(session, 'POST', value, undefined, undefined, 'passed through to the live server');
@@ -114,7 +90,7 @@ export function serveReplayStdio(goldens: readonly GoldenInput[], options: Stdio
           return;
         }
         const { call } = answer;
-        running++;
+        playing.add(call);
         engine.play(
           call,
           call.events.map((e) => e.offsetUs),
@@ -125,31 +101,26 @@ export function serveReplayStdio(goldens: readonly GoldenInput[], options: Stdio
           },
           () => {
             call.finished = true;
-            running--;
-            maybeEnd();
+            playing.delete(call);
+            settle();
           },
         );
-      },
-    });
+      };
     return {
       legacy: side('legacy'),
       modern: side('modern'),
-      version: () => sides.legacy.session.version,
-      end() {
-        ended = true;
-        // A cancelled call never finishes: it no longer holds the replay open.
-        const calls = [...sides.legacy.session.calls, ...sides.modern.session.calls];
-        running = calls.filter((c) => !c.finished && !c.cancelled).length;
-        maybeEnd();
-        return allPlayed.then(() => options.fallback?.end());
-      },
-      close() {
-        ended = true;
-        closeEngines();
-      },
+      version: () => sessions.legacy.version,
+      end: () =>
+        new Promise<void>((resolve) => {
+          ended = resolve;
+          // A cancelled call never finishes: it no longer holds the replay open.
+          for (const call of playing) if (call.cancelled) playing.delete(call);
+          settle();
+        }).then(() => options.fallback?.end()),
+      close: closeEngines,
     };
   };
-  const side = serveStdioSide(
+  const { closed, close } = serveStdioSide(
     {
       stdin: options.stdin ?? process.stdin,
       stdout: options.stdout ?? process.stdout,
@@ -159,5 +130,10 @@ export function serveReplayStdio(goldens: readonly GoldenInput[], options: Stdio
     },
     peer,
   );
-  return { report: () => joinedReport(sides), closed: side.closed, close: side.close };
+  // Both eras' reports as one: the 2025 side's requests, then the 2026-07-28 side's.
+  const report = (): ReplayReport => {
+    const [a, b] = [engines.legacy.report(), engines.modern.report()];
+    return { requests: [...a.requests, ...b.requests], unmatched: [...a.unmatched, ...b.unmatched] };
+  };
+  return { report, closed, close };
 }

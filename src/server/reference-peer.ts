@@ -1,13 +1,7 @@
 import { type AnswerSink, answeringEra, jsonAnswer, writeAnswer } from '../http/answering-era.js';
 import type { PerRequestPeer } from '../http/per-request-side.js';
 import type { ReadRequest } from '../http/read-request.js';
-import {
-  type ModernRequest,
-  modernError,
-  referenceHasMethod,
-  referenceModernAnswer,
-  runModernCall,
-} from './modern-answers.js';
+import { type ModernRequest, referenceHasMethod, referenceModernAnswer, runModernCall } from './modern-answers.js';
 import { modernCapabilities } from './modern-result.js';
 import {
   type ConnectReferenceOptions,
@@ -63,14 +57,10 @@ async function answer(
   cancelled: AbortSignal,
   options: ModernServeOptions,
 ): Promise<void> {
-  try {
-    // The peer has every method the rules let through (hasMethod): an answer, or a call to run.
-    const answered = referenceModernAnswer(message, read.nameHeader ?? null, mcpHeaders, options);
-    if (answered === 'run') return await callTool(sink, message, options, mcpHeaders, cancelled);
-    writeAnswer(sink, jsonAnswer(200, { jsonrpc: '2.0', id: message.id, result: answered?.result }));
-  } catch (thrown) {
-    writeAnswer(sink, jsonAnswer(200, modernError(message.id, thrown)));
-  }
+  // The peer has every method the rules let through (hasMethod): an answer, or a call to run.
+  const answered = referenceModernAnswer(message, read.nameHeader ?? null, mcpHeaders, options);
+  if (answered === 'run') return callTool(sink, message, options, mcpHeaders, cancelled);
+  writeAnswer(sink, jsonAnswer(200, answered));
 }
 
 /** The `Mcp-*` headers of a request (`MCP-Protocol-Version` included), names lower-cased. */

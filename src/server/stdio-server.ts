@@ -5,13 +5,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { perRequestStdio, type StdioOut, serveStdioSide } from '../http/stdio-side.js';
 import { AuditLog } from './audit-log.js';
 import { holdForTurn } from './hold-for-turn.js';
-import {
-  type ModernRequest,
-  modernError,
-  referenceHasMethod,
-  referenceModernAnswer,
-  runModernCall,
-} from './modern-answers.js';
+import { type ModernRequest, referenceHasMethod, referenceModernAnswer, runModernCall } from './modern-answers.js';
 import { connectWithHooks, noteCancelled, type RunningCalls } from './reference-server.js';
 import { TaskStore } from './tasks-extension.js';
 
@@ -103,28 +97,24 @@ export async function serveReferenceStdio(options: StdioServeOptions = {}): Prom
           hasMethod: (method) => referenceHasMethod(method, hooks.checkTools),
           cancelling: (requestId, reason) => noteCancelled(running, audit, requestId, reason),
           async answer(message, cancelled) {
-            const progress = (params: object) => out({ jsonrpc: '2.0', method: 'notifications/progress', params });
-            try {
-              const answered = referenceModernAnswer(message as ModernRequest, null, {}, modernOptions);
-              if (answered !== 'run') return { jsonrpc: '2.0', id: message.id, result: answered?.result };
-              return await runModernCall(message as ModernRequest, modernOptions, running, cancelled, progress);
-            } catch (thrown) {
-              return modernError(message.id, thrown);
-            }
+            const answered = referenceModernAnswer(message as ModernRequest, null, {}, modernOptions);
+            if (answered !== 'run') return answered;
+            return runModernCall(message as ModernRequest, modernOptions, running, cancelled, (params) =>
+              out({ jsonrpc: '2.0', method: 'notifications/progress', params }),
+            );
           },
         },
         out,
       );
       // stdin ended or the server closed: every call still running stops unanswered, as `serveStdio` does.
-      const stop = (): undefined => {
+      const stop = (): void => {
         void server.close();
         modern.close();
         tasks.close();
-        return undefined;
       };
       return {
-        legacy: { receive: (message) => channel.onmessage?.(message as JSONRPCMessage) },
-        modern,
+        legacy: (message) => channel.onmessage?.(message as JSONRPCMessage),
+        modern: modern.receive,
         end: stop,
         close: stop,
       };
