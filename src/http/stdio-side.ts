@@ -160,16 +160,6 @@ export function perRequestStdio(peer: StdioRequestPeer, write: StdioOut): { rece
   const byNotification = era.cancel('stdio') === 'notification';
   const aborts = new Map<string, AbortController>();
   const key = (id: unknown): string => `${typeof id}:${String(id)}`;
-  const answer = async (message: JsonRpcMessage, id: string | number): Promise<void> => {
-    const abort = new AbortController();
-    aborts.set(key(id), abort);
-    try {
-      const answered = await peer.answer(message, abort.signal);
-      if (!abort.signal.aborted) await write(answered, true);
-    } finally {
-      aborts.delete(key(id));
-    }
-  };
   return {
     receive(message, read) {
       const params = message.params as { requestId?: unknown; reason?: unknown } | undefined;
@@ -182,8 +172,17 @@ export function perRequestStdio(peer: StdioRequestPeer, write: StdioOut): { rece
       // Other notifications and posted responses ask for nothing: a 2026-07-28 server has no requests of its own.
       if (read.kind !== 'request') return;
       const id = read.id as string | number;
-      if (!peer.hasMethod(read.method as string)) void write(jsonRpcErrorOf(id, era.unknownMethod(read.method)), true);
-      else void answer(message, id).catch(() => undefined);
+      if (!peer.hasMethod(read.method as string)) {
+        void write(jsonRpcErrorOf(id, era.unknownMethod(read.method)), true);
+        return;
+      }
+      const abort = new AbortController();
+      aborts.set(key(id), abort);
+      void peer
+        .answer(message, abort.signal)
+        .then((answered) => (abort.signal.aborted ? undefined : write(answered, true)))
+        .catch(() => undefined)
+        .finally(() => aborts.delete(key(id)));
     },
     close() {
       for (const abort of aborts.values()) abort.abort();

@@ -1,6 +1,5 @@
 import { type AnswerSink, answeringEra, jsonAnswer, writeAnswer } from '../http/answering-era.js';
 import type { PerRequestPeer } from '../http/per-request-side.js';
-import type { ReadRequest } from '../http/read-request.js';
 import { type ModernRequest, referenceHasMethod, referenceModernAnswer, runModernCall } from './modern-answers.js';
 import { modernCapabilities } from './modern-result.js';
 import {
@@ -44,23 +43,15 @@ export function referencePeer(options: ModernServeOptions): PerRequestPeer<Answe
       serverInfo: { ...REFERENCE_SERVER_INFO },
       accel: options.accelHeader,
     }),
-    answer: (message, read, request, sink, cancelled) =>
-      answer(message as Message, read, mcpHeadersOf(request.headers), sink, cancelled, { ...options, tasks }),
+    answer(message, read, request, sink, cancelled) {
+      const served = { ...options, tasks };
+      const mcpHeaders = mcpHeadersOf(request.headers);
+      // The peer has every method the rules let through (hasMethod): an answer, or a call to run.
+      const answered = referenceModernAnswer(message as Message, read.nameHeader ?? null, mcpHeaders, served);
+      if (answered === 'run') return callTool(sink, message as Message, served, mcpHeaders, cancelled);
+      writeAnswer(sink, jsonAnswer(200, answered));
+    },
   };
-}
-
-async function answer(
-  message: Message,
-  read: ReadRequest,
-  mcpHeaders: Record<string, string>,
-  sink: AnswerSink,
-  cancelled: AbortSignal,
-  options: ModernServeOptions,
-): Promise<void> {
-  // The peer has every method the rules let through (hasMethod): an answer, or a call to run.
-  const answered = referenceModernAnswer(message, read.nameHeader ?? null, mcpHeaders, options);
-  if (answered === 'run') return callTool(sink, message, options, mcpHeaders, cancelled);
-  writeAnswer(sink, jsonAnswer(200, answered));
 }
 
 /** The `Mcp-*` headers of a request (`MCP-Protocol-Version` included), names lower-cased. */
