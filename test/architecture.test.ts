@@ -392,3 +392,22 @@ test('one answering-era strategy: only http/ decides what an era answers (GET/DE
   // Both peers of the 2026-07-28 side go through the one per-request router.
   expect(filesMatching(/\banswerPerRequest\(/)).toEqual(['replay/http-replay.ts', 'server/http-server.ts']);
 });
+
+test('one stdio answering side: serve --stdio and replay --stdio are peers of http/stdio-side.ts, which alone reads their lines and eras', () => {
+  // The router reads each line, its era (readStdioMessage), refuses, dispatches and writes; the peers
+  // say only where an answer comes from (the reference tools, the goldens). The stdio pass-through
+  // reads the era of a first message only, to open its live server in that era.
+  expect(filesMatching(/\bexport function serveStdioSide\b/)).toEqual(['http/stdio-side.ts']);
+  expect(filesMatching(/\bserveStdioSide\(/)).toEqual([
+    'http/stdio-side.ts',
+    'replay/stdio-replay.ts',
+    'server/stdio-server.ts',
+  ]);
+  expect(filesMatching(/\breadStdioMessage\(/)).toEqual([
+    'http/read-request.ts',
+    'http/stdio-side.ts',
+    'replay/passthrough/stdio-passthrough.ts',
+  ]);
+  // No stdio answering side of its own: the SDK's stdio server transport reads no line here.
+  expect(filesMatching(/@modelcontextprotocol\/(?:sdk\/)?server\/stdio/)).toEqual([]);
+});

@@ -1,12 +1,9 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { type AnswerSink, answeringEra, jsonAnswer, writeAnswer } from '../http/answering-era.js';
 import type { PerRequestPeer } from '../http/per-request-side.js';
-import type { ReadRequest } from '../http/read-request.js';
-import { type ModernRequest, referenceHasMethod, referenceModernAnswer } from './modern-answers.js';
-import { modernCapabilities, modernResult } from './modern-result.js';
+import { type ModernRequest, referenceHasMethod, referenceModernAnswer, runModernCall } from './modern-answers.js';
+import { modernCapabilities } from './modern-result.js';
 import {
   type ConnectReferenceOptions,
-  callReferenceTool,
   noteCancelled,
   REFERENCE_SERVER_INFO,
   type RunningCalls,
@@ -28,12 +25,6 @@ export interface ModernServeOptions extends ConnectReferenceOptions {
 
 type Message = ModernRequest;
 
-const error = (id: unknown, code: number, message: string, data?: unknown) => ({
-  jsonrpc: '2.0',
-  id: id ?? null,
-  error: { code, message, ...(data !== undefined && { data }) },
-});
-
 /**
  * The reference server as the 2026-07-28 answering side's peer: no session, `server/discover`,
  * `tools/list`, `resources/*` and `tools/call` with the same tools, progress and audit as the legacy
@@ -52,28 +43,15 @@ export function referencePeer(options: ModernServeOptions): PerRequestPeer<Answe
       serverInfo: { ...REFERENCE_SERVER_INFO },
       accel: options.accelHeader,
     }),
-    answer: (message, read, request, sink, cancelled) =>
-      answer(message as Message, read, mcpHeadersOf(request.headers), sink, cancelled, { ...options, tasks }),
+    answer(message, read, request, sink, cancelled) {
+      const served = { ...options, tasks };
+      const mcpHeaders = mcpHeadersOf(request.headers);
+      // The peer has every method the rules let through (hasMethod): an answer, or a call to run.
+      const answered = referenceModernAnswer(message as Message, read.nameHeader ?? null, mcpHeaders, served);
+      if (answered === 'run') return callTool(sink, message as Message, served, mcpHeaders, cancelled);
+      writeAnswer(sink, jsonAnswer(200, answered));
+    },
   };
-}
-
-async function answer(
-  message: Message,
-  read: ReadRequest,
-  mcpHeaders: Record<string, string>,
-  sink: AnswerSink,
-  cancelled: AbortSignal,
-  options: ModernServeOptions,
-): Promise<void> {
-  try {
-    // The peer has every method the rules let through (hasMethod): an answer, or a call to run.
-    const answered = referenceModernAnswer(message, read.nameHeader ?? null, mcpHeaders, options);
-    if (answered === 'run') return await callTool(sink, message, options, mcpHeaders, cancelled);
-    writeAnswer(sink, jsonAnswer(200, { jsonrpc: '2.0', id: message.id, result: answered?.result }));
-  } catch (thrown) {
-    if (!(thrown instanceof McpError)) throw thrown;
-    writeAnswer(sink, jsonAnswer(200, error(message.id, thrown.code, thrown.message, thrown.data)));
-  }
 }
 
 /** The `Mcp-*` headers of a request (`MCP-Protocol-Version` included), names lower-cased. */
@@ -92,10 +70,6 @@ async function callTool(
   cancelled: AbortSignal,
 ): Promise<void> {
   const id = message.id as string | number;
-  const params = message.params ?? {};
-  const meta = params._meta as { progressToken?: unknown } | undefined;
-  const token =
-    typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number' ? meta.progressToken : undefined;
   // One request, one set of running calls: with no sessions, two clients may use the same id.
   const running: RunningCalls = new Map();
   // The modern era's cancel: the client closed the stream.
@@ -108,31 +82,17 @@ async function callTool(
     }
     sink.write(`event: message\ndata: ${JSON.stringify(payload)}\n\n`);
   };
-  let answer: unknown;
-  try {
-    const result = await callReferenceTool(
-      {
-        name: String(params.name),
-        arguments: params.arguments,
-        progressToken: token,
-        requestId: id,
-        sessionId: null,
-        mcpHeaders,
-        round: { inputResponses: params.inputResponses, requestState: params.requestState },
-        signal: cancelled,
-        notify: async (progress) => {
-          if (options.jsonResponse || cancelled.aborted) return;
-          event({ jsonrpc: '2.0', method: 'notifications/progress', params: progress });
-        },
-      },
-      options,
-      running,
-    );
-    answer = { jsonrpc: '2.0', id, result: modernResult(result as Record<string, unknown>) };
-  } catch (thrown) {
-    if (!(thrown instanceof McpError)) throw thrown;
-    answer = error(id, thrown.code, thrown.message);
-  }
+  const answer = await runModernCall(
+    message,
+    options,
+    running,
+    cancelled,
+    async (progress) => {
+      if (options.jsonResponse || cancelled.aborted) return;
+      event({ jsonrpc: '2.0', method: 'notifications/progress', params: progress });
+    },
+    mcpHeaders,
+  );
   if (cancelled.aborted) return;
   if (!streaming) {
     writeAnswer(sink, jsonAnswer(200, answer));

@@ -1,13 +1,12 @@
 import { appendFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { jsonRpcErrorOf, readStdioMessage, type StdioPhase } from '../http/read-request.js';
+import { perRequestStdio, type StdioOut, serveStdioSide } from '../http/stdio-side.js';
 import { AuditLog } from './audit-log.js';
 import { holdForTurn } from './hold-for-turn.js';
-import { createModernStdio } from './modern-stdio.js';
-import { connectWithHooks } from './reference-server.js';
+import { type ModernRequest, referenceHasMethod, referenceModernAnswer, runModernCall } from './modern-answers.js';
+import { connectWithHooks, noteCancelled, type RunningCalls } from './reference-server.js';
 import { TaskStore } from './tasks-extension.js';
 
 /** Options of {@link serveReferenceStdio}. */
@@ -56,6 +55,9 @@ export interface StdioReferenceServer {
  * Serves the reference streaming tools over stdio: newline-delimited JSON-RPC on stdout, nothing
  * else written there. Both protocol eras by default, the connection's era picked by its first
  * message as the SDK v2 `serveStdio` picks it (`legacy: 'reject'` or `modern: 'reject'` for one).
+ * The reference tools are a peer of the stdio answering side (`serveStdioSide`): its 2025 side is
+ * the SDK v1 server, its 2026-07-28 side the reference answers per request, where a call's
+ * progress and result are lines on the one pipe and `notifications/cancelled` stops it unanswered.
  *
  * @example
  * const { closed } = await serveReferenceStdio()
@@ -63,69 +65,77 @@ export interface StdioReferenceServer {
  */
 export async function serveReferenceStdio(options: StdioServeOptions = {}): Promise<StdioReferenceServer> {
   const audit = options.audit ?? new AuditLog();
-  const { auditFile } = options;
-  if (auditFile !== undefined) {
-    let failed = false;
-    audit.onSettled((entry) => {
-      try {
-        // One write per line with O_APPEND: lines from several processes do not interleave.
-        appendFileSync(auditFile, `${JSON.stringify({ pid: process.pid, entry })}\n`);
-      } catch (error) {
-        if (failed) return;
-        failed = true;
-        (options.log ?? process.stderr).write(
-          `[mcp-golden] cannot append to the audit file ${auditFile}: ${(error as Error).message}. Serving on without it; check that its folder exists and is writable.\n`,
-        );
-      }
-    });
-  }
-  const stdin = options.stdin ?? process.stdin;
+  if (options.auditFile !== undefined) appendAuditRows(audit, options.auditFile, options.log ?? process.stderr);
   const stdout = options.stdout ?? process.stdout;
-  const transport = new StdioServerTransport(stdin, stdout);
   const hooks = {
     audit,
     failAtStep: options.failAtStep,
     checkTools: options.checkTools ?? false,
     holdWrites: () => holdForTurn(stdout),
   };
-  const server = await connectWithHooks(transport, hooks);
+  let write: StdioOut = async () => undefined;
+  // The SDK v1 server's transport: the router hands it the 2025 messages, it writes through the router.
+  const channel: Transport = {
+    start: async () => undefined,
+    send: (message) => write(message as Record<string, unknown>, !('method' in message)),
+    close: async () => channel.onclose?.(),
+  };
+  const server = await connectWithHooks(channel, hooks);
   const tasks = new TaskStore();
-  const modern = createModernStdio({ ...hooks, tasks, send: (message) => transport.send(message as JSONRPCMessage) });
-  routeByEra(transport, options, modern);
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = () => {
-      modern.close();
-      tasks.close();
-      resolve();
-    };
-    stdin.once('end', () => {
-      void server.close();
-    });
-  });
-  return { audit, closed, close: () => server.close() };
+  const modernOptions = { ...hooks, tasks };
+  const running: RunningCalls = new Map();
+  const side = serveStdioSide(
+    {
+      stdin: options.stdin ?? process.stdin,
+      stdout,
+      eras: { legacy: options.legacy ?? 'serve', modern: options.modern ?? 'serve' },
+    },
+    (out) => {
+      write = out;
+      const modern = perRequestStdio(
+        {
+          hasMethod: (method) => referenceHasMethod(method, hooks.checkTools),
+          cancelling: (requestId, reason) => noteCancelled(running, audit, requestId, reason),
+          async answer(message, cancelled) {
+            const answered = referenceModernAnswer(message as ModernRequest, null, {}, modernOptions);
+            if (answered !== 'run') return answered;
+            return runModernCall(message as ModernRequest, modernOptions, running, cancelled, (params) =>
+              out({ jsonrpc: '2.0', method: 'notifications/progress', params }),
+            );
+          },
+        },
+        out,
+      );
+      // stdin ended or the server closed: every call still running stops unanswered, as `serveStdio` does.
+      const stop = (): void => {
+        void server.close();
+        modern.close();
+        tasks.close();
+      };
+      return {
+        legacy: (message) => channel.onmessage?.(message as JSONRPCMessage),
+        modern: modern.receive,
+        end: stop,
+        close: stop,
+      };
+    },
+  );
+  return { audit, closed: side.closed, close: async () => side.close() };
 }
 
-/**
- * Hands each message to the side of its era, as the reader reads it on this connection: the 2025
- * side is the SDK v1 server the transport was connected to, the 2026-07-28 side `modern`; a refused
- * request is answered here, a refused notification dropped.
- */
-function routeByEra(
-  transport: Transport,
-  options: Pick<StdioServeOptions, 'legacy' | 'modern'>,
-  modern: ReturnType<typeof createModernStdio>,
-): void {
-  const legacySide = transport.onmessage;
-  const eras = { legacy: options.legacy ?? 'serve', modern: options.modern ?? 'serve' } as const;
-  let phase: StdioPhase = 'opening';
-  transport.onmessage = (message, extra) => {
-    const read = readStdioMessage(message, eras, phase);
-    phase = read.phase;
-    if (read.refusal) {
-      if (read.kind === 'request') void transport.send(jsonRpcErrorOf(read.id, read.refusal) as JSONRPCMessage);
-      return;
+/** Appends each audit row, as its call ends, to `file` (see {@link StdioServeOptions.auditFile}). */
+function appendAuditRows(audit: AuditLog, file: string, log: Writable): void {
+  let failed = false;
+  audit.onSettled((entry) => {
+    try {
+      // One write per line with O_APPEND: lines from several processes do not interleave.
+      appendFileSync(file, `${JSON.stringify({ pid: process.pid, entry })}\n`);
+    } catch (error) {
+      if (failed) return;
+      failed = true;
+      log.write(
+        `[mcp-golden] cannot append to the audit file ${file}: ${(error as Error).message}. Serving on without it; check that its folder exists and is writable.\n`,
+      );
     }
-    if (read.era === 'modern') modern.receive(message, read);
-    else legacySide?.(message, extra);
-  };
+  });
 }
