@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { GoldenError } from '../errors.js';
 import type { StdioCommand } from '../record/stdio-wire-session.js';
@@ -11,19 +11,13 @@ import { LISTEN_OPTIONS, sessionIdleOption } from './listen-options.js';
 import { FAULT_SPECS, parseFaultSpecs } from './replay-fault-option.js';
 import { parseStdioOption } from './target-options.js';
 
-async function loadGoldens(paths: readonly string[]): Promise<NamedGolden[]> {
-  const { GOLDEN_EXTENSION, readGolden } = await import('../store/golden-file.js');
-  const files: string[] = [];
-  for (const path of paths) {
-    const info = await stat(path).catch(() => undefined);
-    if (info?.isDirectory()) {
-      const names = (await readdir(path)).filter((n) => n.endsWith(GOLDEN_EXTENSION)).sort();
-      if (names.length === 0) throw new GoldenError('E_USAGE', `No goldens (*.jsonl) in directory "${path}".`);
-      files.push(...names.map((n) => join(path, n)));
-    } else {
-      files.push(path);
-    }
-  }
+/** The goldens named (files, or folders read with their subfolders, as `verify` and `lint` read them), relative to `cwd`. */
+async function loadGoldens(paths: readonly string[], cwd: string): Promise<NamedGolden[]> {
+  const [{ readGolden }, { findGoldens }] = await Promise.all([
+    import('../store/golden-file.js'),
+    import('../verify/find-goldens.js'),
+  ]);
+  const files = await findGoldens(paths, cwd);
   return Promise.all(files.map(async (file) => ({ file, golden: await readGolden(file) })));
 }
 
@@ -48,7 +42,7 @@ export const replayCommand = defineCommand({
   minOperands: 1,
   missing: 'golden path',
   description: `Serves goldens as a fake MCP upstream: recorded frames at their recorded offsets, with the live
-request id and progress token stamped in. A directory means every golden in it; goldens recorded
+request id and progress token stamped in. A directory means every golden in it and its subfolders; goldens recorded
 over either transport serve over both (re-framed when the transports differ), and goldens of either
 protocol era answer clients of both, over HTTP and stdio alike (a call with no golden of the client's
 era is answered from one of the other, re-framed).`,
@@ -143,7 +137,7 @@ era is answered from one of the other, re-framed).`,
     // A bad --fault, or a stream option the transport has no stream for, is a usage error before any golden is read.
     const faults = parseFaultSpecs(args.strings('fault'));
     refuseStreamOptionConflicts(args);
-    const goldens = await loadGoldens(positionals);
+    const goldens = await loadGoldens(args.operands, io.cwd);
     const pace = parsePace(args.string('pace'));
     const onUnmatchedRequest = args.string('unmatched') === 'warn' ? 'warn' : 'error';
     const maxBodyBytes = args.integer('max-body-bytes');

@@ -13,9 +13,10 @@ export async function findGoldens(given: readonly string[], cwd?: string): Promi
   for (const [index, path] of (cwd === undefined ? given : given.map((p) => resolve(cwd, p))).entries()) {
     const info = await stat(path).catch(() => undefined);
     if (!info) {
+      const near = await nearGolden(path, given[index] as string);
       throw new GoldenError(
         'E_USAGE',
-        `No golden at "${given[index]}": no such file or directory. Name golden files or directories of them.`,
+        `No golden at "${given[index]}": no such file or directory. ${near ? `Did you mean "${near}"? ` : ''}Name golden files or directories of them.`,
       );
     }
     if (!info.isDirectory()) {
@@ -38,4 +39,16 @@ export async function findGoldens(given: readonly string[], cwd?: string): Promi
     );
   }
   return unique;
+}
+
+/** The golden file a missing path most likely meant (`a.json` or `a` for an existing `a.jsonl`), as given. */
+async function nearGolden(path: string, given: string): Promise<string | undefined> {
+  const stem = path.endsWith('.json') ? path.slice(0, -'.json'.length) : path;
+  if (stem.endsWith(GOLDEN_EXTENSION)) return undefined;
+  const found = await stat(`${stem}${GOLDEN_EXTENSION}`).then(
+    (info) => info.isFile(),
+    () => false,
+  );
+  const givenStem = given.endsWith('.json') ? given.slice(0, -'.json'.length) : given;
+  return found ? `${givenStem}${GOLDEN_EXTENSION}` : undefined;
 }
