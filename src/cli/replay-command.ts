@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { GoldenError } from '../errors.js';
 import type { StdioCommand } from '../record/stdio-wire-session.js';
 import type { Pace } from '../replay/pacing.js';
