@@ -131,6 +131,12 @@ describe('help and usage errors load no implementation', () => {
     expect(COMMANDS.find((spec) => spec.name === 'check')?.options.timeout?.integer?.min).toBe(MIN_CHECK_TIMEOUT_MS);
   });
 
+  test('check --timeout below the battery minimum is a usage error naming the minimum', async () => {
+    const run = await runInProcess(['check', '--gateway', 'x {port}', '--timeout', '400']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Invalid --timeout "400": expected a whole number from 2000');
+  });
+
   test('every loader gives the command it is listed under', () => {
     expect(COMMANDS.map((c) => c.name)).toEqual([
       'serve',

@@ -1,22 +1,15 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { startFaultProxy } from '../../test/support/fault-proxy.js';
+import { useTempDir } from '../../test/support/temp-dir.js';
 import { findReferenceTool, parseToolArguments } from '../server/reference-tools.js';
 import { readGolden } from '../store/golden-file.js';
 import { readToolCall } from '../transcript/read-calls.js';
 import { progressToken, requestId, scenario, toolArguments } from './arbitraries.js';
 import { gatewayProperty } from './gateway-property.js';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-fc-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = useTempDir('mcp-golden-fc-');
 
 describe('arbitraries', () => {
   test.each(['progress', 'long_output', 'chatty'] as const)(
@@ -55,7 +48,7 @@ describe('gatewayProperty', () => {
   }, 120_000);
 
   test('finds, shrinks and saves a counterexample for a gateway that turns number tokens into strings', async () => {
-    const path = join(dir, 'counterexample.jsonl');
+    const path = join(temp.dir, 'counterexample.jsonl');
     const result = await fc.check(
       gatewayProperty((upstream) => startFaultProxy(upstream, 'token-to-string'), {
         bounds,

@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { expect, test } from 'vitest';
 import { startStdioPassthrough } from '../../../src/replay/passthrough/index.js';
-import { serveReplayStdio } from '../../../src/replay/stdio-replay.js';
 import { referenceStdioCommand } from '../../../src/server/reference-stdio-command.js';
-import { readGolden } from '../../../src/store/golden-file.js';
+import { startStdioReplayClient } from '../../support/stdio-replay-client.js';
 
 // The stdio pass-through (`replay --stdio --unmatched passthrough --target-stdio`, 2025 era): the
 // client's notifications/cancelled for a passed-through call reaches the live `serve --stdio`, which
@@ -21,36 +20,10 @@ test('over stdio, a cancelled passed-through call stops at the live server, and 
     join(dir, 'goldens'),
     new PassThrough(),
   );
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const lines: { at: number; message: { id?: unknown; method?: string } }[] = [];
-  let buffered = '';
-  stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    buffered += chunk;
-    for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
-      lines.push({ at: Date.now(), message: JSON.parse(buffered.slice(0, end)) });
-      buffered = buffered.slice(end + 1);
-    }
-  });
-  const replay = serveReplayStdio([await readGolden('goldens/chatty-stdio.jsonl')], {
-    stdin,
-    stdout,
-    pace: 'instant',
-    fallback: passthrough.fallback,
-  });
-  const send = (message: unknown): boolean => stdin.write(`${JSON.stringify(message)}\n`);
-  const until = async (done: () => boolean): Promise<void> => {
-    for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
-  };
+  const client = await startStdioReplayClient('goldens/chatty-stdio.jsonl', { fallback: passthrough.fallback });
+  const { lines, send, until, replay } = client;
   try {
-    send({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'stdio-cancel', version: '1' } },
-    });
-    await until(() => lines.some((l) => l.message.id === 0));
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await client.initialize('stdio-cancel');
     send({
       jsonrpc: '2.0',
       id: 7,
@@ -68,8 +41,7 @@ test('over stdio, a cancelled passed-through call stops at the live server, and 
       expect.objectContaining({ method: 'notifications/cancelled', remark: 'passed through to the live server' }),
     );
   } finally {
-    stdin.end();
-    await replay.closed;
+    await client.close();
   }
   const written = passthrough.files;
   expect(written).toHaveLength(1);

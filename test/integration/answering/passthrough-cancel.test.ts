@@ -1,14 +1,11 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startHttpPassthrough } from '../../../src/replay/passthrough/index.js';
-import { createReplayServer } from '../../../src/replay/replay-server.js';
 import { type ReferenceServer, startReferenceServer } from '../../../src/server/http-server.js';
-import { readGolden } from '../../../src/store/golden-file.js';
+import { startHttpPassthroughReplay } from '../../support/http-passthrough-replay.js';
 
 // `replay --unmatched passthrough` in the 2025 era: the client's notifications/cancelled for a call
 // passed through to the live server goes to the live server, which stops as it does when cancelled
@@ -26,11 +23,7 @@ afterAll(async () => {
 });
 
 test('a cancelled passed-through call stops at the live server, and the golden records the cancel', async () => {
-  const passthrough = await startHttpPassthrough(serve.url, dir, new PassThrough());
-  const replay = await createReplayServer(await readGolden('goldens/chatty.jsonl'), {
-    pace: 'instant',
-    fallback: passthrough.fallback,
-  });
+  const { passthrough, replay } = await startHttpPassthroughReplay(serve.url, dir);
   const client = new Client({ name: 'cancel-test', version: '1' });
   try {
     await client.connect(new StreamableHTTPClientTransport(new URL(replay.url)));

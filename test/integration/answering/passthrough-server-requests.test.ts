@@ -1,41 +1,28 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startHttpPassthrough } from '../../../src/replay/passthrough/index.js';
-import { createReplayServer } from '../../../src/replay/replay-server.js';
+import { expect, test } from 'vitest';
 import { startReferenceServer } from '../../../src/server/http-server.js';
-import { readGolden } from '../../../src/store/golden-file.js';
 import { startElicitingServer } from '../../support/eliciting-server.js';
+import { startHttpPassthroughReplay } from '../../support/http-passthrough-replay.js';
 import { runInProcess } from '../../support/in-process-cli.js';
+import { useTempDir } from '../../support/temp-dir.js';
 
 // `replay --unmatched passthrough` in the 2025 era relays both ways: a live server's own request
 // during a passed-through call (`elicitation/create`) reaches the client and the client's answer
 // reaches the live server; and a live session whose handshake failed (the server not up yet) is
 // opened again by the next request, not remembered as failed.
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-passthrough-requests-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = useTempDir('mcp-golden-passthrough-requests-');
 
 test("a live server's elicitation/create during a passed-through call is answered by the client", async () => {
   const live = await startElicitingServer();
-  const out = join(dir, 'elicit');
-  const passthrough = await startHttpPassthrough(live.url, out, new PassThrough());
-  const replay = await createReplayServer(await readGolden('goldens/chatty.jsonl'), {
-    pace: 'instant',
-    fallback: passthrough.fallback,
-  });
+  const out = join(temp.dir, 'elicit');
+  const { passthrough, replay } = await startHttpPassthroughReplay(live.url, out);
   const client = new Client({ name: 'elicit-test', version: '1' }, { capabilities: { elicitation: {} } });
   const asked: unknown[] = [];
   client.setRequestHandler(ElicitRequestSchema, async (request) => {
@@ -73,12 +60,8 @@ test('a first handshake that fails (the live server not up yet) is tried again b
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as AddressInfo;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
-  const out = join(dir, 'retry');
-  const passthrough = await startHttpPassthrough(`http://127.0.0.1:${port}/mcp`, out, new PassThrough());
-  const replay = await createReplayServer(await readGolden('goldens/chatty.jsonl'), {
-    pace: 'instant',
-    fallback: passthrough.fallback,
-  });
+  const out = join(temp.dir, 'retry');
+  const { passthrough, replay } = await startHttpPassthroughReplay(`http://127.0.0.1:${port}/mcp`, out);
   const client = new Client({ name: 'retry-test', version: '1' });
   let live: Awaited<ReturnType<typeof startReferenceServer>> | undefined;
   try {

@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -7,26 +6,21 @@ import { readGolden, writeGolden } from '../../../src/store/golden-file.js';
 import { runInProcess } from '../../support/in-process-cli.js';
 import { startSdkV2Server } from '../../support/sdk-v2-server.js';
 import { EVERYTHING, type RunningEverything, startEverythingHttp } from '../../support/server-everything.js';
+import { useTempDir } from '../../support/temp-dir.js';
 
 // `mcp-golden diff A B` compares as the matcher does: two recordings of one unchanged server are
 // equal (ids, sessions, dates normalised; times within the tolerance), a changed text is not.
 const GOLDENS = fileURLToPath(new URL('../../../goldens/', import.meta.url));
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-diff-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = useTempDir('mcp-golden-diff-');
 
-const diff = (...args: string[]) => runInProcess(['diff', ...args], { cwd: dir });
+const diff = (...args: string[]) => runInProcess(['diff', ...args], { cwd: temp.dir });
 
 /** Records `scenarios` into `dir/<out>` with `record` (in process), as a user does. */
 async function record(out: string, target: string[], scenarios: readonly object[]): Promise<void> {
-  await mkdir(join(dir, out), { recursive: true });
-  await writeFile(join(dir, `${out}.scenarios.json`), JSON.stringify(scenarios));
+  await mkdir(join(temp.dir, out), { recursive: true });
+  await writeFile(join(temp.dir, `${out}.scenarios.json`), JSON.stringify(scenarios));
   const result = await runInProcess(['record', ...target, '--scenarios', `${out}.scenarios.json`, '--out', out], {
-    cwd: dir,
+    cwd: temp.dir,
   });
   expect(result.code, result.stderr).toBe(0);
 }
@@ -37,7 +31,7 @@ describe('mcp-golden diff', () => {
     const result = await diff(chatty, chatty, '--html', 'same.html');
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/match: all \d+ frames match\n$/);
-    const page = await readFile(join(dir, 'same.html'), 'utf8');
+    const page = await readFile(join(temp.dir, 'same.html'), 'utf8');
     expect(page).toContain('tools/call chatty');
     expect(page.match(/chatty\.jsonl client/g)?.length).toBeGreaterThanOrEqual(2);
   });
@@ -45,7 +39,7 @@ describe('mcp-golden diff', () => {
   test('two fresh recordings of the reference server: exit 0 for each golden', async () => {
     for (const out of ['ref-1', 'ref-2']) {
       const result = await runInProcess(['record', 'chatty', 'progress-small', 'long_output-small', '--out', out], {
-        cwd: dir,
+        cwd: temp.dir,
       });
       expect(result.code, result.stderr).toBe(0);
     }
@@ -127,7 +121,7 @@ describe('mcp-golden diff', () => {
     // Every frame after the first call's request is 400 ms later: the call's answers arrive late.
     const call = golden.frames.findIndex((f) => f.raw?.includes('"tools/call"'));
     const late = { ...golden, frames: golden.frames.map((f, i) => (i > call ? { ...f, t: f.t + 400_000 } : f)) };
-    await writeGolden(join(dir, 'late.jsonl'), late);
+    await writeGolden(join(temp.dir, 'late.jsonl'), late);
     const a = join(GOLDENS, 'progress-10x100.jsonl');
     expect((await diff(a, 'late.jsonl')).code).toBe(0);
     const result = await diff(a, 'late.jsonl', '--timing', 'tolerance');

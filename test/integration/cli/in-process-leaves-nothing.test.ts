@@ -1,21 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { CLI } from '../../support/cli.js';
 import { runInProcess, startInProcess } from '../../support/in-process-cli.js';
+import { useTempDir } from '../../support/temp-dir.js';
 
 const GOLDENS = fileURLToPath(new URL('../../../goldens/', import.meta.url));
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'exit'] as const;
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-in-process-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = useTempDir('mcp-golden-in-process-');
 
 /** The process's signal listeners and its active handles (sockets, servers, child processes, timers), by kind. */
 function processState(): { listeners: Record<string, number>; handles: Record<string, number> } {
@@ -39,7 +32,7 @@ async function settled(): Promise<ReturnType<typeof processState>> {
 /** One run of every command, in process, each to its end. */
 async function runEveryCommand(round: number): Promise<void> {
   const golden = join(GOLDENS, 'chatty.jsonl');
-  const out = join(dir, `round-${round}`);
+  const out = join(temp.dir, `round-${round}`);
   const expectCode = (code: number | null, expected: number, what: string, stderr: string): void => {
     expect(code, `${what}: ${stderr}`).toBe(expected);
   };

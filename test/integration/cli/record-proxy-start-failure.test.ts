@@ -1,20 +1,14 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { runInProcess } from '../../support/in-process-cli.js';
+import { useTempDir } from '../../support/temp-dir.js';
 
 // `record --proxy --stdio CMD` is the command a client starts: a CMD that cannot start is an
 // `[mcp-golden]` error and exit 1 at once, not silence, exit 0 and a client left waiting.
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-proxy-start-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = useTempDir('mcp-golden-proxy-start-');
 
 /** A client's stdin: one initialize, then held open as a client waiting for the answer does. */
 function waitingClient(): PassThrough {
@@ -31,7 +25,7 @@ test.each([
   ],
   ['a command that exits with an error before answering', `node ${join('missing', 'server.js')}`, 'exited with code 1'],
 ])('%s: exit 1 with an [mcp-golden] error, nothing written', async (_, command, said) => {
-  const out = join(dir, command.replace(/\W+/g, '-'));
+  const out = join(temp.dir, command.replace(/\W+/g, '-'));
   const started = Date.now();
   const stdin = waitingClient();
   const result = await runInProcess(['record', '--proxy', '--stdio', command, '--out', out], {
@@ -64,9 +58,9 @@ test.each([
 ])(
   'a server that exits %s before the client sends anything: exit 1, an [mcp-golden] error naming its exit and stderr',
   async (_, source, how, said) => {
-    const script = join(dir, `dies-${how.replace(/\W+/g, '-')}.cjs`);
+    const script = join(temp.dir, `dies-${how.replace(/\W+/g, '-')}.cjs`);
     await writeFile(script, source);
-    const out = join(dir, `early-${how.replace(/\W+/g, '-')}`);
+    const out = join(temp.dir, `early-${how.replace(/\W+/g, '-')}`);
     // A client that has not written yet: its stdin open and empty.
     const stdin = new PassThrough();
     const result = await runInProcess(['record', '--proxy', '--stdio', `node ${script}`, '--out', out], {

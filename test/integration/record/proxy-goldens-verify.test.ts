@@ -1,5 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
@@ -13,26 +12,21 @@ import { runInProcess, startInProcess } from '../../support/in-process-cli.js';
 import { inspectorCli } from '../../support/inspector-cli.js';
 import { startReleaseServer } from '../../support/release-server.mjs';
 import { type SdkV2Server, startSdkV2Server } from '../../support/sdk-v2-server.js';
+import { useTempDir } from '../../support/temp-dir.js';
 
 // Goldens written by `record --proxy` and by `replay --unmatched passthrough` are sessions of a
 // client we did not write (SDK v1, SDK v2, the Inspector CLI): they verify clean, with nothing
 // declared, against the unchanged server they came from, and fail naming the text against one
 // whose answer changed. Each is named by its calls and timed from its own start.
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-golden-proxy-verify-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = useTempDir('mcp-golden-proxy-verify-');
 
 const goldensIn = async (path: string): Promise<string[]> =>
   (await readdir(path).catch(() => [] as string[])).filter((f) => f.endsWith('.jsonl') && !f.startsWith('.')).sort();
 
 /** Runs `drive` against `record --proxy --target url` and returns the folder of goldens it wrote. */
 async function recordThroughProxy(name: string, url: string, drive: (proxy: string) => Promise<void>): Promise<string> {
-  const out = join(dir, name);
+  const out = join(temp.dir, name);
   const proxy = await startInProcess(['record', '--proxy', '--target', url, '--out', out]);
   try {
     await drive(proxy.firstLine);
@@ -180,7 +174,7 @@ describe('a stateless dual-era SDK v2 server', () => {
       await pinned.callTool({ name: 'progress', arguments: { steps: 1, step_ms: 5 } });
       await pinned.close();
     });
-    const out = join(dir, 'dual-passthrough');
+    const out = join(temp.dir, 'dual-passthrough');
     const replay = await startInProcess([
       'replay',
       recorded,
@@ -209,7 +203,7 @@ describe('a stateless dual-era SDK v2 server', () => {
 test('record --proxy --stdio started by the SDK v2 client in auto mode: its version probe writes no golden, its session one that verifies', async () => {
   // The client starts the command twice: a short-lived copy that is only asked server/discover,
   // then the session's. Spawned, because being the command a client starts is what is tested.
-  const out = join(dir, 'auto-stdio');
+  const out = join(temp.dir, 'auto-stdio');
   const server = `${process.execPath} ${fileURLToPath(new URL('../../support/sdk-v2-stdio-server.mjs', import.meta.url))}`;
   const client = new ClientV2({ name: 'auto', version: '1' }, { versionNegotiation: { mode: 'auto' } });
   await client.connect(
