@@ -390,5 +390,5 @@ test('one answering-era strategy: only http/ decides what an era answers (GET/DE
   expect(filesMatching(/\bexport const answeringEra\b/)).toEqual(['http/answering-era.ts']);
   expect(filesMatching(/\bexport function answerPerRequest\b/)).toEqual(['http/per-request-side.ts']);
   // Both peers of the 2026-07-28 side go through the one per-request router.
-  expect(filesMatching(/\banswerPerRequest\(/)).toEqual(['replay/http-replay.ts', 'server/http-server.ts']);
+  expect(filesMatching(/\banswerPerRequest\(/)).toEqual(['http/http-router.ts']);
 });

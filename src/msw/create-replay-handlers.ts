@@ -1,14 +1,15 @@
 import { type HttpHandler, http } from 'msw';
-import { createHttpReplay } from '../replay/era-http-replay.js';
+import { writeAnswer } from '../http/answering-era.js';
+import { DEFAULT_MAX_BODY_BYTES, type FrontDoorOptions, tooLarge } from '../http/front-door.js';
 import type { ResponseSink } from '../replay/http-exchange.js';
-import { DEFAULT_MAX_BODY_BYTES, type HttpRuleOptions, refuseLargeBody } from '../replay/http-guards.js';
+import { createHttpReplay } from '../replay/http-replay.js';
 import type { ReplayOptions } from '../replay/replay-engine.js';
 import type { GoldenInput } from '../replay/replay-plan.js';
 import type { ReplayReport } from '../replay/replay-report.js';
 import type { Transcript } from '../transcript/frame.js';
 
 /** Options of {@link createReplayHandlers}. */
-export interface ReplayHandlersOptions extends ReplayOptions, HttpRuleOptions {
+export interface ReplayHandlersOptions extends ReplayOptions, FrontDoorOptions {
   /** The upstream URL the code under test calls, e.g. `http://upstream.test/mcp`. */
   readonly url: string;
 }
@@ -78,7 +79,7 @@ export function createReplayHandlers(
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const handler = http.all(options.url, async ({ request }) => {
     if (Number(request.headers.get('content-length') ?? 0) > limit) {
-      return new Promise<Response>((resolve) => refuseLargeBody(streamingSink(resolve), limit));
+      return new Promise<Response>((resolve) => writeAnswer(streamingSink(resolve), tooLarge(limit)));
     }
     const body = await request.text();
     const headers: Record<string, string> = {};

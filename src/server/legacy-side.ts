@@ -2,13 +2,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { nodeAnswerSink, refusalAnswer, unknownSession, writeAnswer } from '../http/answering-era.js';
+import { type AnswerSink, nodeAnswerSink, refusalAnswer, writeAnswer } from '../http/answering-era.js';
+import type { HttpRequest } from '../http/front-door.js';
+import type { SessionPeer } from '../http/http-router.js';
 import { MCP_PROTOCOL_VERSIONS } from '../http/mcp-http-rules.js';
 import type { RequestRefusal } from '../http/read-request.js';
 import type { AuditLog } from './audit-log.js';
 import { CountingEventStore } from './counting-event-store.js';
 import { holdForTurn } from './hold-for-turn.js';
-import { legacyBatchRefusal } from './post-body.js';
 import { connectWithHooks } from './reference-server.js';
 import { SessionTable } from './session-table.js';
 
@@ -41,10 +42,14 @@ interface Session {
   version: string | undefined;
 }
 
+/** A request to `serve`: as it came through the front door, with the node:http pair the SDK transport answers on. */
+export interface ServeRequest extends HttpRequest {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+}
+
 /** The 2025 side of `serve`: the SDK v1 1.32 stateful transport, one per session, with the reference tools. */
-export interface LegacySide {
-  /** Answers one 2025 request the reader let through (`body` read once; none for GET and DELETE). */
-  handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void>;
+export interface LegacySide extends SessionPeer<AnswerSink, ServeRequest> {
   /** Ids of the sessions currently open. */
   ids(): string[];
   /** Closes every session. */
@@ -99,12 +104,11 @@ export function legacySide(options: LegacySideOptions, audit: AuditLog): LegacyS
     return session;
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
-    const sessionId = req.headers['mcp-session-id'];
-    const known = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (typeof sessionId === 'string' && !known) return refuse(res, unknownSession(sessionId));
-    const batch = legacyBatchRefusal(req, body, known?.version);
-    if (batch) return refuse(res, batch);
+  // An unknown session, and a batch its version refuses, are the router's.
+  const answer = async (request: ServeRequest, body: unknown): Promise<void> => {
+    const { req, res } = request;
+    const sessionId = request.headers['mcp-session-id'];
+    const known = sessionId === undefined ? undefined : sessions.get(sessionId);
     if (known) {
       sessions.track(known, res);
       await responses.run(res, () => known.transport.handleRequest(req, res, body));
@@ -129,7 +133,9 @@ export function legacySide(options: LegacySideOptions, audit: AuditLog): LegacyS
   };
 
   return {
-    handle,
+    keepsSessions: true,
+    session: (id) => (id === undefined ? undefined : sessions.get(id)),
+    answer: (_read, value, request) => answer(request, value),
     ids: () => sessions.ids(),
     async close() {
       const all = [...sessions.close(), ...pending];
