@@ -36,7 +36,7 @@ const refused = (status: number, code: number, message: string, headers: Record<
 });
 
 /** `413` without reading or echoing the body: the SDK v2 server's status and code. */
-export const tooLarge = (limit: number): HttpAnswer =>
+const tooLarge = (limit: number): HttpAnswer =>
   refused(
     413,
     -32000,
@@ -77,6 +77,15 @@ export function doorRefusal(request: HttpRequest, options: FrontDoorOptions): Ht
   // A UTF-16 unit is at most 3 bytes of UTF-8: a body that short cannot be over the limit.
   if (request.body.length * 3 > limit && Buffer.byteLength(request.body, 'utf8') > limit) return tooLarge(limit);
   return undefined;
+}
+
+/** `413` before a body is read, when the length it declares is over the limit (the SDK v2 server's early refusal). */
+export function declaredTooLarge(
+  declared: string | null | undefined,
+  options: FrontDoorOptions,
+): HttpAnswer | undefined {
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  return Number(declared ?? 0) > limit ? tooLarge(limit) : undefined;
 }
 
 /** A POST body parsed: its JSON, or {@link UNPARSEABLE}. */
@@ -120,7 +129,7 @@ export function takeNodeRequest(
     res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${path}\n`);
     return;
   }
-  readBounded(req, res, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, (body) => {
+  readBounded(req, res, options, (body) => {
     const headers: Record<string, string | undefined> = {};
     for (const name in req.headers) {
       const value = req.headers[name];
@@ -131,7 +140,13 @@ export function takeNodeRequest(
 }
 
 /** Reads a request's body whole, or answers why it will not be read (`413`, a stale Content-Length's `400`). */
-function readBounded(req: IncomingMessage, res: ServerResponse, limit: number, done: (body: string) => void): void {
+function readBounded(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: FrontDoorOptions,
+  done: (body: string) => void,
+): void {
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const chunks: Buffer[] = [];
   let size = 0;
   let refused = false;
@@ -166,7 +181,8 @@ function readBounded(req: IncomingMessage, res: ServerResponse, limit: number, d
     } else if (size <= limit) chunks.push(chunk);
     else refuse(tooLarge(limit));
   });
-  if (Number(declared ?? 0) > limit) refuse(tooLarge(limit));
+  const early = declaredTooLarge(declared, options);
+  if (early) refuse(early);
   req.on('error', () => {
     clearTimeout(timer);
     res.destroy();

@@ -131,7 +131,7 @@ function readHeaderOnly(context: MessageContext, header: string): ReadRequest {
 }
 
 /** A claim that overrides `initialize`'s 2025 reading: well-formed and naming a 2026-07-28 (or later) revision. */
-export function isValidModernClaim(meta: JsonObject | undefined): boolean {
+function isValidModernClaim(meta: JsonObject | undefined): boolean {
   const version = meta?.[ENVELOPE_KEYS.protocolVersion];
   return (
     meta !== undefined && typeof version === 'string' && isModernVersion(version) && envelopeIssues(meta).length === 0

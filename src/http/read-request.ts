@@ -19,12 +19,9 @@ import {
 } from './request-refusals.js';
 
 export {
-  type IncomingHead,
   jsonRpcErrorOf,
-  MODERN_VERSIONS,
   methodNotAllowed,
   methodNotFound,
-  REMOVED_METHODS,
   type ReadOptions,
   type ReadRequest,
   type RequestRefusal,

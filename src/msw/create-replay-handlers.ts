@@ -1,6 +1,6 @@
 import { type HttpHandler, http } from 'msw';
 import { writeAnswer } from '../http/answering-era.js';
-import { DEFAULT_MAX_BODY_BYTES, type FrontDoorOptions, tooLarge } from '../http/front-door.js';
+import { declaredTooLarge, type FrontDoorOptions } from '../http/front-door.js';
 import type { ResponseSink } from '../replay/http-exchange.js';
 import { createHttpReplay } from '../replay/http-replay.js';
 import type { ReplayOptions } from '../replay/replay-engine.js';
@@ -76,11 +76,9 @@ export function createReplayHandlers(
   options: ReplayHandlersOptions,
 ): ReplayHandlers {
   const replay = createHttpReplay(Array.isArray(goldens) ? goldens : [goldens as GoldenInput], options, options);
-  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const handler = http.all(options.url, async ({ request }) => {
-    if (Number(request.headers.get('content-length') ?? 0) > limit) {
-      return new Promise<Response>((resolve) => writeAnswer(streamingSink(resolve), tooLarge(limit)));
-    }
+    const early = declaredTooLarge(request.headers.get('content-length'), options);
+    if (early) return new Promise<Response>((resolve) => writeAnswer(streamingSink(resolve), early));
     const body = await request.text();
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => {

@@ -4,6 +4,7 @@ import type { FrontDoorOptions } from '../http/front-door.js';
 import { type HttpSides, routeHttp, type SessionPeer } from '../http/http-router.js';
 import { MCP_PROTOCOL_VERSIONS, protocolVersionRefusal } from '../http/mcp-http-rules.js';
 import type { ReadRequest } from '../http/read-request.js';
+import { SessionTable } from '../http/session-table.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isJsonRpcMessage } from '../transcript/json-rpc.js';
 import { crossGoldens } from './cross-era.js';
@@ -51,9 +52,15 @@ function sessionSecret(): string {
  * recorded over HTTP in that framing), with `Last-Event-ID` resumption.
  */
 export class HttpReplay implements SessionPeer<ResponseSink, IncomingRequest> {
-  private readonly sessions = new Map<string, HttpSession>();
+  /** The sessions by id: the least recently used one ends when a new one is past {@link SESSION_LIMIT}. */
+  private readonly sessions = new SessionTable<HttpSession>({
+    maxSessions: SESSION_LIMIT,
+    end: (state) => this.endSession(state),
+  });
   private shared: HttpSession | undefined;
   private sessionCount = 0;
+  /** Requests that named a session: the order sessions were last used in. */
+  private uses = 0;
   private streamCount = 0;
   /** The body of each session's `initialize`, for the fallback's own handshake. */
   private readonly initializeBodies = new WeakMap<HttpSession, string>();
@@ -114,8 +121,7 @@ export class HttpReplay implements SessionPeer<ResponseSink, IncomingRequest> {
   /** Stops every stream and timer. */
   close(): void {
     this.modern?.close();
-    for (const state of [...this.sessions.values(), ...(this.shared ? [this.shared] : [])]) this.endSession(state);
-    this.sessions.clear();
+    for (const state of [...this.sessions.close(), ...(this.shared ? [this.shared] : [])]) this.endSession(state);
     this.engine.close();
   }
 
@@ -217,23 +223,25 @@ export class HttpReplay implements SessionPeer<ResponseSink, IncomingRequest> {
     const exchange = this.engine.match(message, 'http');
     const stateless = exchange?.transport === 'http' && !('mcp-session-id' in (exchange.responseHeaders ?? {}));
     if (stateless) return this.sharedSession();
-    return { session: this.engine.openSession('http'), streams: [], standalone: undefined };
+    return this.newSession();
+  }
+
+  private newSession(): HttpSession {
+    return { session: this.engine.openSession('http'), streams: [], standalone: undefined, lastSeen: 0, open: 0 };
   }
 
   private register(state: HttpSession): void {
     if (state === this.shared) return;
     // Unguessable, as the spec asks: another client must not be able to end or join this session.
     state.session.id = `replay-session-${++this.sessionCount}-${sessionSecret()}`;
+    state.lastSeen = ++this.uses;
+    // Every replay session counts as idle: room is always made.
+    this.sessions.makeRoom();
     this.sessions.set(state.session.id, state);
-    if (this.sessions.size > SESSION_LIMIT) {
-      const [id, oldest] = this.sessions.entries().next().value as [string, HttpSession];
-      this.endSession(oldest);
-      this.sessions.delete(id);
-    }
   }
 
   private sharedSession(): HttpSession {
-    this.shared ??= { session: this.engine.openSession('http'), streams: [], standalone: undefined };
+    this.shared ??= this.newSession();
     return this.shared;
   }
 
@@ -246,7 +254,9 @@ export class HttpReplay implements SessionPeer<ResponseSink, IncomingRequest> {
       return undefined;
     }
     // The router answered a session id it does not know.
-    return this.sessions.get(id);
+    const state = this.sessions.get(id);
+    if (state) state.lastSeen = ++this.uses;
+    return state;
   }
 
   private handleGet(request: IncomingRequest, sink: ResponseSink): void {

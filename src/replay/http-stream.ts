@@ -1,4 +1,5 @@
 import { answeringEra } from '../http/answering-era.js';
+import type { TableSession } from '../http/session-table.js';
 import { mediaTypeOf } from '../transcript/body-kind.js';
 import { TRANSPORT_HEADERS } from '../transcript/normalize.js';
 import { chunkingSink, isAdversarial } from './chunking.js';
@@ -27,7 +28,7 @@ export interface HttpStream {
 }
 
 /** A session as the HTTP adapter keeps it: the engine's, its streams and its standalone GET stream. */
-export interface HttpSession {
+export interface HttpSession extends TableSession {
   readonly session: ReplaySession;
   readonly streams: HttpStream[];
   standalone: ResponseSink | undefined;

@@ -7,11 +7,11 @@ import type { HttpRequest } from '../http/front-door.js';
 import type { SessionPeer } from '../http/http-router.js';
 import { MCP_PROTOCOL_VERSIONS } from '../http/mcp-http-rules.js';
 import type { RequestRefusal } from '../http/read-request.js';
+import { SessionTable } from '../http/session-table.js';
 import type { AuditLog } from './audit-log.js';
 import { CountingEventStore } from './counting-event-store.js';
 import { holdForTurn } from './hold-for-turn.js';
 import { connectWithHooks } from './reference-server.js';
-import { SessionTable } from './session-table.js';
 
 /** Default idle time after which a session is closed. */
 export const DEFAULT_SESSION_TTL_MS = 300_000;
@@ -74,7 +74,11 @@ const refuse = (res: ServerResponse, refusal: RequestRefusal): void =>
  */
 export function legacySide(options: LegacySideOptions, audit: AuditLog): LegacySide {
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const sessions = new SessionTable<Session>(options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS, maxSessions);
+  const sessions = new SessionTable<Session>({
+    ttlMs: options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS,
+    maxSessions,
+    end: (session) => void session.server.close().catch(() => undefined),
+  });
   const pending = new Set<Session>();
   let sessionCount = 0;
   // The response a request is answered on, for the tools it calls: a tool may hold its writes (progress_tight).

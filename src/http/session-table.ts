@@ -1,0 +1,93 @@
+import type { ServerResponse } from 'node:http';
+
+/** What the table needs of a 2025 session: its use. */
+export interface TableSession {
+  /** When a request of this session last started or ended. */
+  lastSeen: number;
+  /** Requests (open SSE streams included) of this session not yet closed; a session with none is idle. */
+  open: number;
+}
+
+/** How long sessions live, how many are kept, and how one ends. */
+export interface SessionTableOptions<S> {
+  /** An idle session is ended after this long. @default never */
+  readonly ttlMs?: number;
+  /** Most sessions kept: a new one beyond it ends the least recently used idle one first. */
+  readonly maxSessions: number;
+  /** Ends a session the table dropped (expired, or making room). */
+  readonly end: (session: S) => void;
+}
+
+/**
+ * The 2025 sessions of `serve` and `replay` by id, as the answering side's router looks them up:
+ * an idle session is ended after `ttlMs`, and at most `maxSessions` are kept (a new one ends the
+ * least recently used idle one first).
+ */
+export class SessionTable<S extends TableSession> {
+  private readonly byId = new Map<string, S>();
+  private readonly sweeper: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: SessionTableOptions<S>) {
+    const ttl = options.ttlMs;
+    if (ttl === undefined) return;
+    this.sweeper = setInterval(() => this.sweep(ttl), Math.max(10, Math.min(ttl / 2, 30_000)));
+    this.sweeper.unref();
+  }
+
+  get(id: string): S | undefined {
+    return this.byId.get(id);
+  }
+
+  set(id: string, session: S): void {
+    this.byId.set(id, session);
+  }
+
+  delete(id: string): void {
+    this.byId.delete(id);
+  }
+
+  /** Ids of the sessions currently open. */
+  ids(): string[] {
+    return [...this.byId.keys()];
+  }
+
+  /** Makes room for one more session: false when every session has a request open. */
+  makeRoom(): boolean {
+    const max = this.options.maxSessions;
+    if (this.byId.size < max) return true;
+    // Map order is creation order; the least recently seen idle session goes first.
+    const idle = [...this.byId].filter(([, s]) => s.open === 0).sort(([, a], [, b]) => a.lastSeen - b.lastSeen);
+    for (const [id, session] of idle.slice(0, this.byId.size - max + 1)) this.expire(id, session);
+    return this.byId.size < max;
+  }
+
+  /** Counts a request of `session` open until its response closes. */
+  track(session: S, res: ServerResponse): void {
+    session.open++;
+    session.lastSeen = Date.now();
+    res.once('close', () => {
+      session.open--;
+      session.lastSeen = Date.now();
+    });
+  }
+
+  /** Stops the sweeper and empties the table: the sessions it held, to be ended. */
+  close(): S[] {
+    clearInterval(this.sweeper);
+    const all = [...this.byId.values()];
+    this.byId.clear();
+    return all;
+  }
+
+  private expire(id: string, session: S): void {
+    this.byId.delete(id);
+    this.options.end(session);
+  }
+
+  private sweep(ttl: number): void {
+    const now = Date.now();
+    for (const [id, session] of this.byId) {
+      if (session.open === 0 && now - session.lastSeen >= ttl) this.expire(id, session);
+    }
+  }
+}
