@@ -51,23 +51,35 @@ export class SessionTable<S extends TableSession> {
     return [...this.byId.keys()];
   }
 
-  /** Makes room for one more session: false when every session has a request open. */
+  /** Notes a request naming session `id`: it becomes the most recently used (the table's order is its use). */
+  touch(id: string, session: S): void {
+    this.byId.delete(id);
+    this.byId.set(id, session);
+    session.lastSeen = Date.now();
+  }
+
+  /** Makes room for one more session, ending the least recently used idle ones: false when every session has a request open. */
   makeRoom(): boolean {
     const max = this.options.maxSessions;
-    if (this.byId.size < max) return true;
-    // Map order is creation order; the least recently seen idle session goes first.
-    const idle = [...this.byId].filter(([, s]) => s.open === 0).sort(([, a], [, b]) => a.lastSeen - b.lastSeen);
-    for (const [id, session] of idle.slice(0, this.byId.size - max + 1)) this.expire(id, session);
+    let excess = this.byId.size - max + 1;
+    for (const [id, session] of this.byId) {
+      if (excess <= 0) break;
+      if (session.open > 0) continue;
+      this.expire(id, session);
+      excess--;
+    }
     return this.byId.size < max;
   }
 
-  /** Counts a request of `session` open until its response closes. */
-  track(session: S, res: ServerResponse): void {
+  /** Counts a request of `session` (named `id`, once it has one) open until its response closes. */
+  track(session: S, res: ServerResponse, id?: string): void {
     session.open++;
-    session.lastSeen = Date.now();
+    if (id !== undefined) this.touch(id, session);
+    else session.lastSeen = Date.now();
     res.once('close', () => {
       session.open--;
       session.lastSeen = Date.now();
+      if (id !== undefined && this.byId.get(id) === session) this.touch(id, session);
     });
   }
 

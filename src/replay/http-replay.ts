@@ -59,8 +59,6 @@ export class HttpReplay implements SessionPeer<ResponseSink, IncomingRequest> {
   });
   private shared: HttpSession | undefined;
   private sessionCount = 0;
-  /** Requests that named a session: the order sessions were last used in. */
-  private uses = 0;
   private streamCount = 0;
   /** The body of each session's `initialize`, for the fallback's own handshake. */
   private readonly initializeBodies = new WeakMap<HttpSession, string>();
@@ -234,7 +232,6 @@ export class HttpReplay implements SessionPeer<ResponseSink, IncomingRequest> {
     if (state === this.shared) return;
     // Unguessable, as the spec asks: another client must not be able to end or join this session.
     state.session.id = `replay-session-${++this.sessionCount}-${sessionSecret()}`;
-    state.lastSeen = ++this.uses;
     // Every replay session counts as idle: room is always made.
     this.sessions.makeRoom();
     this.sessions.set(state.session.id, state);
@@ -255,7 +252,7 @@ export class HttpReplay implements SessionPeer<ResponseSink, IncomingRequest> {
     }
     // The router answered a session id it does not know.
     const state = this.sessions.get(id);
-    if (state) state.lastSeen = ++this.uses;
+    if (state) this.sessions.touch(id, state);
     return state;
   }
 

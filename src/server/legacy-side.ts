@@ -114,7 +114,7 @@ export function legacySide(options: LegacySideOptions, audit: AuditLog): LegacyS
     const sessionId = request.headers['mcp-session-id'];
     const known = sessionId === undefined ? undefined : sessions.get(sessionId);
     if (known) {
-      sessions.track(known, res);
+      sessions.track(known, res, sessionId);
       await responses.run(res, () => known.transport.handleRequest(req, res, body));
       return;
     }
