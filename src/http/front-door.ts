@@ -98,16 +98,6 @@ export function parseBody(text: string): unknown {
   }
 }
 
-/** Writes a front-door answer on a node:http response. */
-const answerNode = (res: ServerResponse, answer: HttpAnswer): void =>
-  void res.writeHead(answer.status, { ...answer.headers }).end(answer.body);
-
-/** Where the node:http front door takes requests: the endpoint's path, and the door's rules. */
-export interface NodeDoorOptions extends FrontDoorOptions {
-  /** Path of the MCP endpoint. @default '/mcp' */
-  readonly path?: string;
-}
-
 /**
  * Takes one node:http request in through the front door: the endpoint's path (`404`), then its
  * body, read once and bounded: a declared or read length over the limit is answered `413` at once
@@ -118,10 +108,10 @@ export interface NodeDoorOptions extends FrontDoorOptions {
 export function takeNodeRequest(
   req: IncomingMessage,
   res: ServerResponse,
-  options: NodeDoorOptions,
+  options: FrontDoorOptions & { readonly path: string },
   take: (request: HttpRequest) => void,
 ): void {
-  const path = options.path ?? '/mcp';
+  const path = options.path;
   const target = req.url ?? '/';
   // A request for the path as written (every client's) is matched without parsing a URL; any other is parsed.
   const plain = target === path || target.startsWith(`${path}?`);
@@ -149,14 +139,14 @@ function readBounded(
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const chunks: Buffer[] = [];
   let size = 0;
-  let refused = false;
+  let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const refuse = (answer: HttpAnswer): void => {
-    if (refused) return;
-    refused = true;
+    if (stopped) return;
+    stopped = true;
     clearTimeout(timer);
     chunks.length = 0;
-    answerNode(res, answer);
+    res.writeHead(answer.status, { ...answer.headers }).end(answer.body);
   };
   const declared = req.headers['content-length'];
   // Only a declared length can be stale; a chunked body is waited for.
@@ -167,16 +157,13 @@ function readBounded(
           req.pause();
           const got = Buffer.concat(chunks).toString('utf8').slice(0, 200);
           res.once('finish', () => req.socket.destroy());
-          refuse(
-            refused400(
-              `Bad request: Content-Length says ${declared} bytes, but only ${size} arrived within ${BODY_WAIT_MS} ms (a body rewritten without updating Content-Length?). Received: ${got}`,
-            ),
-          );
+          const why = `Bad request: Content-Length says ${declared} bytes, but only ${size} arrived within ${BODY_WAIT_MS} ms (a body rewritten without updating Content-Length?). Received: ${got}`;
+          refuse(refused(400, -32000, why));
         }, BODY_WAIT_MS);
   timer?.unref();
   req.on('data', (chunk: Buffer) => {
     size += chunk.length;
-    if (refused) {
+    if (stopped) {
       if (size > DISCARD_LIMIT_FACTOR * limit) req.destroy();
     } else if (size <= limit) chunks.push(chunk);
     else refuse(tooLarge(limit));
@@ -189,9 +176,6 @@ function readBounded(
   });
   req.on('end', () => {
     clearTimeout(timer);
-    if (!refused)
-      done(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    if (!stopped) done(Buffer.concat(chunks).toString('utf8'));
   });
 }
-
-const refused400 = (message: string): HttpAnswer => refused(400, -32000, message);

@@ -159,18 +159,14 @@ export async function createReplayServer(
   replay.fallback = options.fallback;
   const front = new FaultFront(options.faults);
   const path = options.path ?? '/mcp';
+  const door = { ...options, path };
   const server = createServer((req, res) => {
     req.socket.setNoDelay(true);
     // Path and body through the front door; the audit and faults see every request read, then the router.
-    takeNodeRequest(
-      req,
-      res,
-      { path, ...(options.maxBodyBytes !== undefined && { maxBodyBytes: options.maxBodyBytes }) },
-      (request) => {
-        const admitted = front.admit(request, nodeResponseSink(res));
-        if (admitted) replay.handle(admitted.request, admitted.sink);
-      },
-    );
+    takeNodeRequest(req, res, door, (request) => {
+      const admitted = front.admit(request, nodeResponseSink(res));
+      if (admitted) replay.handle(admitted.request, admitted.sink);
+    });
   });
   const port = await listenLoopback(server, options.port);
   return {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createReplayServer, type ReplayServer } from '../../../src/replay/replay-server.js';
 import { type ReferenceServer, startReferenceServer } from '../../../src/server/http-server.js';
 import { readGolden } from '../../../src/store/golden-file.js';
+import { type Answer, type BatteryCase, send } from '../../support/request-battery.js';
 import { type SdkV2Server, startSdkV2Server } from '../../support/sdk-v2-server.js';
 
 // serve and replay share one front door (http/front-door.ts): the same request refused before it
@@ -28,51 +29,30 @@ afterAll(async () => {
   await Promise.all([sdk.close(), serve.close(), replay.close()]);
 });
 
-interface DoorCase {
-  readonly name: string;
-  readonly method: string;
-  readonly headers: Record<string, string>;
-  readonly body?: string;
-}
-
-const CASES: readonly DoorCase[] = [
+const post = (headers: Record<string, string>, body = LIST): BatteryCase => ({
+  httpMethod: 'POST',
+  headers,
+  body,
+  name: '',
+});
+const CASES: readonly BatteryCase[] = [
   {
+    ...post({ accept: ACCEPT, 'content-type': 'application/json' }),
     name: 'a body over the 4 MiB limit',
-    method: 'POST',
-    headers: { accept: ACCEPT, 'content-type': 'application/json' },
     body: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"${'x'.repeat(4 * 1024 * 1024)}"}}`,
   },
-  {
-    name: 'Content-Type text/plain',
-    method: 'POST',
-    headers: { accept: ACCEPT, 'content-type': 'text/plain' },
-    body: LIST,
-  },
-  { name: 'no Content-Type', method: 'POST', headers: { accept: ACCEPT }, body: LIST },
-  { name: 'a PUT', method: 'PUT', headers: { accept: ACCEPT, 'content-type': 'application/json' }, body: LIST },
+  { ...post({ accept: ACCEPT, 'content-type': 'text/plain' }), name: 'Content-Type text/plain' },
+  { ...post({ accept: ACCEPT }), name: 'no Content-Type' },
+  { ...post({ accept: ACCEPT, 'content-type': 'application/json' }), httpMethod: 'PUT', name: 'a PUT' },
 ];
 
-async function answerOf(url: string, request: DoorCase): Promise<string> {
-  const response = await fetch(url, {
-    method: request.method,
-    headers: request.headers,
-    ...(request.body !== undefined && { body: request.body }),
-  });
-  const text = await response.text();
-  let code: unknown;
-  try {
-    code = (JSON.parse(text) as { error?: { code?: unknown } }).error?.code;
-  } catch {
-    code = undefined;
-  }
-  return `${response.status} ${code ?? '-'}`;
-}
+const shown = (answer: Answer): string => `${answer.status} ${answer.code ?? '-'}`;
 
 describe('serve and replay refuse at the front door as the SDK v2 server does', () => {
   test.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, request) => {
-    const [expected, fromServe, fromReplay] = await Promise.all(
-      [sdk.url, serve.url, replay.url].map((url) => answerOf(url, request)),
-    );
+    const [expected, fromServe, fromReplay] = (
+      await Promise.all([sdk.url, serve.url, replay.url].map((url) => send(url, request)))
+    ).map(shown);
     expect({ serve: fromServe, replay: fromReplay }).toEqual({ serve: expected, replay: expected });
   });
 });
