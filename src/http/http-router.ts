@@ -13,10 +13,7 @@ import { type ReadOptions, type ReadRequest, type RequestRefusal, readRequest } 
 export interface SessionPeer<S extends AnswerSink, R extends HttpRequest> {
   /** Whether GET and DELETE have a session to act on; `false`: a stateless server's `405`. */
   readonly keepsSessions: boolean;
-  /**
-   * The open session `id` names (`undefined`: the request names none; the peer may have one for
-   * it), with the protocol version it negotiated; `undefined` when it has none.
-   */
+  /** The open session `id` names (or, for none, the one the peer gives such requests), with its negotiated version. */
   session(id: string | undefined): { readonly version?: string | undefined } | undefined;
   /** Answers a 2025 request the router let through (`value` the parsed body; none for GET and DELETE). */
   answer(read: ReadRequest, value: unknown, request: R, sink: S): void | Promise<void>;

@@ -15,9 +15,7 @@ import {
   unsupportedModern,
 } from './request-refusals.js';
 
-// One JSON-RPC request or notification as the reader reads it (`read-request.ts` reads what holds
-// it): its era from the `_meta` envelope, `initialize` and `MCP-Protocol-Version`, and the
-// SEP-2243 headers (`Mcp-Method`, `Mcp-Name`) checked against its body.
+// One JSON-RPC message as `read-request.ts` reads it: its era, and its `Mcp-*` headers against its body.
 
 /** What a message's own reading starts from: its kind, method, id and name, and its headers (none over stdio). */
 interface MessageContext {

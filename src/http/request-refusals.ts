@@ -3,8 +3,7 @@ import { ENVELOPE_KEYS } from '../transcript/modern-envelope.js';
 import type { EnvelopeIssue } from './envelope-issues.js';
 import type { HttpRefusal } from './mcp-http-rules.js';
 
-// What the one reader of a request (`read-request.ts`) says of it, and the refusals it answers
-// with: the SDK v2 2.4.0 server's status, code and words.
+// What the one reader of a request (`read-request.ts`) says of it, and its refusals (the SDK v2 server's).
 
 /** What an incoming request is, as the reader sees it. */
 export interface ReadRequest {
@@ -68,14 +67,11 @@ export const REMOVED_METHODS: ReadonlySet<string> = new Set([
 
 export const isModernVersion = (version: string): boolean => version >= MODERN_PROTOCOL_VERSION;
 
-/** RFC 9110 optional whitespace (space, tab) around a field value removed, as the SDK strips it before comparing. */
-const stripOws = (value: string): string => value.replace(/^[ \t]+|[ \t]+$/g, '');
-
-/** A request header as one string, optional whitespace stripped. */
+/** A request header as one string, RFC 9110 optional whitespace (space, tab) stripped as the SDK strips it before comparing. */
 export function headerOf(head: IncomingHead, name: string): string | undefined {
   const value = head.headers[name];
   const text = Array.isArray(value) ? value.join(', ') : value;
-  return text === undefined ? undefined : stripOws(text);
+  return text?.replace(/^[ \t]+|[ \t]+$/g, '');
 }
 
 /** The answer a 2026-07-28 server gives a method it does not have: `404 -32601`, as the SDK's method registry rung. */

@@ -8,16 +8,6 @@ export interface TableSession {
   open: number;
 }
 
-/** How long sessions live, how many are kept, and how one ends. */
-export interface SessionTableOptions<S> {
-  /** An idle session is ended after this long. @default never */
-  readonly ttlMs?: number;
-  /** Most sessions kept: a new one beyond it ends the least recently used idle one first. */
-  readonly maxSessions: number;
-  /** Ends a session the table dropped (expired, or making room). */
-  readonly end: (session: S) => void;
-}
-
 /**
  * The 2025 sessions of `serve` and `replay` by id, as the answering side's router looks them up:
  * an idle session is ended after `ttlMs`, and at most `maxSessions` are kept (a new one ends the
@@ -27,8 +17,12 @@ export class SessionTable<S extends TableSession> {
   private readonly byId = new Map<string, S>();
   private readonly sweeper: NodeJS.Timeout | undefined;
 
-  constructor(private readonly options: SessionTableOptions<S>) {
-    const ttl = options.ttlMs;
+  /** `end` ends a session the table dropped (expired, or making room); `ttl` unset: none expires. */
+  constructor(
+    private readonly maxSessions: number,
+    ttl: number | undefined,
+    private readonly end: (session: S) => unknown,
+  ) {
     if (ttl === undefined) return;
     this.sweeper = setInterval(() => this.sweep(ttl), Math.max(10, Math.min(ttl / 2, 30_000)));
     this.sweeper.unref();
@@ -60,7 +54,7 @@ export class SessionTable<S extends TableSession> {
 
   /** Makes room for one more session, ending the least recently used idle ones: false when every session has a request open. */
   makeRoom(): boolean {
-    const max = this.options.maxSessions;
+    const max = this.maxSessions;
     let excess = this.byId.size - max + 1;
     for (const [id, session] of this.byId) {
       if (excess <= 0) break;
@@ -93,7 +87,7 @@ export class SessionTable<S extends TableSession> {
 
   private expire(id: string, session: S): void {
     this.byId.delete(id);
-    this.options.end(session);
+    this.end(session);
   }
 
   private sweep(ttl: number): void {

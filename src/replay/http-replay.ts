@@ -53,10 +53,9 @@ function sessionSecret(): string {
  */
 export class HttpReplay implements SessionPeer<ResponseSink, IncomingRequest> {
   /** The sessions by id: the least recently used one ends when a new one is past {@link SESSION_LIMIT}. */
-  private readonly sessions = new SessionTable<HttpSession>({
-    maxSessions: SESSION_LIMIT,
-    end: (state) => this.endSession(state),
-  });
+  private readonly sessions = new SessionTable<HttpSession>(SESSION_LIMIT, undefined, (state) =>
+    this.endSession(state),
+  );
   private shared: HttpSession | undefined;
   private sessionCount = 0;
   private streamCount = 0;
@@ -153,22 +152,21 @@ export class HttpReplay implements SessionPeer<ResponseSink, IncomingRequest> {
 
   /** Answers a 2025 request the router let through: a GET stream, a DELETE, a batch, or a message in its session. */
   answer(_read: ReadRequest, value: unknown, request: IncomingRequest, sink: ResponseSink): void {
-    const version = request.headers['mcp-protocol-version'];
     const message = value as JsonRpcMessage;
     if (request.httpMethod === 'POST' && Array.isArray(value)) {
       const state = this.lookup(request, sink);
       if (state) answerBatch(this.engine, state.session, value, sink, sessionHeader(state), request.body);
       return;
     }
-    const refusal =
-      request.httpMethod !== 'POST' || message.method !== 'initialize'
-        ? protocolVersionRefusal(version, this.versions)
-        : undefined;
+    const initialize = request.httpMethod === 'POST' && message.method === 'initialize';
+    const refusal = initialize
+      ? undefined
+      : protocolVersionRefusal(request.headers['mcp-protocol-version'], this.versions);
     if (refusal) sendError(sink, refusal.status, refusal.code, refusal.message);
     else if (request.httpMethod === 'GET') this.handleGet(request, sink);
     else if (request.httpMethod === 'DELETE') this.handleDelete(request, sink);
     else {
-      const state = message.method === 'initialize' ? this.initializing(message) : this.lookup(request, sink);
+      const state = initialize ? this.initializing(message) : this.lookup(request, sink);
       if (state) this.post(state, message, request, sink);
     }
   }

@@ -94,23 +94,15 @@ export interface ReferenceServer {
 /** Path of the MCP endpoint. */
 export const MCP_PATH = '/mcp';
 
+/** Drops `X-Accel-Buffering` from every head written on `res` (the SDK transport's, and the per-request side's). */
 function withoutAccelHeader(res: ServerResponse): void {
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-  const strip = (headers: unknown): unknown => {
-    if (Array.isArray(headers)) {
-      const kept: unknown[] = [];
-      for (let i = 0; i < headers.length; i += 2) {
-        if (String(headers[i]).toLowerCase() !== 'x-accel-buffering') kept.push(headers[i], headers[i + 1]);
-      }
-      return kept;
-    }
-    if (headers && typeof headers === 'object') {
-      return Object.fromEntries(
-        Object.entries(headers as OutgoingHttpHeaders).filter(([k]) => k.toLowerCase() !== 'x-accel-buffering'),
-      );
-    }
-    return headers;
-  };
+  const strip = (headers: unknown): unknown =>
+    headers && typeof headers === 'object' && !Array.isArray(headers)
+      ? Object.fromEntries(
+          Object.entries(headers as OutgoingHttpHeaders).filter(([k]) => k.toLowerCase() !== 'x-accel-buffering'),
+        )
+      : headers;
   res.writeHead = ((...args: unknown[]) => writeHead(...args.map(strip))) as ServerResponse['writeHead'];
 }
 

@@ -6,7 +6,6 @@ import { type AnswerSink, nodeAnswerSink, refusalAnswer, writeAnswer } from '../
 import type { HttpRequest } from '../http/front-door.js';
 import type { SessionPeer } from '../http/http-router.js';
 import { MCP_PROTOCOL_VERSIONS } from '../http/mcp-http-rules.js';
-import type { RequestRefusal } from '../http/read-request.js';
 import { SessionTable } from '../http/session-table.js';
 import type { AuditLog } from './audit-log.js';
 import { CountingEventStore } from './counting-event-store.js';
@@ -64,9 +63,6 @@ function negotiatedVersion(message: unknown): string | undefined {
   return MCP_PROTOCOL_VERSIONS.includes(wanted) ? wanted : MCP_PROTOCOL_VERSIONS[0];
 }
 
-const refuse = (res: ServerResponse, refusal: RequestRefusal): void =>
-  writeAnswer(nodeAnswerSink(res), refusalAnswer(refusal, null));
-
 /**
  * The reference server's 2025 era: sessions by the answering strategy's `session` rule (an
  * `initialize` opens one, `Mcp-Session-Id` names it, an unknown one is `404`), each a stateful
@@ -74,11 +70,9 @@ const refuse = (res: ServerResponse, refusal: RequestRefusal): void =>
  */
 export function legacySide(options: LegacySideOptions, audit: AuditLog): LegacySide {
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const sessions = new SessionTable<Session>({
-    ttlMs: options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS,
-    maxSessions,
-    end: (session) => void session.server.close().catch(() => undefined),
-  });
+  const sessions = new SessionTable<Session>(maxSessions, options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS, (session) =>
+    session.server.close().catch(() => undefined),
+  );
   const pending = new Set<Session>();
   let sessionCount = 0;
   // The response a request is answered on, for the tools it calls: a tool may hold its writes (progress_tight).
@@ -120,7 +114,7 @@ export function legacySide(options: LegacySideOptions, audit: AuditLog): LegacyS
     }
     if (!sessions.makeRoom()) {
       const message = `Too many sessions: all ${maxSessions} have a request open. Retry later.`;
-      return refuse(res, { status: 503, code: -32000, message });
+      return writeAnswer(nodeAnswerSink(res), refusalAnswer({ status: 503, code: -32000, message }, null));
     }
     // No session header: only an initialize request may start one; the transport answers
     // anything else with 400, and such a transport is discarded at once.
