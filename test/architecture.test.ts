@@ -390,7 +390,26 @@ test('one answering-era strategy: only http/ decides what an era answers (GET/DE
   expect(filesMatching(/\bexport const answeringEra\b/)).toEqual(['http/answering-era.ts']);
   expect(filesMatching(/\bexport function answerPerRequest\b/)).toEqual(['http/per-request-side.ts']);
   // Both peers of the 2026-07-28 side go through the one per-request router.
-  expect(filesMatching(/\banswerPerRequest\(/)).toEqual(['replay/http-replay.ts', 'server/http-server.ts']);
+  expect(filesMatching(/\banswerPerRequest\(/)).toEqual(['http/http-router.ts']);
+});
+
+test('one HTTP answering side: one front door and one router over the peers of serve and replay', () => {
+  // Only the front door reads Origin, a body's size or Content-Type off a request serve or replay
+  // answers; only the router reads an HTTP request (readRequest) and picks the era's side.
+  const answering = (file: string): boolean => /^(?:server|replay|msw|http)\//.test(file);
+  expect(filesMatching(/\bisAllowedOrigin\(/).filter(answering)).toEqual([
+    'http/front-door.ts',
+    'http/origin-policy.ts',
+  ]);
+  expect(
+    filesMatching(/\bmediaTypeOf\(contentType\)|headers\[['"]content-length['"]\]|\bmaxBodyBytes \?\?/).filter(
+      answering,
+    ),
+  ).toEqual(['http/front-door.ts']);
+  expect(filesMatching(/\breadRequest\(\s*\{/).filter(answering)).toEqual(['http/http-router.ts']);
+  // Both callers of the router supply only their peers.
+  expect(filesMatching(/\brouteHttp\(/)).toEqual(['replay/http-replay.ts', 'server/http-server.ts']);
+  expect(filesMatching(/\bnew SessionTable\b/)).toEqual(['replay/http-replay.ts', 'server/legacy-side.ts']);
 });
 
 test('one stdio answering side: serve --stdio and replay --stdio are peers of http/stdio-side.ts, which alone reads their lines and eras', () => {

@@ -84,27 +84,3 @@ export function batchRefusal(length: number, version: string | undefined): HttpR
     message: `Invalid Request: JSON-RPC batches are not supported in protocol version ${version ?? 'none negotiated'} (batches exist only in ${BATCH_VERSION}). Send one message per POST.`,
   };
 }
-
-/** Whether a parsed body is one JSON-RPC 2.0 message object: a request, notification or response. */
-export function isJsonRpcObject(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const message = value as Record<string, unknown>;
-  return message.jsonrpc === '2.0' && (typeof message.method === 'string' || 'result' in message || 'error' in message);
-}
-
-/** `400` with JSON-RPC's Invalid Request (`-32600`: valid JSON, not a request object) for a body that is not one message. */
-export function invalidMessageRefusal(value: unknown): HttpRefusal {
-  const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
-  return {
-    status: 400,
-    code: -32600,
-    message: `Invalid Request: expected a JSON-RPC 2.0 message object (with "jsonrpc":"2.0" and a method, result or error), got ${got === 'object' ? 'an object that is not one' : got}.`,
-  };
-}
-
-/** `400` with JSON-RPC's Parse error for a body that is not JSON. */
-export const PARSE_REFUSAL: HttpRefusal = {
-  status: 400,
-  code: -32700,
-  message: 'Parse error: the request body is not valid JSON. Send one JSON-RPC message.',
-};

@@ -1,14 +1,15 @@
 import { type HttpHandler, http } from 'msw';
-import { createHttpReplay } from '../replay/era-http-replay.js';
+import { writeAnswer } from '../http/answering-era.js';
+import { declaredTooLarge, type FrontDoorOptions } from '../http/front-door.js';
 import type { ResponseSink } from '../replay/http-exchange.js';
-import { DEFAULT_MAX_BODY_BYTES, type HttpRuleOptions, refuseLargeBody } from '../replay/http-guards.js';
+import { createHttpReplay } from '../replay/http-replay.js';
 import type { ReplayOptions } from '../replay/replay-engine.js';
 import type { GoldenInput } from '../replay/replay-plan.js';
 import type { ReplayReport } from '../replay/replay-report.js';
 import type { Transcript } from '../transcript/frame.js';
 
 /** Options of {@link createReplayHandlers}. */
-export interface ReplayHandlersOptions extends ReplayOptions, HttpRuleOptions {
+export interface ReplayHandlersOptions extends ReplayOptions, FrontDoorOptions {
   /** The upstream URL the code under test calls, e.g. `http://upstream.test/mcp`. */
   readonly url: string;
 }
@@ -75,11 +76,9 @@ export function createReplayHandlers(
   options: ReplayHandlersOptions,
 ): ReplayHandlers {
   const replay = createHttpReplay(Array.isArray(goldens) ? goldens : [goldens as GoldenInput], options, options);
-  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const handler = http.all(options.url, async ({ request }) => {
-    if (Number(request.headers.get('content-length') ?? 0) > limit) {
-      return new Promise<Response>((resolve) => refuseLargeBody(streamingSink(resolve), limit));
-    }
+    const early = declaredTooLarge(request.headers.get('content-length'), options);
+    if (early) return new Promise<Response>((resolve) => writeAnswer(streamingSink(resolve), early));
     const body = await request.text();
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => {

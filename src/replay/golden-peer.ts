@@ -5,15 +5,15 @@ import { eraOf, type Transcript } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage } from '../transcript/frame-content.js';
 import { isJsonObject } from '../transcript/json-object.js';
 import { paramHeadersOf } from '../transcript/modern-envelope.js';
-import { TRANSPORT_HEADERS } from '../transcript/normalize.js';
 import { chunkingSink, isAdversarial } from './chunking.js';
 import { type IncomingRequest, type ResponseSink, writeOut } from './http-exchange.js';
+import { responseHeaders } from './http-stream.js';
 import { JSON_HEADERS, jsonRpcError } from './json-rpc-error.js';
 import { discoveredServer, LIVE_DEFAULT_REMARK } from './live-defaults.js';
 import { streamOffsets } from './live-event.js';
 import { frameEvent } from './reframe.js';
 import { type ReplayCall, ReplayEngine, type ReplayOptions } from './replay-engine.js';
-import type { GoldenInput, ReplayExchange } from './replay-plan.js';
+import type { GoldenInput } from './replay-plan.js';
 import { taskRefusal } from './task-polls.js';
 import type { UnmatchedFallback } from './unmatched-fallback.js';
 
@@ -173,7 +173,7 @@ export class GoldenPeer implements PerRequestPeer<ResponseSink, IncomingRequest>
     const sink: ResponseSink =
       sse && chunking && isAdversarial(chunking) ? chunkingSink(client, { ...chunking, primingEvents: false }) : client;
     const headers = exact
-      ? responseHeaders(exchange)
+      ? responseHeaders(exchange, null)
       : sse
         ? answeringEra('modern').streamHeaders(false)
         : { ...JSON_HEADERS };
@@ -221,17 +221,6 @@ export class GoldenPeer implements PerRequestPeer<ResponseSink, IncomingRequest>
       () => sink.flush?.(),
     );
   }
-}
-
-/** The recorded response headers without transport headers, and today's date. */
-function responseHeaders(exchange: ReplayExchange): Record<string, string> {
-  const out: Record<string, string> = {};
-  const recorded = exchange.responseHeaders ?? {};
-  for (const name in recorded) {
-    if (TRANSPORT_HEADERS.has(name) || name === 'mcp-session-id') continue;
-    out[name] = name === 'date' ? new Date().toUTCString() : (recorded[name] as string);
-  }
-  return out;
 }
 
 /** The `x-mcp-header` arguments of every tool the goldens' `tools/list` answers list, by tool name. */

@@ -1,11 +1,8 @@
+import type { HttpRequest } from '../http/front-door.js';
 import { concatBytes } from './live-event.js';
 
-/** A request as the engine sees it. */
-export interface IncomingRequest {
-  readonly httpMethod: string;
-  readonly headers: Readonly<Record<string, string | undefined>>;
-  readonly body: string;
-}
+/** A request as the engine sees it: as it came through the front door. */
+export type IncomingRequest = HttpRequest;
 
 /** Where a response goes: a node:http response, an msw stream, a stdout. */
 export interface ResponseSink {

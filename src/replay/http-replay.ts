@@ -1,19 +1,16 @@
 import { randomFillSync } from 'node:crypto';
-import { answeringEra, refusalAnswer, unknownSession, writeAnswer } from '../http/answering-era.js';
-import {
-  batchRefusal,
-  type HttpRefusal,
-  MCP_PROTOCOL_VERSIONS,
-  protocolVersionRefusal,
-} from '../http/mcp-http-rules.js';
-import { answerPerRequest } from '../http/per-request-side.js';
-import { readRequest, UNPARSEABLE } from '../http/read-request.js';
+import { refusalAnswer, unknownSession, writeAnswer } from '../http/answering-era.js';
+import type { FrontDoorOptions } from '../http/front-door.js';
+import { type HttpSides, routeHttp, type SessionPeer } from '../http/http-router.js';
+import { MCP_PROTOCOL_VERSIONS, protocolVersionRefusal } from '../http/mcp-http-rules.js';
+import type { ReadRequest } from '../http/read-request.js';
+import { SessionTable } from '../http/session-table.js';
 import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { isJsonRpcMessage } from '../transcript/json-rpc.js';
-import type { GoldenPeer } from './golden-peer.js';
+import { crossGoldens } from './cross-era.js';
+import { GoldenPeer, splitGoldensByEra } from './golden-peer.js';
 import { answerBatch } from './http-batch.js';
 import type { IncomingRequest, ResponseSink } from './http-exchange.js';
-import { type HttpRuleOptions, refuseRequest, sendError } from './http-guards.js';
 import {
   attach,
   type HttpSession,
@@ -24,10 +21,10 @@ import {
   sseSink,
   streamCall,
 } from './http-stream.js';
-import { JSON_HEADERS } from './json-rpc-error.js';
+import { JSON_HEADERS, sendError } from './json-rpc-error.js';
 import { frameEvent } from './reframe.js';
-import { type ReplayEngine, SESSION_LIMIT } from './replay-engine.js';
-import type { ReplayEvent } from './replay-plan.js';
+import { ReplayEngine, type ReplayOptions, SESSION_LIMIT } from './replay-engine.js';
+import type { GoldenInput, ReplayEvent } from './replay-plan.js';
 import type { ReplayReport } from './replay-report.js';
 import type { StandaloneStream, UnmatchedFallback } from './unmatched-fallback.js';
 
@@ -48,17 +45,17 @@ function sessionSecret(): string {
   return hex;
 }
 
-const refuse = (sink: ResponseSink, refusal: HttpRefusal): void =>
-  sendError(sink, refusal.status, refusal.code, refusal.message);
-
 /**
  * The Streamable HTTP adapter of the {@link ReplayEngine}, shared by the loopback server and the
  * msw handlers: enforces the transport's rules, hands out session ids, and frames what the engine
  * emits as SSE or JSON per the client's `Accept` (recorded bytes unchanged when the golden was
  * recorded over HTTP in that framing), with `Last-Event-ID` resumption.
  */
-export class HttpReplay {
-  private readonly sessions = new Map<string, HttpSession>();
+export class HttpReplay implements SessionPeer<ResponseSink, IncomingRequest> {
+  /** The sessions by id: the least recently used one ends when a new one is past {@link SESSION_LIMIT}. */
+  private readonly sessions = new SessionTable<HttpSession>(SESSION_LIMIT, undefined, (state) =>
+    this.endSession(state),
+  );
   private shared: HttpSession | undefined;
   private sessionCount = 0;
   private streamCount = 0;
@@ -69,7 +66,7 @@ export class HttpReplay {
 
   constructor(
     readonly engine: ReplayEngine,
-    private readonly rules: HttpRuleOptions = {},
+    rules: FrontDoorOptions = {},
     /** Serves the modern era (2026-07-28) from the modern goldens, when there are any. */
     private readonly modern?: GoldenPeer,
     /**
@@ -80,6 +77,19 @@ export class HttpReplay {
   ) {
     const recorded = engine.plan.exchanges.map((e) => e.protocolVersion).filter((v) => v !== '');
     this.versions = [...new Set([...MCP_PROTOCOL_VERSIONS, ...recorded])];
+    this.sides = {
+      legacy: this,
+      modern,
+      // A replay whose goldens answer no 2025 client is a 2026-07-28-only server.
+      read: { legacy: modern && engine.plan.exchanges.length === 0 ? 'reject' : 'serve' },
+      door: rules,
+      // The report lists the 2026-07-28 refusals, as a 2026-07-28 client's requests are each their own exchange.
+      refused: (read, value, request, refusal) => {
+        if (read.era !== 'modern' && refusal.status !== 405) return;
+        const message = request.httpMethod === 'POST' && isJsonRpcMessage(value) ? value : undefined;
+        modern?.engine.note(null, request.httpMethod, message, undefined, refusal.message);
+      },
+    };
   }
 
   private unmatched: UnmatchedFallback | undefined;
@@ -108,15 +118,14 @@ export class HttpReplay {
   /** Stops every stream and timer. */
   close(): void {
     this.modern?.close();
-    for (const state of [...this.sessions.values(), ...(this.shared ? [this.shared] : [])]) this.endSession(state);
-    this.sessions.clear();
+    for (const state of [...this.sessions.close(), ...(this.shared ? [this.shared] : [])]) this.endSession(state);
     this.engine.close();
   }
 
   /** Handles one HTTP request; never throws, whatever the request holds. */
   handle(request: IncomingRequest, sink: ResponseSink): void {
     try {
-      this.dispatch(request, sink);
+      void routeHttp(request, sink, this.sides);
     } catch (error) {
       sendError(
         sink,
@@ -127,72 +136,39 @@ export class HttpReplay {
     }
   }
 
-  private dispatch(request: IncomingRequest, sink: ResponseSink): void {
-    if (refuseRequest(request, sink, this.rules)) return;
-    let value: unknown;
-    if (request.httpMethod === 'POST') {
-      try {
-        value = JSON.parse(request.body);
-      } catch {
-        // The parser's message quotes the body: it is not repeated back.
-        value = UNPARSEABLE;
-      }
-    }
-    // The one reading of a request: its era, and the refusal the SDK v2 server would answer it with.
-    const read = readRequest(
-      { httpMethod: request.httpMethod, headers: request.headers, body: value },
-      // A replay whose goldens answer no 2025 client is a 2026-07-28-only server.
-      { legacy: this.modern && this.engine.plan.exchanges.length === 0 ? 'reject' : 'serve' },
-    );
-    if (read.refusal) {
-      // The report lists the 2026-07-28 refusals, as a 2026-07-28 client's requests are each their own exchange.
-      if (read.era === 'modern' && this.modern) {
-        const message = isJsonRpcMessage(value) ? value : undefined;
-        this.modern.engine.note(null, request.httpMethod, message, undefined, read.refusal.message);
-      }
-      writeAnswer(sink, refusalAnswer(read.refusal, read.id));
-      return;
-    }
-    // Per request (2026-07-28) or in a session (2025), as the era's answering strategy says.
-    if (answeringEra(read.era).state === 'request') {
-      if (this.modern) void answerPerRequest(read, value as JsonRpcMessage, request, this.modern, sink);
-      else writeAnswer(sink, refusalAnswer(answeringEra('modern').unknownMethod(read.method), read.id));
-      return;
-    }
-    const version = request.headers['mcp-protocol-version'];
-    // A replay whose 2025 goldens are all 2026-07-28 ones re-framed is a stateless dual-era server.
-    const streams = answeringEra('legacy').streamRequest(this.sessions2025 || !this.modern);
-    if (request.httpMethod !== 'POST' && streams !== 'session') {
-      this.modern?.engine.note(null, request.httpMethod, undefined, undefined, streams.message);
-      writeAnswer(sink, refusalAnswer(streams, null));
-      return;
-    }
-    if (request.httpMethod !== 'POST') {
-      const refusal = protocolVersionRefusal(version, this.versions);
-      if (refusal) refuse(sink, refusal);
-      else if (request.httpMethod === 'GET') this.handleGet(request, sink);
-      else this.handleDelete(request, sink);
-      return;
-    }
-    if (Array.isArray(value)) {
-      const state = this.lookup(request, sink);
-      if (!state) return;
-      const refusal = batchRefusal(value.length, version ?? state.session.version);
-      if (refusal) refuse(sink, refusal);
-      else answerBatch(this.engine, state.session, value, sink, sessionHeader(state), request.body);
-      return;
-    }
+  /** The replay's two sides under the one router: the goldens behind sessions, and per request. */
+  private readonly sides: HttpSides<ResponseSink, IncomingRequest>;
+
+  /** A replay whose 2025 goldens are all 2026-07-28 ones re-framed is a stateless dual-era server. */
+  get keepsSessions(): boolean {
+    return this.sessions2025 || !this.modern;
+  }
+
+  /** The open session `id` names; without one, the session every sessionless client shares (a stateless golden's). */
+  session(id: string | undefined): { readonly version?: string | undefined } | undefined {
+    if (id !== undefined) return this.sessions.get(id)?.session;
+    return this.engine.plan.sessionless ? this.sharedSession().session : undefined;
+  }
+
+  /** Answers a 2025 request the router let through: a GET stream, a DELETE, a batch, or a message in its session. */
+  answer(_read: ReadRequest, value: unknown, request: IncomingRequest, sink: ResponseSink): void {
     const message = value as JsonRpcMessage;
-    if (message.method !== 'initialize') {
-      const refusal = protocolVersionRefusal(version, this.versions);
-      if (refusal) {
-        refuse(sink, refusal);
-        return;
-      }
+    if (request.httpMethod === 'POST' && Array.isArray(value)) {
+      const state = this.lookup(request, sink);
+      if (state) answerBatch(this.engine, state.session, value, sink, sessionHeader(state), request.body);
+      return;
     }
-    const state = message.method === 'initialize' ? this.initializing(message) : this.lookup(request, sink);
-    if (!state) return;
-    this.post(state, message, request, sink);
+    const initialize = request.httpMethod === 'POST' && message.method === 'initialize';
+    const refusal = initialize
+      ? undefined
+      : protocolVersionRefusal(request.headers['mcp-protocol-version'], this.versions);
+    if (refusal) sendError(sink, refusal.status, refusal.code, refusal.message);
+    else if (request.httpMethod === 'GET') this.handleGet(request, sink);
+    else if (request.httpMethod === 'DELETE') this.handleDelete(request, sink);
+    else {
+      const state = initialize ? this.initializing(message) : this.lookup(request, sink);
+      if (state) this.post(state, message, request, sink);
+    }
   }
 
   private post(state: HttpSession, message: JsonRpcMessage, request: IncomingRequest, sink: ResponseSink): void {
@@ -243,23 +219,24 @@ export class HttpReplay {
     const exchange = this.engine.match(message, 'http');
     const stateless = exchange?.transport === 'http' && !('mcp-session-id' in (exchange.responseHeaders ?? {}));
     if (stateless) return this.sharedSession();
-    return { session: this.engine.openSession('http'), streams: [], standalone: undefined };
+    return this.newSession();
+  }
+
+  private newSession(): HttpSession {
+    return { session: this.engine.openSession('http'), streams: [], standalone: undefined, lastSeen: 0, open: 0 };
   }
 
   private register(state: HttpSession): void {
     if (state === this.shared) return;
     // Unguessable, as the spec asks: another client must not be able to end or join this session.
     state.session.id = `replay-session-${++this.sessionCount}-${sessionSecret()}`;
+    // Every replay session counts as idle: room is always made.
+    this.sessions.makeRoom();
     this.sessions.set(state.session.id, state);
-    if (this.sessions.size > SESSION_LIMIT) {
-      const [id, oldest] = this.sessions.entries().next().value as [string, HttpSession];
-      this.endSession(oldest);
-      this.sessions.delete(id);
-    }
   }
 
   private sharedSession(): HttpSession {
-    this.shared ??= { session: this.engine.openSession('http'), streams: [], standalone: undefined };
+    this.shared ??= this.newSession();
     return this.shared;
   }
 
@@ -271,10 +248,9 @@ export class HttpReplay {
       sendError(sink, 400, -32000, 'Bad Request: Mcp-Session-Id header is required. Send initialize first.');
       return undefined;
     }
+    // The router answered a session id it does not know.
     const state = this.sessions.get(id);
-    if (!state) {
-      writeAnswer(sink, refusalAnswer(unknownSession(id), null));
-    }
+    if (state) this.sessions.touch(id, state);
     return state;
   }
 
@@ -365,4 +341,26 @@ export class HttpReplay {
     state.standalone?.end();
     state.standalone = undefined;
   }
+}
+
+/**
+ * The HTTP replay of a set of goldens of either era: the legacy goldens behind sessions (the
+ * Streamable HTTP adapter), the modern ones (2026-07-28) per request beside them, each request
+ * routed by what it says of itself. Each side also holds the other era's goldens re-framed for its
+ * clients ({@link crossGoldens}), after its own: a call recorded in one era answers a client of
+ * the other where no golden of the client's era does, and the report names that answer's golden
+ * as `(<version> golden, answered across eras)`.
+ */
+export function createHttpReplay(
+  goldens: readonly GoldenInput[],
+  options: ReplayOptions,
+  rules: FrontDoorOptions,
+): HttpReplay {
+  const { legacy, modern } = splitGoldensByEra(goldens);
+  // The handshake is made up only when no golden of that era answers it: one replay is one server.
+  const legacyServed = [...legacy, ...crossGoldens(modern, 'legacy', legacy.length === 0)];
+  // 2025 goldens are re-framed for 2026-07-28 clients when the first one comes.
+  const modernServed = (): GoldenInput[] => [...modern, ...crossGoldens(legacy, 'modern', modern.length === 0)];
+  const modernSide = goldens.length > 0 ? GoldenPeer.of(modernServed, options, modern.length > 0) : undefined;
+  return new HttpReplay(new ReplayEngine(legacyServed, options), rules, modernSide, legacy.length > 0);
 }

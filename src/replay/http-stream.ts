@@ -1,8 +1,9 @@
 import { answeringEra } from '../http/answering-era.js';
+import type { TableSession } from '../http/session-table.js';
+import { mediaTypeOf } from '../transcript/body-kind.js';
 import { TRANSPORT_HEADERS } from '../transcript/normalize.js';
 import { chunkingSink, isAdversarial } from './chunking.js';
 import { type IncomingRequest, type Outgoing, type ResponseSink, writeOut } from './http-exchange.js';
-import { acceptsOf } from './http-guards.js';
 import { JSON_HEADERS } from './json-rpc-error.js';
 import { type LiveEvent, stampedBytes, streamOffsets } from './live-event.js';
 import { frameEvent } from './reframe.js';
@@ -27,10 +28,32 @@ export interface HttpStream {
 }
 
 /** A session as the HTTP adapter keeps it: the engine's, its streams and its standalone GET stream. */
-export interface HttpSession {
+export interface HttpSession extends TableSession {
   readonly session: ReplaySession;
   readonly streams: HttpStream[];
   standalone: ResponseSink | undefined;
+}
+
+/** What the client accepts for a POST answer. */
+interface Accepts {
+  readonly json: boolean;
+  readonly sse: boolean;
+}
+
+/** The last `Accept` parsed, and what it parsed to: a client sends the same one with every request. */
+let lastAccept: { readonly header: string | undefined; readonly accepts: Accepts } | undefined;
+
+/** Parses `Accept` into the two media types a Streamable HTTP answer can have (the framing; which Accept is refused is the request reader's). */
+function acceptsOf(header: string | undefined): Accepts {
+  if (lastAccept !== undefined && lastAccept.header === header) return lastAccept.accepts;
+  const types = (header ?? '').split(',').map(mediaTypeOf);
+  const any = types.includes('*/*');
+  const accepts: Accepts = {
+    json: any || types.includes('application/json') || types.includes('application/*'),
+    sse: any || types.includes('text/event-stream') || types.includes('text/*'),
+  };
+  lastAccept = { header, accepts };
+  return accepts;
 }
 
 /** Headers of an answer re-framed as SSE. */

@@ -1,9 +1,8 @@
 import { refusalAnswer, unknownSession, writeAnswer } from '../http/answering-era.js';
 import type { IncomingRequest, ResponseSink } from './http-exchange.js';
-import { sendError } from './http-guards.js';
 import { SSE_HEADERS } from './http-stream.js';
 import { inputRoundStep } from './input-rounds.js';
-import { JSON_HEADERS } from './json-rpc-error.js';
+import { JSON_HEADERS, sendError } from './json-rpc-error.js';
 import { keepAliveSink } from './keep-alive-sink.js';
 
 /**

@@ -1,20 +1,17 @@
 import { createServer, type ServerResponse } from 'node:http';
+import { type FrontDoorOptions, takeNodeRequest } from '../http/front-door.js';
 import { closeNow, listenLoopback } from '../http/listen-loopback.js';
 import type { Transcript } from '../transcript/frame.js';
-import { createHttpReplay } from './era-http-replay.js';
 import type { ResponseSink } from './http-exchange.js';
-import { DEFAULT_MAX_BODY_BYTES, type HttpRuleOptions, refuseLargeBody } from './http-guards.js';
+import { createHttpReplay } from './http-replay.js';
 import type { ReplayOptions } from './replay-engine.js';
 import { type AuditedRequest, FaultFront, type ReplayFaults } from './replay-faults.js';
 import type { GoldenInput } from './replay-plan.js';
 import type { ReplayReport } from './replay-report.js';
 import type { UnmatchedFallback } from './unmatched-fallback.js';
 
-/** How far past the body limit a refused body is read (and dropped) before the connection is cut. */
-const DISCARD_LIMIT_FACTOR = 32;
-
 /** Options of {@link createReplayServer}. */
-export interface ReplayServerOptions extends ReplayOptions, HttpRuleOptions {
+export interface ReplayServerOptions extends ReplayOptions, FrontDoorOptions {
   /** Port on 127.0.0.1; 0 picks a free one. @default 0 */
   readonly port?: number;
   /** Path of the MCP endpoint. @default '/mcp' */
@@ -162,49 +159,11 @@ export async function createReplayServer(
   replay.fallback = options.fallback;
   const front = new FaultFront(options.faults);
   const path = options.path ?? '/mcp';
-  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  // A request for the path as written (every client's) is matched without parsing a URL; any other is parsed.
-  const plainPath = new URL(path, 'http://127.0.0.1').pathname === path;
+  const door = { ...options, path };
   const server = createServer((req, res) => {
     req.socket.setNoDelay(true);
-    const target = req.url ?? '/';
-    const pathname =
-      plainPath && (target === path || target.startsWith(`${path}?`))
-        ? path
-        : new URL(target, 'http://127.0.0.1').pathname;
-    if (pathname !== path) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${path}\n`);
-      return;
-    }
-    const tooLarge = (): void => {
-      // Answer at once and read on without keeping anything: a client still writing its body then
-      // sees the 413 instead of a reset. A body that goes on far beyond the limit is cut off.
-      refused = true;
-      chunks.length = 0;
-      refuseLargeBody(nodeResponseSink(res), limit);
-    };
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (refused) {
-        if (size > DISCARD_LIMIT_FACTOR * limit) req.destroy();
-        return;
-      }
-      if (size <= limit) chunks.push(chunk);
-      else tooLarge();
-    });
-    if (Number(req.headers['content-length'] ?? 0) > limit) tooLarge();
-    req.on('error', () => res.destroy());
-    req.on('end', () => {
-      if (refused) return;
-      const headers: Record<string, string | undefined> = {};
-      for (const name in req.headers) {
-        const value = req.headers[name];
-        headers[name] = Array.isArray(value) ? value.join(', ') : value;
-      }
-      const request = { httpMethod: req.method ?? 'GET', headers, body: Buffer.concat(chunks).toString('utf8') };
+    // Path and body through the front door; the audit and faults see every request read, then the router.
+    takeNodeRequest(req, res, door, (request) => {
       const admitted = front.admit(request, nodeResponseSink(res));
       if (admitted) replay.handle(admitted.request, admitted.sink);
     });

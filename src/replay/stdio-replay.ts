@@ -1,9 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
+import { DEFAULT_MAX_BODY_BYTES } from '../http/front-door.js';
 import { type StdioEraSide, type StdioOut, type StdioPeer, serveStdioSide } from '../http/stdio-side.js';
 import type { Era } from '../transcript/frame.js';
 import { crossGoldens } from './cross-era.js';
 import { splitGoldensByEra } from './golden-peer.js';
-import { DEFAULT_MAX_BODY_BYTES } from './http-guards.js';
 import type { LiveEvent } from './live-event.js';
 import { frameEvent } from './reframe.js';
 import { type ReplayCall, ReplayEngine, type ReplayOptions } from './replay-engine.js';

@@ -1,18 +1,31 @@
-import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import { answeringEra, nodeAnswerSink, refusalAnswer, writeAnswer } from '../http/answering-era.js';
+import { createServer, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import { type AnswerSink, nodeAnswerSink } from '../http/answering-era.js';
+import { parseBody, takeNodeRequest } from '../http/front-door.js';
+import { type HttpSides, routeHttp } from '../http/http-router.js';
 import { closeNow, listenLoopback } from '../http/listen-loopback.js';
-import { isAllowedOrigin } from '../http/origin-policy.js';
-import { answerPerRequest } from '../http/per-request-side.js';
-import { readRequest } from '../http/read-request.js';
-import type { JsonRpcMessage } from '../transcript/frame-content.js';
 import { AuditLog } from './audit-log.js';
-import { legacySide } from './legacy-side.js';
-import { asksNoAccelHeader, isJsonContent, readPost } from './post-body.js';
+import { legacySide, type ServeRequest } from './legacy-side.js';
 import { referencePeer } from './reference-peer.js';
 import { TaskStore } from './tasks-extension.js';
 
+export { BODY_WAIT_MS } from '../http/front-door.js';
 export { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TTL_MS } from './legacy-side.js';
-export { BODY_WAIT_MS, NO_ACCEL_TOKEN_MARK } from './post-body.js';
+
+/**
+ * A progress token that asks the check's upstream to omit `X-Accel-Buffering: no` on the response
+ * of that one call (`--check-tools` only): the check's spacing rows run with and without the
+ * header through the same gateway, to say whether live streaming depends on it.
+ */
+export const NO_ACCEL_TOKEN_MARK = 'no-accel-header';
+
+/** True when a JSON-RPC message (or batch) is a call whose progress token carries {@link NO_ACCEL_TOKEN_MARK}. */
+function asksNoAccelHeader(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => {
+    const token = (m as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta?.progressToken;
+    return typeof token === 'string' && token.includes(NO_ACCEL_TOKEN_MARK);
+  });
+}
 
 /** Options of {@link startReferenceServer}. */
 export interface ReferenceServerOptions {
@@ -81,82 +94,20 @@ export interface ReferenceServer {
 /** Path of the MCP endpoint. */
 export const MCP_PATH = '/mcp';
 
+/** Drops `X-Accel-Buffering` from every head written on `res` (the SDK transport's, and the per-request side's). */
 function withoutAccelHeader(res: ServerResponse): void {
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-  const strip = (headers: unknown): unknown => {
-    if (Array.isArray(headers)) {
-      const kept: unknown[] = [];
-      for (let i = 0; i < headers.length; i += 2) {
-        if (String(headers[i]).toLowerCase() !== 'x-accel-buffering') kept.push(headers[i], headers[i + 1]);
-      }
-      return kept;
-    }
-    if (headers && typeof headers === 'object') {
-      return Object.fromEntries(
-        Object.entries(headers as OutgoingHttpHeaders).filter(([k]) => k.toLowerCase() !== 'x-accel-buffering'),
-      );
-    }
-    return headers;
-  };
+  const strip = (headers: unknown): unknown =>
+    headers && typeof headers === 'object' && !Array.isArray(headers)
+      ? Object.fromEntries(
+          Object.entries(headers as OutgoingHttpHeaders).filter(([k]) => k.toLowerCase() !== 'x-accel-buffering'),
+        )
+      : headers;
   res.writeHead = ((...args: unknown[]) => writeHead(...args.map(strip))) as ServerResponse['writeHead'];
 }
 
-function sendJsonError(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
-}
-
-/** A request's headers, one string each (names lower-cased, as node gives them). */
-function flatHeaders(req: IncomingMessage): Record<string, string | undefined> {
-  const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(req.headers))
-    headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  return headers;
-}
-
-/**
- * The reference server's front door, before the request is read: the endpoint's path (404), its
- * Origin (403), Content-Type (415), and a POST's body read once and bounded. Answers a refusal
- * itself and returns `undefined`; else the body (`undefined` for a GET or DELETE).
- */
-async function admit(
-  req: IncomingMessage,
-  res: ServerResponse,
-  allowedOrigins: readonly string[],
-  accelHeader: boolean | undefined,
-): Promise<{ readonly body: unknown } | undefined> {
-  const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-  if (path !== MCP_PATH) {
-    res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${MCP_PATH}\n`);
-    return undefined;
-  }
-  const origin = req.headers.origin;
-  if (!isAllowedOrigin(origin, allowedOrigins)) {
-    sendJsonError(
-      res,
-      403,
-      -32000,
-      `Forbidden: Origin "${origin}" is not allowed. Loopback origins are; allow others with --allow-origin (serve) or allowedOrigins.`,
-    );
-    return undefined;
-  }
-  if (accelHeader === false) withoutAccelHeader(res);
-  if (req.method === 'POST' && !isJsonContent(req)) {
-    sendJsonError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
-    return undefined;
-  }
-  let body: unknown;
-  if (req.method === 'POST') {
-    const checked = await readPost(req);
-    if ('refusal' in checked) {
-      sendJsonError(res, checked.refusal.status, checked.refusal.code, checked.refusal.message);
-      if (checked.cut) res.once('finish', () => req.socket.destroy());
-      return undefined;
-    }
-    body = checked.body;
-  }
-  return { body };
-}
+const internalError = (error: unknown): string =>
+  JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: `Internal error: ${String(error)}` }, id: null });
 
 /**
  * Starts the reference streaming server (tools `progress`, `long_output`, `chatty`) on
@@ -174,7 +125,6 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   // The tasks extension's tasks (2026-07-28), served with the check tools.
   const tasks = new TaskStore();
   const legacy = legacySide(options, audit);
-  const allowedOrigins = options.allowedOrigins ?? [];
 
   // The 2026-07-28 side: the era's rules answer before the reference tools do.
   const modernPeer = referencePeer({
@@ -187,43 +137,31 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     enforceParamHeaders: options.paramHeaders !== 'record',
   });
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const admitted = await admit(req, res, allowedOrigins, options.accelHeader);
-    if (!admitted) return;
-    const body = admitted.body;
-    // The one reading of a request: its era, and the refusal the SDK v2 server would answer it with.
-    const read = readRequest(
-      { httpMethod: req.method ?? '', headers: req.headers, body },
-      {
-        legacy: options.legacy === 'reject' ? 'reject' : 'serve',
-        modern: options.modern === 'reject' ? 'reject' : 'serve',
-      },
-    );
-    if (read.refusal) {
-      writeAnswer(nodeAnswerSink(res), refusalAnswer(read.refusal, read.id));
-      return;
-    }
-    // The check's upstream omits the header for the calls that ask it to (see NO_ACCEL_TOKEN_MARK).
-    if (options.checkTools && options.accelHeader !== false && asksNoAccelHeader(body)) withoutAccelHeader(res);
-    // Per request (2026-07-28) or in a session (2025), as the era's answering strategy says.
-    if (answeringEra(read.era).state === 'request') {
-      await answerPerRequest(
-        read,
-        body as JsonRpcMessage,
-        { headers: flatHeaders(req) },
-        modernPeer,
-        nodeAnswerSink(res),
-      );
-      return;
-    }
-    await legacy.handle(req, res, body);
+  // One router over the two peers: the SDK v1 transport behind sessions (2025), the reference tools per request.
+  const sides: HttpSides<AnswerSink, ServeRequest> = {
+    legacy,
+    modern: modernPeer,
+    read: {
+      legacy: options.legacy === 'reject' ? 'reject' : 'serve',
+      modern: options.modern === 'reject' ? 'reject' : 'serve',
+    },
+    door: { allowedOrigins: options.allowedOrigins ?? [] },
+  };
+  const failed = (res: ServerResponse, error: unknown): void => {
+    options.onError?.(error instanceof Error ? error : new Error(String(error)));
+    if (res.headersSent) res.destroy();
+    else res.writeHead(500, { 'content-type': 'application/json' }).end(internalError(error));
   };
 
   const http = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      options.onError?.(error instanceof Error ? error : new Error(String(error)));
-      if (!res.headersSent) sendJsonError(res, 500, -32603, `Internal error: ${String(error)}`);
-      else res.destroy();
+    if (options.accelHeader === false) withoutAccelHeader(res);
+    takeNodeRequest(req, res, { path: MCP_PATH }, (request) => {
+      // The check's upstream omits the header for the calls that ask it to (see NO_ACCEL_TOKEN_MARK).
+      const asks = options.checkTools && options.accelHeader !== false && request.body.includes(NO_ACCEL_TOKEN_MARK);
+      if (asks && asksNoAccelHeader(parseBody(request.body))) withoutAccelHeader(res);
+      Promise.resolve()
+        .then(() => routeHttp({ ...request, req, res }, nodeAnswerSink(res), sides))
+        .catch((error: unknown) => failed(res, error));
     });
   });
   const port = await listenLoopback(http, options.port);

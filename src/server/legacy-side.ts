@@ -2,15 +2,15 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { nodeAnswerSink, refusalAnswer, unknownSession, writeAnswer } from '../http/answering-era.js';
+import { type AnswerSink, nodeAnswerSink, refusalAnswer, writeAnswer } from '../http/answering-era.js';
+import type { HttpRequest } from '../http/front-door.js';
+import type { SessionPeer } from '../http/http-router.js';
 import { MCP_PROTOCOL_VERSIONS } from '../http/mcp-http-rules.js';
-import type { RequestRefusal } from '../http/read-request.js';
+import { SessionTable } from '../http/session-table.js';
 import type { AuditLog } from './audit-log.js';
 import { CountingEventStore } from './counting-event-store.js';
 import { holdForTurn } from './hold-for-turn.js';
-import { legacyBatchRefusal } from './post-body.js';
 import { connectWithHooks } from './reference-server.js';
-import { SessionTable } from './session-table.js';
 
 /** Default idle time after which a session is closed. */
 export const DEFAULT_SESSION_TTL_MS = 300_000;
@@ -41,10 +41,14 @@ interface Session {
   version: string | undefined;
 }
 
+/** A request to `serve`: as it came through the front door, with the node:http pair the SDK transport answers on. */
+export interface ServeRequest extends HttpRequest {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+}
+
 /** The 2025 side of `serve`: the SDK v1 1.32 stateful transport, one per session, with the reference tools. */
-export interface LegacySide {
-  /** Answers one 2025 request the reader let through (`body` read once; none for GET and DELETE). */
-  handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void>;
+export interface LegacySide extends SessionPeer<AnswerSink, ServeRequest> {
   /** Ids of the sessions currently open. */
   ids(): string[];
   /** Closes every session. */
@@ -59,9 +63,6 @@ function negotiatedVersion(message: unknown): string | undefined {
   return MCP_PROTOCOL_VERSIONS.includes(wanted) ? wanted : MCP_PROTOCOL_VERSIONS[0];
 }
 
-const refuse = (res: ServerResponse, refusal: RequestRefusal): void =>
-  writeAnswer(nodeAnswerSink(res), refusalAnswer(refusal, null));
-
 /**
  * The reference server's 2025 era: sessions by the answering strategy's `session` rule (an
  * `initialize` opens one, `Mcp-Session-Id` names it, an unknown one is `404`), each a stateful
@@ -69,7 +70,9 @@ const refuse = (res: ServerResponse, refusal: RequestRefusal): void =>
  */
 export function legacySide(options: LegacySideOptions, audit: AuditLog): LegacySide {
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const sessions = new SessionTable<Session>(options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS, maxSessions);
+  const sessions = new SessionTable<Session>(maxSessions, options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS, (session) =>
+    session.server.close().catch(() => undefined),
+  );
   const pending = new Set<Session>();
   let sessionCount = 0;
   // The response a request is answered on, for the tools it calls: a tool may hold its writes (progress_tight).
@@ -99,20 +102,19 @@ export function legacySide(options: LegacySideOptions, audit: AuditLog): LegacyS
     return session;
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
-    const sessionId = req.headers['mcp-session-id'];
-    const known = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (typeof sessionId === 'string' && !known) return refuse(res, unknownSession(sessionId));
-    const batch = legacyBatchRefusal(req, body, known?.version);
-    if (batch) return refuse(res, batch);
+  // An unknown session, and a batch its version refuses, are the router's.
+  const answer = async (request: ServeRequest, body: unknown): Promise<void> => {
+    const { req, res } = request;
+    const sessionId = request.headers['mcp-session-id'];
+    const known = sessionId === undefined ? undefined : sessions.get(sessionId);
     if (known) {
-      sessions.track(known, res);
+      sessions.track(known, res, sessionId);
       await responses.run(res, () => known.transport.handleRequest(req, res, body));
       return;
     }
     if (!sessions.makeRoom()) {
       const message = `Too many sessions: all ${maxSessions} have a request open. Retry later.`;
-      return refuse(res, { status: 503, code: -32000, message });
+      return writeAnswer(nodeAnswerSink(res), refusalAnswer({ status: 503, code: -32000, message }, null));
     }
     // No session header: only an initialize request may start one; the transport answers
     // anything else with 400, and such a transport is discarded at once.
@@ -129,7 +131,9 @@ export function legacySide(options: LegacySideOptions, audit: AuditLog): LegacyS
   };
 
   return {
-    handle,
+    keepsSessions: true,
+    session: (id) => (id === undefined ? undefined : sessions.get(id)),
+    answer: (_read, value, request) => answer(request, value),
     ids: () => sessions.ids(),
     async close() {
       const all = [...sessions.close(), ...pending];

@@ -92,6 +92,12 @@ const CASES: readonly {
     run: (url: string, h: Record<string, string>) => send(url, 'POST', h, body),
   })),
   {
+    // One router answers a session id it does not know, whatever the request: the replay opened a session here.
+    name: 'an initialize naming a session this server does not know',
+    want: { status: 404, code: -32001 },
+    run: (url, h) => send(url, 'POST', { ...h, 'mcp-session-id': 'no-such-session' }, INIT),
+  },
+  {
     name: 'a body that is not JSON',
     want: { status: 400, code: -32700 },
     run: (url, h) => send(url, 'POST', h, '{"jsonrpc":'),

@@ -10,7 +10,7 @@
 /** One HTTP request of the battery. */
 export interface BatteryCase {
   readonly name: string;
-  readonly httpMethod: 'POST' | 'GET' | 'DELETE';
+  readonly httpMethod: 'POST' | 'GET' | 'DELETE' | 'PUT';
   readonly headers: Readonly<Record<string, string>>;
   /** The body as sent (text, so a broken body can be sent too). */
   readonly body?: string;
