@@ -160,3 +160,59 @@ test('running marked blocks: files written, exit codes held to their comment, ba
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('background commands are numbered as a shell numbers jobs, and `cmd & name=$!` is stopped by `kill $name`', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-golden-doc-jobs-'));
+  try {
+    const doc = (...lines: string[]) =>
+      readDocBlocks(
+        ['```sh test server.sh', 'echo "up $1"; exec sleep 30', '```', '```sh test', ...lines, '```'].join('\n'),
+      );
+    const runs = await runDocBlocks(
+      dir,
+      doc(
+        'sh server.sh a &',
+        'kill %1',
+        'sh server.sh b &',
+        'kill %1',
+        'sh server.sh c & server=$!   # named',
+        'kill $server',
+      ),
+      {},
+      20_000,
+    );
+    expect(runs.map((r) => [r.command, r.run.output])).toEqual([
+      ['kill %1', 'up a\n'],
+      ['kill %1', 'up b\n'],
+      ['kill $server', 'up c\n'],
+    ]);
+    // After the first job ended, the second is %1 again: `kill %2` names no job, as in a shell.
+    await expect(
+      runDocBlocks(dir, doc('sh server.sh a &', 'kill %1', 'sh server.sh b &', 'kill %2'), {}, 20_000),
+    ).rejects.toThrow('line 8: `kill %2` names no running background command');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a command line that leaves a process running (`cmd & echo $! > f`) ends with its shell, and stops what it left', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-golden-doc-left-'));
+  try {
+    const blocks = readDocBlocks(
+      ['```sh test left.sh', 'exec sleep 30', '```', '```sh test', 'sh left.sh & echo $! > left.pid', '```'].join('\n'),
+    );
+    const started = Date.now();
+    const [run] = await runDocBlocks(dir, blocks, {}, 20_000);
+    expect(run?.run.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const pid = Number(readFileSync(join(dir, 'left.pid'), 'utf8'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Gone, or a zombie waiting for the container's init to reap it (it no longer runs).
+    const state = existsSync(`/proc/${pid}/stat`)
+      ? readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0]
+      : 'gone';
+    expect(['gone', 'Z', 'X']).toContain(state);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

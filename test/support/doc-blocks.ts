@@ -7,9 +7,9 @@ import { type ProjectJob, type ProjectRun, runShellInProject, startShellInProjec
 //   ```sh test                        commands, run one by one by /bin/sh in the project's folder
 // A document's blocks run in the order they are written, so a later file block overwrites an earlier
 // one (a changed server) and later commands see what earlier ones wrote. A command must exit 0, or the
-// code its trailing comment names (`# exits 1`). A command ending in `&` runs in the background until
-// `kill %N` (its number among the document's background commands) or the document's end; the next
-// command starts once it has printed its first line (a server printing its URL).
+// code its trailing comment names (`# exits 1`). A command ending in `&` (or `& name=$!`) runs in the
+// background until `kill %N` (its job number, as a shell numbers jobs: the highest running one + 1),
+// `kill $name`, or the document's end; the next command starts once it has printed its first line.
 
 /** One command of a `sh test` block. */
 export interface DocCommand {
@@ -109,8 +109,14 @@ export async function runDocBlocks(
   env: Record<string, string>,
   timeoutMs: number,
 ): Promise<DocRun[]> {
-  const jobs: ProjectJob[] = [];
+  // Background commands as a shell numbers them: a new job takes the highest running number + 1.
+  const jobs: { readonly number: number; readonly name?: string; readonly job: ProjectJob }[] = [];
   const runs: DocRun[] = [];
+  const stop = async (line: number, text: string, index: number): Promise<void> => {
+    if (index < 0) throw new Error(`line ${line}: \`${text}\` names no running background command`);
+    const [{ job }] = jobs.splice(index, 1) as [(typeof jobs)[number]];
+    runs.push({ command: text, line, run: await job.stop() });
+  };
   try {
     for (const block of blocks) {
       if (block.kind === 'file') {
@@ -120,13 +126,25 @@ export async function runDocBlocks(
       }
       for (const { text, exit, line } of block.commands) {
         const command = text.replace(/\s*#.*$/, '');
-        const kill = /^kill %(\d+)$/.exec(command);
-        if (kill) {
-          const job = jobs[Number(kill[1]) - 1];
-          if (!job) throw new Error(`line ${line}: \`${command}\` names no background command`);
-          runs.push({ command: text, line, run: await job.stop() });
-        } else if (command.endsWith('&')) {
-          jobs.push(await startShellInProject(dir, NPX_LOCAL + command.slice(0, -1).trim(), env, timeoutMs));
+        const byNumber = /^kill %(\d+)$/.exec(command);
+        const byName = /^kill \$(\w+)$/.exec(command);
+        const background = /^(.*?)&(?:\s*(\w+)=\$!)?$/.exec(command);
+        if (byNumber)
+          await stop(
+            line,
+            text,
+            jobs.findIndex((j) => j.number === Number(byNumber[1])),
+          );
+        else if (byName)
+          await stop(
+            line,
+            text,
+            jobs.findIndex((j) => j.name === byName[1]),
+          );
+        else if (background && !command.endsWith('&&')) {
+          const job = await startShellInProject(dir, NPX_LOCAL + (background[1] as string).trim(), env, timeoutMs);
+          const number = Math.max(0, ...jobs.map((j) => j.number)) + 1;
+          jobs.push({ number, ...(background[2] !== undefined && { name: background[2] }), job });
         } else {
           const run = await runShellInProject(dir, NPX_LOCAL + command, env, timeoutMs);
           runs.push({ command: text, line, run });
@@ -139,7 +157,7 @@ export async function runDocBlocks(
       }
     }
   } finally {
-    await Promise.all(jobs.map((job) => job.stop()));
+    await Promise.all(jobs.map(({ job }) => job.stop()));
   }
   return runs;
 }

@@ -88,12 +88,23 @@ export function runShellInProject(
   env: Record<string, string>,
   timeoutMs: number,
 ): Promise<ProjectRun> {
+  // In a group of its own: what the line left running (`cmd &` inside it) is stopped when the shell
+  // ends, or the line is killed whole at its time limit; a left-over server would outlive the test.
   const child = spawn('/bin/sh', ['-c', command], {
     cwd: project,
     env: userEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
-  return finished(child, timeoutMs);
+  const killGroup = (): void => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // The group has already ended.
+    }
+  };
+  child.on('exit', killGroup);
+  return finished(child, timeoutMs, killGroup);
 }
 
 /** A command running in the background of a project, in a process group of its own. */
