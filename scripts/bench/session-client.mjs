@@ -176,6 +176,11 @@ export async function rawConnection(url) {
   socket.on('close', () => reader.fail('the server closed the connection'));
   return {
     post(body, headers, onRead) {
+      // A connection the server closed while idle (its keep-alive timeout, when opening every
+      // session took longer under load) takes no request: written to, it would wait for ever.
+      if (socket.destroyed) {
+        return Promise.reject(new Error('[mcp-golden] bench client: the server closed the idle connection'));
+      }
       const done = reader.expect((piece) => onRead(piece, arrived));
       const lines = [
         `POST ${pathname} HTTP/1.1`,

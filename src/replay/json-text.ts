@@ -1,4 +1,4 @@
-import { findJsonValueSpans, nextStructural } from '../transcript/json-spans.js';
+import { findJsonValueSpans, type JsonValueSpan, nextStructural } from '../transcript/json-spans.js';
 
 /** Offset just after the string that opens at `start` (a quote ends it after an even run of backslashes). */
 function stringEnd(text: string, start: number): number {
@@ -44,10 +44,12 @@ export interface RawRequestValues {
 
 const KEYS: ReadonlySet<string> = new Set(['id', 'params', '_meta', 'progressToken']);
 
+const LINE_BREAK = /[\r\n]/;
+
 /** A value's text as it goes into a replayed frame: as written, unless it spans lines (a line holds one message). */
 function valueText(text: string, start: number, end: number): string {
   const raw = text.slice(start, end);
-  if (!/[\r\n]/.test(raw)) return raw;
+  if (!LINE_BREAK.test(raw)) return raw;
   try {
     return JSON.stringify(JSON.parse(raw));
   } catch {
@@ -73,7 +75,9 @@ export function rawRequestValues(text: string): RawRequestValues {
     container.end ??= compositeEnd(text, container.start);
     return at < container.end;
   };
-  for (const span of findJsonValueSpans(text, KEYS)) {
+  const spans = findJsonValueSpans(text, KEYS);
+  for (let s = 0; s < spans.length; s++) {
+    const span = spans[s] as JsonValueSpan;
     if (span.key === 'id' && span.depth === 1) {
       const composite = span.type === 'object' || span.type === 'array';
       idJson = valueText(text, span.start, composite ? compositeEnd(text, span.start) : span.end);
@@ -89,7 +93,11 @@ export function rawRequestValues(text: string): RawRequestValues {
       tokenJson = valueText(text, span.start, composite ? compositeEnd(text, span.start) : span.end);
     }
   }
-  return { ...(idJson !== undefined && { idJson }), ...(tokenJson !== undefined && { tokenJson }) };
+  // Members set one by one, not spread from conditional objects (an object each, per request).
+  const values: { idJson?: string; tokenJson?: string } = {};
+  if (idJson !== undefined) values.idJson = idJson;
+  if (tokenJson !== undefined) values.tokenJson = tokenJson;
+  return values;
 }
 
 /** An object member's value that opens at `start`; its end, once found. */

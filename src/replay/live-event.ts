@@ -5,23 +5,37 @@ import { fillTemplate, type LiveStamp, liveToken, type StampTemplate } from './s
 /** Events up to this size go out as one fresh buffer; larger ones as shared slices around the live values. */
 const COPY_LIMIT = 16 * 1024;
 
-/** A call's live values, as text and as the bytes written between recorded slices. */
-export interface LiveFill {
-  readonly stamp: LiveStamp;
-  readonly id: Uint8Array | undefined;
-  readonly token: Uint8Array | undefined;
+/**
+ * A call's live values, as text and as the bytes written between recorded slices: encoded once
+ * for all its events, when an event first needs them (a call whose events were stamped already
+ * with the same values, by another session, never does: see {@link stampedBytes}).
+ */
+export class LiveFill {
+  private idBytes: Uint8Array | undefined | null = null;
+  private tokenBytes: Uint8Array | undefined | null = null;
+
+  constructor(readonly stamp: LiveStamp) {}
+
+  get id(): Uint8Array | undefined {
+    if (this.idBytes === null)
+      this.idBytes = this.stamp.idJson === undefined ? undefined : Buffer.from(this.stamp.idJson);
+    return this.idBytes;
+  }
+
+  get token(): Uint8Array | undefined {
+    if (this.tokenBytes === null) {
+      this.tokenBytes = this.stamp.tokenJson === undefined ? undefined : Buffer.from(this.stamp.tokenJson);
+    }
+    return this.tokenBytes;
+  }
 }
 
-/** The live values of one call, encoded once for all its events. */
+/** The live values of one call. */
 export function liveFill(stamp: LiveStamp): LiveFill {
-  return {
-    stamp,
-    id: stamp.idJson === undefined ? undefined : Buffer.from(stamp.idJson),
-    token: stamp.tokenJson === undefined ? undefined : Buffer.from(stamp.tokenJson),
-  };
+  return new LiveFill(stamp);
 }
 
-const NO_FILL: LiveFill = { stamp: {}, id: undefined, token: undefined };
+const NO_FILL: LiveFill = new LiveFill({});
 
 /** A template's recorded bytes, encoded once and shared by every session. */
 interface SharedBytes {
@@ -29,6 +43,8 @@ interface SharedBytes {
   readonly recorded: readonly Uint8Array[];
   /** The whole frame, for a template without holes: sent as it is by every session. */
   readonly whole: readonly Uint8Array[];
+  /** The live values last stamped into this template (see {@link stampedBytes}), and the bytes they made. */
+  last: { readonly stamp: LiveStamp; readonly out: readonly Uint8Array[] } | undefined;
 }
 
 const templateBytes = new WeakMap<StampTemplate, SharedBytes>();
@@ -39,7 +55,12 @@ function bytesOf(template: StampTemplate): SharedBytes {
     // Buffers, not TextEncoder's arrays: small ones come from Node's pool instead of an allocation
     // the garbage collector tracks one by one.
     const texts = template.texts.map((t) => Buffer.from(t));
-    bytes = { texts, recorded: template.recorded.map((t) => Buffer.from(t)), whole: texts.slice(0, 1) };
+    bytes = {
+      texts,
+      recorded: template.recorded.map((t) => Buffer.from(t)),
+      whole: texts.slice(0, 1),
+      last: undefined,
+    };
     templateBytes.set(template, bytes);
   }
   return bytes;
@@ -92,17 +113,33 @@ export class LiveEvent {
   }
 }
 
+/** Whether two calls put the same text in a template's holes (the values a hole's bytes are made of). */
+const sameStamp = (a: LiveStamp, b: LiveStamp): boolean =>
+  a.idJson === b.idJson && a.tokenJson === b.tokenJson && a.recordedTokenJson === b.recordedTokenJson;
+
 /**
  * The bytes of a recorded event with a call's live values in its holes, to be written as one
- * write: recorded slices (shared) and the live values. Made each time they are asked for, so a
- * session keeps no bytes after sending them, and a large event is sent as slices shared with every
- * other session rather than a copy of its own.
+ * write: recorded slices (shared) and the live values. A session keeps no bytes after sending
+ * them, and a large event is sent as slices shared with every other session rather than a copy of
+ * its own. Sessions of one client send the same id and token (each numbers its requests from the
+ * same start, and the SDK's token is the request's id): the bytes the last call's values made for
+ * a template are kept with it and handed to the next call with the same values, so a thousand
+ * such sessions stamp each event once, not once each. The bytes handed out are never changed.
  */
 export function stampedBytes(recorded: ReplayEvent, fill: LiveFill): readonly Uint8Array[] {
   const template = recorded.template;
   const shared = bytesOf(template);
+  if (template.holes.length === 0) return shared.whole;
+  const last = shared.last;
+  if (last !== undefined && sameStamp(last.stamp, fill.stamp)) return last.out;
+  const out = stampInto(template, shared, fill);
+  shared.last = { stamp: fill.stamp, out };
+  return out;
+}
+
+/** The bytes of a template with `fill`'s values in its holes: one buffer, or slices around the values when large. */
+function stampInto(template: StampTemplate, shared: SharedBytes, fill: LiveFill): readonly Uint8Array[] {
   const holes = template.holes;
-  if (holes.length === 0) return shared.whole;
   let size = (shared.texts[0] as Uint8Array).byteLength;
   for (let i = 0; i < holes.length; i++) {
     size += valueAt(template, i, shared, fill).byteLength + (shared.texts[i + 1] as Uint8Array).byteLength;

@@ -124,16 +124,13 @@ export function checkMatchMode(value: unknown): MatchMode {
 
 /** What the report says of a match that was not exact: the progress token ignored, an empty optional `arguments` read as none. */
 export function matchRemark(exchange: ReplayExchange | undefined, message: JsonRpcMessage): string | undefined {
-  const remarks = [tokenRemark(exchange, message)];
-  if (exchange && argumentsReadAlike(exchange.message, message)) {
-    remarks.push(
-      'arguments' in paramsWithoutMeta(exchange.message)
-        ? 'matched a recording made with empty arguments; the request has none, as a live server reads alike'
-        : 'matched a recording made without arguments; the request has empty arguments ({}), as a live server reads alike',
-    );
-  }
-  const said = remarks.filter((r) => r !== undefined);
-  return said.length > 0 ? said.join('; ') : undefined;
+  const token = tokenRemark(exchange, message);
+  if (!exchange || !argumentsReadAlike(exchange.message, message)) return token;
+  const args =
+    'arguments' in paramsWithoutMeta(exchange.message)
+      ? 'matched a recording made with empty arguments; the request has none, as a live server reads alike'
+      : 'matched a recording made without arguments; the request has empty arguments ({}), as a live server reads alike';
+  return token === undefined ? args : `${token}; ${args}`;
 }
 
 /** The report's remark on a request answered from a recording that differs in having a progress token. */
@@ -162,8 +159,74 @@ export function chooseExchange(
   transport: 'http' | 'stdio',
   match: MatchMode = 'ignore-token',
 ): ReplayExchange | undefined {
-  const key = requestKey(httpMethod, message);
-  const candidates = exchanges.filter((e) => e.key === key);
+  const group = groupOf(exchanges, requestKey(httpMethod, message));
+  if (group === undefined) return undefined;
+  if (message.method === 'initialize') {
+    const wanted = requestedVersion(message);
+    // Any version a client names is one of a few strings; anything else is chosen afresh.
+    if (typeof wanted !== 'string') return choose(group.exchanges, message, transport, match);
+    const side = transport === 'http' ? 0 : 1;
+    group.byVersion[side] ??= new Map();
+    const versions = group.byVersion[side];
+    let chosen = versions.get(wanted);
+    if (chosen === undefined && !versions.has(wanted)) {
+      chosen = choose(group.exchanges, message, transport, match);
+      // Bounded: a flood of made-up versions must not grow the replay.
+      if (versions.size < CHOICE_LIMIT) versions.set(wanted, chosen);
+    }
+    return chosen;
+  }
+  // What else decides the choice: the transport, the match mode and whether the request has a token.
+  const variant = (transport === 'http' ? 0 : 4) + (match === 'strict' ? 2 : 0) + (hasProgressToken(message) ? 1 : 0);
+  const known = group.chosen[variant];
+  if (known !== undefined) return known ?? undefined;
+  const chosen = choose(group.exchanges, message, transport, match);
+  group.chosen[variant] = chosen ?? null;
+  return chosen;
+}
+
+/** Most `initialize` versions whose choice is kept per request key. */
+const CHOICE_LIMIT = 64;
+
+/**
+ * The recorded exchanges of one request key, in plan order, and the choices among them made so far:
+ * a choice depends only on the key and a few facts of the request, and every session of a load test
+ * asks the same ones, so each is made once rather than by filtering the plan at every request.
+ */
+interface KeyGroup {
+  readonly exchanges: readonly ReplayExchange[];
+  /** By variant (transport, match mode, token: see {@link chooseExchange}); `null`: none answers. */
+  readonly chosen: (ReplayExchange | null | undefined)[];
+  /** An `initialize`'s choice by the version it asks for, per transport (HTTP, stdio). */
+  readonly byVersion: (Map<string, ReplayExchange | undefined> | undefined)[];
+}
+
+const groups = new WeakMap<readonly ReplayExchange[], Map<string, KeyGroup>>();
+
+/** The group of `key` in a list of exchanges (a plan's, never changed once built), grouped once per list. */
+function groupOf(exchanges: readonly ReplayExchange[], key: string): KeyGroup | undefined {
+  let byKey = groups.get(exchanges);
+  if (!byKey) {
+    const lists = new Map<string, ReplayExchange[]>();
+    for (const exchange of exchanges) {
+      const list = lists.get(exchange.key);
+      if (list) list.push(exchange);
+      else lists.set(exchange.key, [exchange]);
+    }
+    byKey = new Map();
+    for (const [k, list] of lists) byKey.set(k, { exchanges: list, chosen: [], byVersion: [] });
+    groups.set(exchanges, byKey);
+  }
+  return byKey.get(key);
+}
+
+/** The choice among the recordings of one request key (see {@link chooseExchange}). */
+function choose(
+  candidates: readonly ReplayExchange[],
+  message: JsonRpcMessage,
+  transport: 'http' | 'stdio',
+  match: MatchMode,
+): ReplayExchange | undefined {
   // A recording that ends with the answer beats one cut short (a cancelled call), then the transport.
   const sameTransport = (list: readonly ReplayExchange[]): ReplayExchange | undefined => {
     const answered = list.filter((e) => factsOf(e).answered);

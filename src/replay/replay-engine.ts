@@ -8,7 +8,7 @@ import {
 } from '../transcript/json-rpc.js';
 import type { ChunkingOptions } from './chunking.js';
 import { jsonRpcErrorText } from './json-rpc-error.js';
-import { rawRequestValues } from './json-text.js';
+import { type RawRequestValues, rawRequestValues } from './json-text.js';
 import { advertisedCapabilities, LIVE_DEFAULT_REMARK, liveDefaultResult, sessionSource } from './live-defaults.js';
 import { answerEvents, type LiveEvent, type LiveFill, liveFill, StampedCall } from './live-event.js';
 import {
@@ -323,10 +323,7 @@ export class ReplayEngine {
     live: LiveStamp,
   ): ReplayCall {
     // The plan found where the id (answers only) and the token go in each frame: only they are new.
-    const fill = liveFill({
-      ...live,
-      ...(exchange.tokenJson !== undefined && { recordedTokenJson: exchange.tokenJson }),
-    });
+    const fill = liveFill(exchange.tokenJson === undefined ? live : { ...live, recordedTokenJson: exchange.tokenJson });
     // The live server sends no progress for a request without a token.
     const recorded = answerEvents(exchange, live.tokenJson !== undefined);
     // A session keeps its calls (for resumption): a call holds no object per frame unless read.
@@ -361,17 +358,17 @@ export class ReplayEngine {
   }
 }
 
+const NO_VALUES: RawRequestValues = {};
+
 /**
  * The live id and token as the client wrote them (its text, where the adapter has it), else as
  * JSON writes their parsed values.
  */
 function liveValues(message: JsonRpcMessage, text: string | undefined): LiveStamp {
-  const raw = text === undefined ? {} : rawRequestValues(text);
+  const raw = text === undefined ? NO_VALUES : rawRequestValues(text);
   const token = requestProgressToken(message);
-  return {
-    idJson: raw.idJson ?? JSON.stringify(message.id ?? null),
-    ...(token.present && { tokenJson: raw.tokenJson ?? JSON.stringify(token.token) }),
-  };
+  const idJson = raw.idJson ?? JSON.stringify(message.id ?? null);
+  return token.present ? { idJson, tokenJson: raw.tokenJson ?? JSON.stringify(token.token) } : { idJson };
 }
 
 /** An exchange the engine makes up (a `ping` answer): one JSON message, sent at once. */

@@ -3,7 +3,7 @@ import { type BodyKind, bodyKindOf } from '../transcript/body-kind.js';
 import { canonicalJson } from '../transcript/canonical-json.js';
 import type { EndReason, Frame, Transcript } from '../transcript/frame.js';
 import { frameMessage, type JsonRpcMessage, sseBlock } from '../transcript/frame-content.js';
-import { isResponse, paramsWithoutMeta, requestProgressToken } from '../transcript/json-rpc.js';
+import { isResponse, paramsOf, paramsWithoutMeta, requestProgressToken } from '../transcript/json-rpc.js';
 import { rawRequestValues } from './json-text.js';
 import { type StampTemplate, stampTemplate } from './stamp-template.js';
 
@@ -108,9 +108,12 @@ const isEmptyObject = (value: unknown): boolean =>
 
 /** True when a request and its recording differ only in an empty optional `arguments` one has and the other lacks. */
 export function argumentsReadAlike(recorded: JsonRpcMessage | undefined, live: JsonRpcMessage): boolean {
-  const has = (message: JsonRpcMessage | undefined): boolean => 'arguments' in paramsWithoutMeta(message);
-  return OPTIONAL_ARGUMENTS.has(String(live.method)) && has(recorded) !== has(live);
+  return OPTIONAL_ARGUMENTS.has(String(live.method)) && hasArguments(recorded) !== hasArguments(live);
 }
+
+/** Whether a request's params have an `arguments` member (read in place: asked of every call). */
+const hasArguments = (message: JsonRpcMessage | undefined): boolean =>
+  message !== undefined && Object.prototype.propertyIsEnumerable.call(paramsOf(message), 'arguments');
 
 /** The matching key of a request: what must be equal for a recorded answer to fit. */
 export function requestKey(httpMethod: string, message: JsonRpcMessage | undefined): string {

@@ -87,6 +87,30 @@ describe('stamp templates', () => {
     }
   });
 
+  test('calls with the same live values share the stamped bytes of an event; a call with any other value gets its own', () => {
+    const raw =
+      'data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"rec","progress":1}}\n\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n';
+    const event = { offsetUs: 0, raw, kind: 'sse' as const, template: stampTemplate(raw, 'sse', true) };
+    const bytesFor = (stamp: LiveStamp): readonly Uint8Array[] => new LiveEvent(event, liveFill({ ...stamp })).bytes();
+    const text = (bytes: readonly Uint8Array[]): string => bytes.map((b) => decoder.decode(b)).join('');
+    const first: LiveStamp = { idJson: '5', tokenJson: '"a"', recordedTokenJson: '"rec"' };
+    const one = bytesFor(first);
+    // Another session's call, equal values in new strings: the very same bytes, not a copy.
+    expect(bytesFor({ idJson: String(5), tokenJson: `"${'a'}"`, recordedTokenJson: '"rec"' })).toBe(one);
+    // Each value alone changes the bytes: never the last call's bytes for other values.
+    const stamps: LiveStamp[] = [
+      first,
+      { ...first, idJson: '6' },
+      { ...first, idJson: '6', tokenJson: '"b"' },
+      { ...first, idJson: '6', tokenJson: '"b"', recordedTokenJson: '"other"' },
+      { idJson: '6' },
+      first,
+    ];
+    for (const stamp of stamps)
+      expect(text(bytesFor(stamp)), JSON.stringify(stamp)).toBe(stampFrame(raw, 'sse', stamp));
+    expect(text(one)).toBe(stampFrame(raw, 'sse', first));
+  });
+
   test('a large event goes out as recorded slices shared by every session, only the live values its own', () => {
     const block = 'x'.repeat(100_000);
     const raw = `data: {"jsonrpc":"2.0","id":1,"result":{"text":"${block}"}}\n\n`;

@@ -11,7 +11,7 @@ export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) {
+  for (const key of sortedKeys(value)) {
     const member = (value as Record<string, unknown>)[key];
     // Plain assignment keeps the object fast (defineProperty makes a slow dictionary of it); only
     // `__proto__` needs defining.
@@ -28,4 +28,24 @@ export function sortKeys(value: unknown): unknown {
  */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Most keys sorted in place by insertion; `Array.prototype.sort` takes longer lists. */
+const INSERTION_SORT_LIMIT = 16;
+
+/**
+ * An object's own keys in `sort()`'s order (UTF-16 code units). Most objects have a few keys:
+ * they are sorted in place, where `sort()` allocated a work array per object (the replay sorts
+ * every live request's params to match it).
+ */
+function sortedKeys(value: object): string[] {
+  const keys = Object.keys(value);
+  if (keys.length > INSERTION_SORT_LIMIT) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    for (; j >= 0 && (keys[j] as string) > key; j--) keys[j + 1] = keys[j] as string;
+    keys[j + 1] = key;
+  }
+  return keys;
 }

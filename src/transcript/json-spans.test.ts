@@ -81,7 +81,17 @@ const jsonish = fc
   .array(
     fc.oneof(
       fc.constantFrom('{', '}', '[', ']', '"', '\\', '\\"', '\\\\', ':', ',', ' ', '\n', '\t', '\u0001'),
-      fc.constantFrom('"id"', '"requestId"', '"progressToken"', '"a\\nb"', '"\\u00e9"', '"é"', '"other"'),
+      fc.constantFrom(
+        '"id"',
+        '"ids"',
+        '"i"',
+        '"requestId"',
+        '"progressToken"',
+        '"a\\nb"',
+        '"\\u00e9"',
+        '"é"',
+        '"other"',
+      ),
       fc.constantFrom('12', '-3.5e2', 'true', 'null', '"x"', '"<y>"', 'é', '😀'),
     ),
     { maxLength: 40 },
@@ -97,6 +107,35 @@ describe('findJsonValueSpans', () => {
     for (const text of [JSON.stringify({ id: 1, v: value, requestId: 'r' }), JSON.stringify(value, null, 2)]) {
       expect(findJsonValueSpans(text, KEYS)).toEqual(referenceSpans(text, KEYS));
     }
+  });
+
+  test.prop([
+    fc.array(
+      fc.dictionary(
+        fc.constantFrom('id', 'ids', 'i', 'di', 'requestId', 'requestI', 'progressToken', 'progressTokens', 'é', 'x'),
+        fc.jsonValue({ maxDepth: 2 }),
+      ),
+      { maxLength: 3 },
+    ),
+  ])('tells wanted keys from keys they begin or end, in objects and not in arrays', (objects) => {
+    for (const text of [JSON.stringify(objects), JSON.stringify({ list: objects, ...objects[0] })]) {
+      expect(findJsonValueSpans(text, KEYS)).toEqual(referenceSpans(text, KEYS));
+    }
+  });
+
+  test('reads a key written with escapes, and refuses one with a raw control character as JSON.parse does', () => {
+    const text = '{"\\u0069d":1,"ids":2,"i":3,"a\\nb":4,"list":["id",5,{"id":6}]}';
+    const spans = findJsonValueSpans(text, KEYS);
+    expect(spans.map((s) => [s.key, text.slice(s.start, s.end), s.depth])).toEqual([
+      ['id', '1', 1],
+      ['a\nb', '4', 1],
+      ['id', '6', 3],
+    ]);
+    expect(() => findJsonValueSpans('{"i\u0001d":1}', KEYS)).toThrow(SyntaxError);
+    // Malformed text: a string and a colon in an array is no member; closings before any opening change nothing.
+    expect(findJsonValueSpans('["id":1]', KEYS)).toEqual([]);
+    expect(findJsonValueSpans('}]{"id":1}', KEYS)).toEqual(referenceSpans('}]{"id":1}', KEYS));
+    expect(findJsonValueSpans('}]{"id":1}', KEYS)).toHaveLength(1);
   });
 
   test('finds members after a long string with escaped quotes and backslashes', () => {

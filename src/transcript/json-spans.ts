@@ -97,6 +97,49 @@ function keyOf(text: string, start: number, end: number): string {
     : (JSON.parse(text.slice(start, end)) as string);
 }
 
+const COLON = 0x3a;
+
+/** The kind of container open at each depth of the scan in progress (1: object, 0: array); grown as needed. */
+let openKinds: Uint8Array = new Uint8Array(64);
+
+function grown(kinds: Uint8Array): Uint8Array {
+  const more = new Uint8Array(kinds.length * 2);
+  more.set(kinds);
+  return more;
+}
+
+/** The keys of a set as a list, made once per set. */
+const keyLists = new WeakMap<ReadonlySet<string>, readonly string[]>();
+
+/**
+ * The member name of the key string at `start`..`end` when `keys` holds it, else `undefined`. A
+ * key written without escapes is compared in place with each wanted key, so the keys of a
+ * message that are not wanted (most) are never copied out of its text; one with an escape or a
+ * raw control character is read by {@link keyOf}, as before.
+ */
+function wantedKey(text: string, start: number, end: number, keys: ReadonlySet<string>): string | undefined {
+  let plain = end - start >= 2 && text.charCodeAt(end - 1) === QUOTE;
+  for (let i = start + 1; plain && i < end - 1; i++) {
+    const code = text.charCodeAt(i);
+    if (code === BACKSLASH || code < SPACE) plain = false;
+  }
+  if (!plain) {
+    const key = keyOf(text, start, end);
+    return keys.has(key) ? key : undefined;
+  }
+  let list = keyLists.get(keys);
+  if (list === undefined || list.length !== keys.size) {
+    list = [...keys];
+    keyLists.set(keys, list);
+  }
+  const length = end - start - 2;
+  for (let k = 0; k < list.length; k++) {
+    const key = list[k] as string;
+    if (key.length === length && text.startsWith(key, start + 1)) return key;
+  }
+  return undefined;
+}
+
 function valueType(first: string | undefined): JsonValueSpan['type'] {
   if (first === '"') return 'string';
   if (first === '{') return 'object';
@@ -112,25 +155,28 @@ function valueType(first: string | undefined): JsonValueSpan['type'] {
  */
 export function findJsonValueSpans(text: string, keys: ReadonlySet<string>): JsonValueSpan[] {
   const spans: JsonValueSpan[] = [];
-  const stack: ('object' | 'array')[] = [];
+  // The containers open at each depth (1: an object), in a buffer shared by every scan: the scan
+  // is synchronous, and a list per scan cost every replayed request an allocation as it grew.
+  let depth = 0;
   let i = 0;
   while (i < text.length) {
     i = nextStructural(text, i);
     if (i < 0) break;
     const code = text.charCodeAt(i);
     if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-      stack.push(code === OPEN_BRACE ? 'object' : 'array');
+      if (depth === openKinds.length) openKinds = grown(openKinds);
+      openKinds[depth++] = code === OPEN_BRACE ? 1 : 0;
       i++;
     } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
-      stack.pop();
+      if (depth > 0) depth--;
       i++;
     } else {
       const end = skipString(text, i);
       const afterKey = skipWhitespace(text, end);
-      if (stack.at(-1) === 'object' && text[afterKey] === ':') {
-        const key = keyOf(text, i, end);
+      if (depth > 0 && openKinds[depth - 1] === 1 && text.charCodeAt(afterKey) === COLON) {
+        const key = wantedKey(text, i, end, keys);
         const valueStart = skipWhitespace(text, afterKey + 1);
-        if (keys.has(key)) {
+        if (key !== undefined) {
           const type = valueType(text[valueStart]);
           const valueEnd =
             type === 'string'
@@ -138,7 +184,7 @@ export function findJsonValueSpans(text: string, keys: ReadonlySet<string>): Jso
               : type === 'object' || type === 'array'
                 ? valueStart + 1
                 : scalarEnd(text, valueStart);
-          spans.push({ key, depth: stack.length, start: valueStart, end: valueEnd, type });
+          spans.push({ key, depth, start: valueStart, end: valueEnd, type });
         }
         i = valueStart;
       } else {
