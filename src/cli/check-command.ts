@@ -46,7 +46,7 @@ stops everything it started, and prints one row per property. Exit code 1 on any
 gateway could not be set up (it did not start, exited, or did not take a first call), with no rows.
 With --client CMD: for each row, starts a fault-injecting MCP server and runs CMD against it (the
 contract: docs/client-authors.md, "Checking a client"); exit 1 when a row fails, 3 when CMD never
-started as a client (the first row's exited before any request or contract line), with no rows.`,
+started as a client (the first row's client exited before any request or contract line), with no rows.`,
   options: {
     client: {
       type: 'string',

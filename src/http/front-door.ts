@@ -44,13 +44,16 @@ const tooLarge = (limit: number): HttpAnswer =>
   );
 
 /**
- * The one front door of `serve` and `replay`, before a request is read: Origin (`403`, against DNS
- * rebinding), the HTTP method (`405`), Content-Type (`415`, as the SDK v2 server answers before
- * reading a body) and body size (`413`). `Accept` (`406`) is the request reader's: a 2026-07-28
- * server does not ask for it.
+ * The front door's refusals that need only the head of a request, answered before its body is read
+ * (as the SDK v2 server does): Origin (`403`, against DNS rebinding), the HTTP method (`405`) and a
+ * POST's Content-Type (`415`).
  */
-export function doorRefusal(request: HttpRequest, options: FrontDoorOptions): HttpAnswer | undefined {
-  const origin = request.headers.origin;
+export function headRefusal(
+  httpMethod: string,
+  headers: HttpRequest['headers'],
+  options: FrontDoorOptions,
+): HttpAnswer | undefined {
+  const origin = headers.origin;
   if (!isAllowedOrigin(origin, options.allowedOrigins ?? [])) {
     return refused(
       403,
@@ -58,14 +61,13 @@ export function doorRefusal(request: HttpRequest, options: FrontDoorOptions): Ht
       `Forbidden: Origin "${String(origin).slice(0, 100)}" is not allowed (the spec requires rejecting foreign origins against DNS rebinding). Loopback origins are always allowed; allow others with allowedOrigins, or --allow-origin on the CLI.`,
     );
   }
-  const method = request.httpMethod;
-  if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
-    return refused(405, -32000, `Method not allowed: ${method.slice(0, 20)}. Use POST, GET or DELETE.`, {
+  if (httpMethod !== 'POST' && httpMethod !== 'GET' && httpMethod !== 'DELETE') {
+    return refused(405, -32000, `Method not allowed: ${httpMethod.slice(0, 20)}. Use POST, GET or DELETE.`, {
       allow: 'GET, POST, DELETE',
     });
   }
-  if (method !== 'POST') return undefined;
-  const contentType = request.headers['content-type'];
+  if (httpMethod !== 'POST') return undefined;
+  const contentType = headers['content-type'];
   if (contentType !== 'application/json' && mediaTypeOf(contentType) !== 'application/json') {
     return refused(
       415,
@@ -73,6 +75,17 @@ export function doorRefusal(request: HttpRequest, options: FrontDoorOptions): Ht
       `Unsupported Media Type: Content-Type must be application/json, got ${JSON.stringify((contentType ?? '').slice(0, 100))}.`,
     );
   }
+  return undefined;
+}
+
+/**
+ * The one front door of `serve` and `replay`: the head's refusals ({@link headRefusal}), then the
+ * body's size (`413`). `Accept` (`406`) is the request reader's: a 2026-07-28 server does not ask for it.
+ */
+export function doorRefusal(request: HttpRequest, options: FrontDoorOptions): HttpAnswer | undefined {
+  const head = headRefusal(request.httpMethod, request.headers, options);
+  if (head) return head;
+  if (request.httpMethod !== 'POST') return undefined;
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // A UTF-16 unit is at most 3 bytes of UTF-8: a body that short cannot be over the limit.
   if (request.body.length * 3 > limit && Buffer.byteLength(request.body, 'utf8') > limit) return tooLarge(limit);
@@ -103,7 +116,8 @@ export function parseBody(text: string): unknown {
  * body, read once and bounded: a declared or read length over the limit is answered `413` at once
  * and the rest dropped (cut off far beyond it), and a body shorter than its Content-Length within
  * {@link BODY_WAIT_MS} (a gateway that rewrote it and left the header stale) `400`, the connection
- * closed after. Hands the whole request to `take`; the rest of the door is {@link doorRefusal}'s.
+ * closed after; a request its head refuses ({@link headRefusal}: Origin, method, Content-Type) is
+ * answered before any of its body is read. Hands the whole request to `take`.
  */
 export function takeNodeRequest(
   req: IncomingMessage,
@@ -119,14 +133,25 @@ export function takeNodeRequest(
     res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${path}\n`);
     return;
   }
-  readBounded(req, res, options, (body) => {
-    const headers: Record<string, string | undefined> = {};
-    for (const name in req.headers) {
-      const value = req.headers[name];
-      headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    }
-    take({ httpMethod: req.method ?? 'GET', headers, body });
-  });
+  const headers: Record<string, string | undefined> = {};
+  for (const name in req.headers) {
+    const value = req.headers[name];
+    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const httpMethod = req.method ?? 'GET';
+  const head = headRefusal(httpMethod, headers, options);
+  if (head) {
+    // Refused on its head: the body is not read (node drops it; a flood far past the limit is cut off).
+    const limit = DISCARD_LIMIT_FACTOR * (options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) req.destroy();
+    });
+    res.writeHead(head.status, { ...head.headers }).end(head.body);
+    return;
+  }
+  readBounded(req, res, options, (body) => take({ httpMethod, headers, body }));
 }
 
 /** Reads a request's body whole, or answers why it will not be read (`413`, a stale Content-Length's `400`). */

@@ -1,6 +1,6 @@
 import { type HttpHandler, http } from 'msw';
 import { writeAnswer } from '../http/answering-era.js';
-import { declaredTooLarge, type FrontDoorOptions } from '../http/front-door.js';
+import { declaredTooLarge, type FrontDoorOptions, headRefusal } from '../http/front-door.js';
 import type { ResponseSink } from '../replay/http-exchange.js';
 import { createHttpReplay } from '../replay/http-replay.js';
 import type { ReplayOptions } from '../replay/replay-engine.js';
@@ -77,13 +77,14 @@ export function createReplayHandlers(
 ): ReplayHandlers {
   const replay = createHttpReplay(Array.isArray(goldens) ? goldens : [goldens as GoldenInput], options, options);
   const handler = http.all(options.url, async ({ request }) => {
-    const early = declaredTooLarge(request.headers.get('content-length'), options);
-    if (early) return new Promise<Response>((resolve) => writeAnswer(streamingSink(resolve), early));
-    const body = await request.text();
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
+    // Refused on its head (Origin, method, Content-Type) or its declared size: the body is not read.
+    const early = headRefusal(request.method, headers, options) ?? declaredTooLarge(headers['content-length'], options);
+    if (early) return new Promise<Response>((resolve) => writeAnswer(streamingSink(resolve), early));
+    const body = await request.text();
     return new Promise<Response>((resolve) => {
       replay.handle({ httpMethod: request.method, headers, body }, streamingSink(resolve));
     });

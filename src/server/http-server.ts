@@ -155,7 +155,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 
   const http = createServer((req, res) => {
     if (options.accelHeader === false) withoutAccelHeader(res);
-    takeNodeRequest(req, res, { path: MCP_PATH }, (request) => {
+    takeNodeRequest(req, res, { path: MCP_PATH, ...sides.door }, (request) => {
       // The check's upstream omits the header for the calls that ask it to (see NO_ACCEL_TOKEN_MARK).
       const asks = options.checkTools && options.accelHeader !== false && request.body.includes(NO_ACCEL_TOKEN_MARK);
       if (asks && asksNoAccelHeader(parseBody(request.body))) withoutAccelHeader(res);

@@ -102,6 +102,9 @@ const COLON = 0x3a;
 /** The kind of container open at each depth of the scan in progress (1: object, 0: array); grown as needed. */
 let openKinds: Uint8Array = new Uint8Array(64);
 
+/** The deepest nesting whose buffer is kept for the next scan (4 KiB). */
+const KEPT_DEPTH = 4096;
+
 function grown(kinds: Uint8Array): Uint8Array {
   const more = new Uint8Array(kinds.length * 2);
   more.set(kinds);
@@ -192,6 +195,8 @@ export function findJsonValueSpans(text: string, keys: ReadonlySet<string>): Jso
       }
     }
   }
+  // A hostile body nested millions deep grew the shared buffer: it is not kept past the scan.
+  if (openKinds.length > KEPT_DEPTH) openKinds = new Uint8Array(64);
   return spans;
 }
 

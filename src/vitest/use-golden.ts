@@ -250,7 +250,7 @@ export async function useGolden(
       `[mcp-golden] useGolden expects a golden name and { target: URL } or { stdio: CMD }, got ${JSON.stringify(name)} and ${JSON.stringify(target)}. For example: useGolden('tools', { target: 'http://127.0.0.1:3000/mcp' }).`,
     );
   }
-  if ('target' in target && !(typeof target.target === 'string' && /^https?:\/\/[^/]/.test(target.target))) {
+  if ('target' in target && !(typeof target.target === 'string' && /^https?:\/\/[^/]/i.test(target.target))) {
     throw new GoldenError(
       'E_USAGE',
       `[mcp-golden] useGolden("${name}"): invalid target ${JSON.stringify(target.target)}: expected the http:// URL of a running MCP server, e.g. { target: 'http://127.0.0.1:3000/mcp' }.`,

@@ -42,6 +42,11 @@ const CASES: readonly BatteryCase[] = [
     body: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"${'x'.repeat(4 * 1024 * 1024)}"}}`,
   },
   { ...post({ accept: ACCEPT, 'content-type': 'text/plain' }), name: 'Content-Type text/plain' },
+  {
+    ...post({ accept: ACCEPT, 'content-type': 'text/plain' }),
+    name: 'Content-Type text/plain with a body over the limit (refused on its head, the body unread)',
+    body: `{"pad":"${'x'.repeat(5 * 1024 * 1024)}"}`,
+  },
   { ...post({ accept: ACCEPT }), name: 'no Content-Type' },
   { ...post({ accept: ACCEPT, 'content-type': 'application/json' }), httpMethod: 'PUT', name: 'a PUT' },
 ];
@@ -55,4 +60,13 @@ describe('serve and replay refuse at the front door as the SDK v2 server does', 
     ).map(shown);
     expect({ serve: fromServe, replay: fromReplay }).toEqual({ serve: expected, replay: expected });
   });
+});
+
+test('a foreign Origin is refused on its head, before a body over the limit is read: 403 from both, not 413', async () => {
+  const request = {
+    ...post({ accept: ACCEPT, 'content-type': 'application/json', origin: 'http://rebinding.example' }),
+    body: `{"pad":"${'x'.repeat(5 * 1024 * 1024)}"}`,
+  };
+  const answers = await Promise.all([serve.url, replay.url].map((url) => send(url, request)));
+  expect(answers.map(shown)).toEqual(['403 -32000', '403 -32000']);
 });
