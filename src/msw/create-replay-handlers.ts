@@ -82,7 +82,8 @@ export function createReplayHandlers(
       headers[name] = value;
     });
     // Refused on its head (Origin, method, Content-Type) or its declared size: the body is not read.
-    const early = headRefusal(request.method, headers, options) ?? declaredTooLarge(headers['content-length'], options);
+    const early =
+      headRefusal(request.method, headers, options) ?? declaredTooLarge(request.headers.get('content-length'), options);
     if (early) return new Promise<Response>((resolve) => writeAnswer(streamingSink(resolve), early));
     const body = await request.text();
     return new Promise<Response>((resolve) => {
