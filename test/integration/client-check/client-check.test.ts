@@ -177,6 +177,16 @@ describe('check --client', () => {
         );
         if (!failing(again).includes(key)) judged.splice(judged.indexOf(key), 1);
       }
+      // Likewise a row of the fault's that passed: a starved client can read two writes the row spaces
+      // apart in one read (seen in CI: frame-utf8-split@legacy passed utf8-per-chunk). It must fail alone.
+      for (const key of expected.filter((k) => !judged.includes(k))) {
+        const [id, era] = key.split('@') as [string, string];
+        const again = await inTurn(() =>
+          check(carefulClientCommand(fault), `${fault}-${id}-missed.json`, ['--only', id, '--client-era', era]),
+        );
+        if (failing(again).includes(key)) judged.push(key);
+      }
+      judged.sort();
       expect(judged).toEqual(expected);
     },
     // Its clock runs while it waits its turn behind the other faults' checks (two at a time).
