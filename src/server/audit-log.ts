@@ -43,6 +43,12 @@ export interface AuditEntry {
   cancelReason: string | null;
   /** Milliseconds since the call started at which the cancellation arrived. */
   cancelledAtMs: number | null;
+  /**
+   * Set when a `notifications/cancelled` naming this request id reached the connection this many ms
+   * before the call did. With its signal not yet aborted the call then ran, as a server may ignore a
+   * cancel for a request it does not know; a call the SDK had already aborted is `cancelled` instead.
+   */
+  cancelBeforeCallMs?: number;
   /** Error text for `outcome: 'error'` (invalid arguments, unknown tool). */
   error: string | null;
   /** Milliseconds since the log was created (monotonic). */
@@ -167,6 +173,14 @@ export class AuditLog {
     entry.cancelled = true;
     entry.cancelReason = reason;
     entry.cancelledAtMs = this.elapsed(entry);
+    this.changed();
+  }
+
+  /** Records that a cancel naming the call reached its connection `ms` before the call itself (first one wins). */
+  noteCancelBeforeCall(entry: AuditEntry, ms: number, reason: string | null): void {
+    if (entry.cancelled || entry.cancelBeforeCallMs !== undefined) return;
+    entry.cancelBeforeCallMs = round3(ms);
+    entry.cancelReason = reason;
     this.changed();
   }
 

@@ -250,6 +250,9 @@ export async function callReferenceTool(
     audit.finish(entry, 'error', message);
     throw toolError(message);
   }
+  const early = takeEarlyCancel(running, call.requestId);
+  if (early && call.signal.aborted) audit.noteCancel(entry, early.reason);
+  else if (early) audit.noteCancelBeforeCall(entry, performance.now() - early.at, early.reason);
   running.set(idKey(call.requestId), entry);
   try {
     const result = await tool.run(args, {
@@ -290,7 +293,29 @@ function receivedRound(
   };
 }
 
-/** Notes a cancellation on the audit row of a running call. */
+/**
+ * Cancels that named a request id no call of the connection was running, kept (the newest few) for
+ * the call that arrives after its own cancel: through a gateway a call and its cancel can travel
+ * apart (two POSTs in 2025-11-25), and the audit row then says the cancel came first.
+ */
+interface EarlyCancel {
+  readonly reason: string | null;
+  /** `performance.now()` when it arrived. */
+  readonly at: number;
+}
+const earlyCancels = new WeakMap<RunningCalls, Map<string, EarlyCancel>>();
+const EARLY_CANCELS_KEPT = 32;
+/** A kept cancel older than this is not matched to a call: it was late for an earlier one, not early. */
+const EARLY_CANCEL_MS = 10_000;
+
+function takeEarlyCancel(running: RunningCalls, requestId: string | number): EarlyCancel | undefined {
+  const kept = earlyCancels.get(running);
+  const early = kept?.get(idKey(requestId));
+  kept?.delete(idKey(requestId));
+  return early && performance.now() - early.at <= EARLY_CANCEL_MS ? early : undefined;
+}
+
+/** Notes a cancellation on the audit row of a running call, or keeps it for a call not yet arrived. */
 export function noteCancelled(
   running: RunningCalls,
   audit: AuditLog,
@@ -298,7 +323,14 @@ export function noteCancelled(
   reason: string | null,
 ): void {
   const entry = running.get(idKey(requestId));
-  if (entry) audit.noteCancel(entry, reason);
+  if (entry) {
+    audit.noteCancel(entry, reason);
+    return;
+  }
+  const kept = earlyCancels.get(running) ?? new Map<string, EarlyCancel>();
+  earlyCancels.set(running, kept);
+  if (kept.size >= EARLY_CANCELS_KEPT) kept.delete(kept.keys().next().value as string);
+  kept.set(idKey(requestId), { reason, at: performance.now() });
 }
 
 function readAuditLog(audit: AuditLog, rawArgs: unknown): CallToolResult {

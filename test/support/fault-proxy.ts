@@ -68,6 +68,9 @@ export type Fault =
   // keeps the progress events of each SSE stream by progress token, and writes them again at the
   // start of a later request with the same token (a cache answering a re-issued call with stale frames)
   | 'stale-on-reissue'
+  // forwards every tools/call HOLD_CALL_MS (1 s) late and everything else at once: a cancel sent
+  // 300 ms into a call reaches the upstream before the call it names, as on a starved machine
+  | 'hold-calls'
   // benign
   // compresses SSE with brotli for a client that accepts br, flushing after every upstream read
   | 'compress-flush'
@@ -75,6 +78,9 @@ export type Fault =
   | 'rechunk'
   | 'reorder-keys'
   | 'keep-alive-comments';
+
+/** How long 'hold-calls' holds a tools/call: well past the timed cancel row's 300 ms, however late a loaded machine fires it. */
+const HOLD_CALL_MS = 1000;
 
 type Message = Record<string, unknown> & {
   params?: Record<string, unknown>;
@@ -205,7 +211,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
     let clientId: unknown;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    const onEnd = () => {
       let body = Buffer.concat(chunks);
       const clientLength = body.length;
       if (remapping && body.length > 0) {
@@ -447,6 +453,11 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
       );
       forward.on('error', () => res.destroy());
       forward.end(body);
+    };
+    req.on('end', () => {
+      // hold-calls: a tools/call goes on HOLD_CALL_MS late, what follows it (its cancel) at once.
+      if (fault === 'hold-calls' && Buffer.concat(chunks).includes('"tools/call"')) setTimeout(onEnd, HOLD_CALL_MS);
+      else onEnd();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

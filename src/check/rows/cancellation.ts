@@ -66,6 +66,48 @@ interface CancelSeen {
   readonly calls: TimelineCall[];
 }
 
+/** The verdict of a cancellation row whose call the upstream's record shows not cancelled. */
+function notCancelled(
+  name: string,
+  by: CancelSeen['by'],
+  seen: CallSeen,
+  audit: AuditEntry,
+  sent: string,
+  numbers: PropertyResult['numbers'],
+  calls: TimelineCall[],
+): PropertyResult {
+  const cancelAtMs = seen.cancelAtMs ?? 0;
+  const cancelEpoch = seen.startedEpochMs + cancelAtMs;
+  const upstreamEnd = audit.durationMs === null ? undefined : audit.startedAtEpochMs + audit.durationMs;
+  if (upstreamEnd !== undefined && upstreamEnd < cancelEpoch) {
+    return result(
+      name,
+      'fail',
+      `${LEG.client}: progress ${by.progress ?? ''} reached the client ${(cancelEpoch - upstreamEnd).toFixed(0)} ms after the upstream had finished (${LEG.upstream}: ${upstreamSaid(audit)}): the gateway held progress back, so the client's cancel ${sent} came too late to stop anything`,
+      numbers,
+      calls,
+    );
+  }
+  if (audit.cancelBeforeCallMs !== undefined) {
+    // The upstream ignored a cancel for a request it did not know yet, as a server may. Nothing orders
+    // two POSTs of 2025-11-25, and a gateway process starved on a loaded machine lets the later overtake.
+    return result(
+      name,
+      'inconclusive',
+      `${LEG.client}: sent ${sent} ${cancelAtMs.toFixed(0)} ms into the call. ${LEG.upstream}: the cancel reached the upstream ${audit.cancelBeforeCallMs.toFixed(0)} ms before the call it names (${upstreamSaid(audit)}), so the upstream could not stop it: the gateway forwarded both, the later one first. Not judged: run the check again; a gateway that holds calls back this long fails the progress and spacing rows`,
+      numbers,
+      calls,
+    );
+  }
+  return result(
+    name,
+    'fail',
+    `${LEG.client}: sent ${sent} ${cancelAtMs.toFixed(0)} ms into the call. ${LEG.upstream}: ${upstreamSaid(audit)}: the cancel never reached it under the id it knows (${JSON.stringify(audit.requestId)}), it ran ${audit.stepsCompleted} of 40 steps`,
+    numbers,
+    calls,
+  );
+}
+
 /** The verdict of a cancellation row from both legs: the client's call and the upstream's record of it. */
 function judgeCancel({ name, id, by, session, seen, audit, numbers, calls }: CancelSeen): PropertyResult {
   const got = progressValues(seen).length;
@@ -101,26 +143,8 @@ function judgeCancel({ name, id, by, session, seen, audit, numbers, calls }: Can
       numbers,
       calls,
     );
-  const cancelEpoch = seen.startedEpochMs + seen.cancelAtMs;
-  const upstreamEnd = audit.durationMs === null ? undefined : audit.startedAtEpochMs + audit.durationMs;
-  if (!audit.cancelled && upstreamEnd !== undefined && upstreamEnd < cancelEpoch) {
-    return result(
-      name,
-      'fail',
-      `${LEG.client}: progress ${by.progress ?? ''} reached the client ${(cancelEpoch - upstreamEnd).toFixed(0)} ms after the upstream had finished (${LEG.upstream}: ${upstreamSaid(audit)}): the gateway held progress back, so the client's cancel ${sent} came too late to stop anything`,
-      numbers,
-      calls,
-    );
-  }
-  if (!audit.cancelled) {
-    return result(
-      name,
-      'fail',
-      `${LEG.client}: sent ${sent} ${seen.cancelAtMs.toFixed(0)} ms into the call. ${LEG.upstream}: ${upstreamSaid(audit)}: the cancel never reached it under the id it knows (${JSON.stringify(audit.requestId)}), it ran ${audit.stepsCompleted} of 40 steps`,
-      numbers,
-      calls,
-    );
-  }
+  if (!audit.cancelled) return notCancelled(name, by, seen, audit, sent, numbers, calls);
+  const cancelEpoch = seen.startedEpochMs + (seen.cancelAtMs ?? 0);
   // Notifications the upstream sent before the cancel reached it were in flight and may still
   // arrive, however late a loaded machine delivers them; a result after the cancel, or a
   // notification the upstream never sent (or the client already had), means the gateway kept
