@@ -103,6 +103,13 @@ describe('inconclusive rows, starts and the overall line', () => {
     );
   });
 
+  test('starts under a second are given in ms, not as 0.0 s', () => {
+    const quick = { ...slow, starts: { count: 26, medianMs: 41.6, longestMs: 1250, late: 0 } };
+    expect(formatReport(quick).split('\n').at(-2)).toBe(
+      "gateway starts: 26 processes answered a first request after 42 ms (median), 1.3 s at the longest; the rows' clocks start after that",
+    );
+  });
+
   test('after several tables the overall line names the failed combinations, as the exit code does', () => {
     const modern: CheckReport = { ...report, eras: { client: 'modern', upstream: 'legacy' } };
     expect(overallLine([slow, modern])).toBe(
