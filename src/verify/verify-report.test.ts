@@ -64,4 +64,20 @@ describe('formatReportTail: what to do next', () => {
     expect(none).not.toContain('same command');
     expect(none).toContain("run the failing shards' verify commands again");
   });
+
+  test('a server that fails every golden the same way has its error shown once, each other golden naming the first', () => {
+    const failing = (file: string, why: string) => {
+      const message = `Could not run the session of "${file}" against "node server.mjs": ${why}`;
+      return golden(file, { error: message, differences: [{ where: 'session', path: '', kind: 'error', message }] });
+    };
+    const stack = 'exited with code 1. Its stderr ended with:\nError: Cannot find module\n    at Module._load';
+    const tail = formatReportTail(
+      report([failing('/g/a.jsonl', stack), failing('/g/b.jsonl', stack), failing('/g/c.jsonl', 'timed out')]),
+    ).join('\n');
+    expect(tail.match(/Cannot find module/g)).toHaveLength(1);
+    expect(tail).toMatch(
+      /FAIL \S*g\/b.jsonl\n {2}session: could not be run, with the same error as \S*g\/a.jsonl above/,
+    );
+    expect(tail).toContain('timed out');
+  });
 });

@@ -185,10 +185,19 @@ export function formatReportTail(report: VerifyReport, options: ReportTailOption
   const { maxDifferences = 20, merged = false } = options;
   const shown = shownFrom(report.cwd);
   const lines: string[] = [];
+  // A server that cannot start fails every golden the same way: its stderr is shown once, for the first.
+  const firstWithError = new Map<string, string>();
   for (const golden of report.goldens) {
     const own = golden.differences.filter((d) => d.kind !== 'schema');
     if (own.length === 0 || golden.rewritten) continue;
     lines.push('', `${golden.pass ? 'differs (passes under --fail-on breaking)' : 'FAIL'} ${shown(golden.file)}`);
+    const error = golden.error?.replaceAll(golden.file, '<golden>');
+    const first = error === undefined ? undefined : firstWithError.get(error);
+    if (first !== undefined) {
+      lines.push(`  session: could not be run, with the same error as ${shown(first)} above`);
+      continue;
+    }
+    if (error !== undefined) firstWithError.set(error, golden.file);
     for (const d of own.slice(0, maxDifferences)) lines.push(`  ${formatDifference(d)}`);
     if (own.length > maxDifferences) {
       lines.push(`  … and ${own.length - maxDifferences} more differences (all of them are in --json)`);
