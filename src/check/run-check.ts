@@ -128,6 +128,13 @@ function settle(options: CheckOptions): Settings {
       `A timeout of ${timeoutMs} ms is below the battery's minimum of ${MIN_CHECK_TIMEOUT_MS} ms: its slowest property waits 500 ms between messages and moves 3.2 MB, so faithful gateways would fail. Use --timeout ${MIN_CHECK_TIMEOUT_MS} or more.`,
     );
   }
+  const template = options.gateway;
+  if (template?.includes('{upstream}') && clientTransport === 'http' && !template.includes('{port}')) {
+    throw new GoldenError(
+      'E_USAGE',
+      `The --gateway command "${template}" has no {port}. The check picks a free port and connects there over HTTP (--client-transport http, the default). Put {port} where the gateway takes its listening port (e.g. --port {port}, or PORT={port} before the command), or give --client-transport stdio for a gateway its client talks to on stdio.`,
+    );
+  }
   const clientEra = options.clientEra ?? 'legacy';
   const upstreamEra = options.upstreamEra ?? 'legacy';
   if (clientEra === 'modern' && clientTransport !== 'http') {

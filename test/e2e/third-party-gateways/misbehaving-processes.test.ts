@@ -100,4 +100,11 @@ describe('gateways that misbehave as processes', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('has neither {upstream} nor {port}');
   });
+
+  test('a template without {port} is refused before anything starts when the check connects over HTTP', async () => {
+    const result = await runInProcess(['check', '--gateway', 'my-gateway --upstream {upstream}']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('has no {port}. The check picks a free port and connects there over HTTP');
+    expect(result.stdout).toBe('');
+  });
 });
