@@ -78,6 +78,8 @@ describe('recordGoldens (the standard scenario list against the live reference s
   test('refuses an unknown scenario name and lists the known ones', async () => {
     const error = await recordGoldens({ outDir: dir, names: ['progres'] }).catch((e: unknown) => e);
     expect(isGoldenError(error, 'E_SCENARIO')).toBe(true);
-    expect((error as Error).message).toMatch(/^Unknown scenario "progres"\. Known scenarios: progress-default, /);
+    expect((error as Error).message).toMatch(
+      /^Unknown scenario "progres"\. Did you mean progress-default\? Known scenarios: progress-default, /,
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { defineCommand, formatUsage, parseCommandArgs, suggest } from './command-spec.js';
+import { suggest } from '../errors.js';
+import { defineCommand, formatUsage, parseCommandArgs } from './command-spec.js';
 
 const spec = defineCommand({
   name: 'replay',

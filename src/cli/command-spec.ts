@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { GoldenError } from '../errors.js';
+import { GoldenError, suggest } from '../errors.js';
 import { wrap } from '../wrap.js';
 import type { CliIo } from './cli-io.js';
 
@@ -73,35 +73,6 @@ export class ParsedArgs<Names extends string> {
     const raw = this.string(name);
     return raw === undefined ? undefined : Number(raw);
   }
-}
-
-/** Edit distance, for did-you-mean suggestions. */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min(
-        (row[j] ?? 0) + 1,
-        (next[j - 1] ?? 0) + 1,
-        (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    row = next;
-  }
-  return row[b.length] ?? 0;
-}
-
-/** The closest of `candidates` to `word`, when it is close enough to be a typo; else `undefined`. */
-export function suggest(word: string, candidates: readonly string[]): string | undefined {
-  let best: { name: string; d: number } | undefined;
-  for (const name of candidates) {
-    // A prefix counts as a near miss, but never nearer than a one-letter slip of another name.
-    const prefix = name.startsWith(word) || word.startsWith(name);
-    const d = Math.min(distance(word, name), prefix ? 1.5 : Number.POSITIVE_INFINITY);
-    if (!best || d < best.d) best = { name, d };
-  }
-  return best && best.d <= Math.max(2, Math.floor(word.length / 3)) ? best.name : undefined;
 }
 
 const HELP_WIDTH = 100;

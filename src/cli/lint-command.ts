@@ -1,12 +1,12 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { GoldenError, isGoldenError } from '../errors.js';
+import { GoldenError, isGoldenError, suggest } from '../errors.js';
 import type { LintedEntry } from '../lint/lint-json-report.js';
 import { isLintRuleId, LINT_RULES, type LintRuleId } from '../lint/lint-rules.js';
 import type { LintOptions } from '../lint/lint-transcript.js';
 import type { Transcript } from '../transcript/frame.js';
 import { pathIn, shownPath } from './cli-io.js';
-import { defineCommand, suggest } from './command-spec.js';
+import { defineCommand } from './command-spec.js';
 import { CONFIG_FILE } from './config-file.js';
 
 /** The project config's `lint` section: rule switches and timing tolerances. */

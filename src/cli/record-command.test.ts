@@ -53,7 +53,9 @@ describe('mcp-golden record', () => {
   test('refuses an unknown scenario with the list of known ones: a usage error', async () => {
     const result = await runCli(['record', 'progres', '--out', dir]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('[mcp-golden] Unknown scenario "progres". Known scenarios: progress-default,');
+    expect(result.stderr).toContain(
+      '[mcp-golden] Unknown scenario "progres". Did you mean progress-default? Known scenarios: progress-default,',
+    );
   });
 
   test('refuses a broken scenario file, naming it and the field: a usage error, as lint exits for a broken golden', async () => {

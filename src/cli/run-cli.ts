@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { GoldenError, isGoldenError } from '../errors.js';
+import { GoldenError, isGoldenError, suggest } from '../errors.js';
 import { memberOf } from '../transcript/json-object.js';
 import { type CliIo, processIo } from './cli-io.js';
-import { type CommandSpec, formatUsage, parseCommandArgs, suggest } from './command-spec.js';
+import { type CommandSpec, formatUsage, parseCommandArgs } from './command-spec.js';
 import { listenError } from './listen-error.js';
 
 /**

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GoldenError } from '../errors.js';
+import { GoldenError, suggest } from '../errors.js';
 import { GOLDEN_EXTENSION } from '../store/golden-file.js';
 import { rewriteGolden } from '../store/rewrite-golden.js';
 import { type RecordOptions, type RecordTarget, recordCall } from './record-call.js';
@@ -78,8 +78,12 @@ export function selectScenarios(scenarios: readonly Scenario[], names: readonly 
   return names.map((name) => {
     const scenario = byName.get(name);
     if (!scenario) {
-      const known = scenarios.map((s) => s.name).join(', ');
-      throw new GoldenError('E_SCENARIO', `Unknown scenario "${name}". Known scenarios: ${known}.`);
+      const names = scenarios.flatMap((s) => (s.name === undefined ? [] : [s.name]));
+      const near = suggest(name, names);
+      throw new GoldenError(
+        'E_SCENARIO',
+        `Unknown scenario "${name}".${near ? ` Did you mean ${near}?` : ''} Known scenarios: ${names.join(', ')}.`,
+      );
     }
     return scenario;
   });
