@@ -61,7 +61,13 @@ describe('loadProjectConfig', () => {
     await writeFile(file, '{ "lint": ');
     expect((await failure(dir)).message).toContain(`Invalid config in ${file}: not valid JSON`);
     await writeFile(file, JSON.stringify({ lnit: {} }));
-    expect((await failure(dir)).message).toContain(`Invalid config in ${file}: unknown key "lnit" in the config.`);
+    expect((await failure(dir)).message).toContain(
+      `Invalid config in ${file}: unknown key "lnit" (did you mean "lint"?) in the config, which takes "record", "verify", "lint".`,
+    );
+    await writeFile(file, JSON.stringify({ verify: { goldens: { 'a.jsonl': { ignor: [] } } } }));
+    expect((await failure(dir)).message).toContain(
+      'unknown key "ignor" (did you mean "ignore"?) in "verify.goldens.a.jsonl", which takes "ignore", "mask".',
+    );
     await writeFile(file, JSON.stringify({ lint: { rules: { 'no-such-rule': false } } }));
     expect((await failure(dir)).message).toContain('key "no-such-rule" in "lint.rules" must be a rule id: token-echo,');
     await writeFile(file, JSON.stringify({ lint: { maxSilenceMs: 0 } }));

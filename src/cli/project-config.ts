@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import * as z from 'zod';
-import { GoldenError } from '../errors.js';
+import { GoldenError, suggest } from '../errors.js';
 import { isLintRuleId, LINT_RULES } from '../lint/lint-rules.js';
 import { CONFIG_FILE } from './config-file.js';
 
@@ -98,6 +98,23 @@ async function readJson(path: string): Promise<unknown | undefined> {
   }
 }
 
+/** A zod schema as its definition shows it: an object's shape, what an optional wraps, a record's values. */
+interface SchemaNode {
+  readonly shape?: Record<string, SchemaNode>;
+  readonly _zod?: { readonly def?: { readonly innerType?: SchemaNode; readonly valueType?: SchemaNode } };
+}
+
+/** The keys the config takes at `path` (an object's own keys), for a did-you-mean on an unknown one. */
+function keysAt(path: readonly PropertyKey[]): string[] {
+  const unwrap = (node: SchemaNode | undefined): SchemaNode | undefined =>
+    node?._zod?.def?.innerType ? unwrap(node._zod.def.innerType) : node;
+  let node = unwrap(ProjectConfigSchema as unknown as SchemaNode);
+  for (const segment of path) {
+    node = unwrap(node?.shape ? node.shape[String(segment)] : node?._zod?.def?.valueType);
+  }
+  return node?.shape ? Object.keys(node.shape) : [];
+}
+
 function checked(value: unknown, source: string, baseDir: string, inPackageJson: boolean): LoadedProjectConfig {
   const result = ProjectConfigSchema.safeParse(value);
   if (result.success) return { config: result.data, source, baseDir, inPackageJson };
@@ -106,7 +123,12 @@ function checked(value: unknown, source: string, baseDir: string, inPackageJson:
     path.length === 0 ? 'the config' : `"${path.map(String).join('.')}"`;
   let problem = `${where(issue.path)} must be ${issue.message}`;
   if (issue.code === 'unrecognized_keys') {
-    problem = `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} in ${where(issue.path)}`;
+    const known = keysAt(issue.path);
+    const named = issue.keys.map((k) => {
+      const near = suggest(k, known);
+      return `"${k}"${near ? ` (did you mean "${near}"?)` : ''}`;
+    });
+    problem = `unknown key${issue.keys.length > 1 ? 's' : ''} ${named.join(', ')} in ${where(issue.path)}${known.length > 0 ? `, which takes ${known.map((k) => `"${k}"`).join(', ')}` : ''}`;
   } else if (issue.code === 'invalid_key') {
     const key = String(issue.path.at(-1));
     problem = `key "${key}" in ${where(issue.path.slice(0, -1))} must be ${issue.issues[0]?.message ?? 'valid'}`;

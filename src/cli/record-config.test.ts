@@ -70,7 +70,7 @@ describe('the record section of the project config', () => {
     );
     await writeFile(file, JSON.stringify({ record: { taget: 'http://h/mcp' } }));
     expect(((await recordSection(dir).catch((e: unknown) => e)) as Error).message).toContain(
-      'unknown key "taget" in "record"',
+      'unknown key "taget" (did you mean "target"?) in "record", which takes "stdio", "target",',
     );
     expect(((await recordSection(dir, 'nope.json').catch((e: unknown) => e)) as Error).message).toContain(
       'Cannot read config "nope.json": no such file',
