@@ -48,3 +48,35 @@ describe('timelineStats: server messages per read', () => {
     expect(timelineStats(transcript).maxEventsPerRead).toBe(2);
   });
 });
+
+describe('formatTimeline: the call line', () => {
+  const line = (raw: string) =>
+    JSON.stringify({ channel: 'stdio', dir: 'client->server', exchange: 1, raw: `${raw}\n`, t: 1 });
+  const session = (...raws: string[]) =>
+    parseTranscript(
+      `${[
+        `{"format":"mcp-golden/1","transport":"stdio","target":"t","protocolVersion":"2025-11-25","recorder":"r","frames":${raws.length}}`,
+        ...raws.map(line),
+      ].join('\n')}\n`,
+    );
+
+  test('a scenario golden names its call', async () => {
+    expect(formatTimeline(await golden('progress-10x100'))[1]).toMatch(/^call: progress \{"step_ms":100,"steps":10\}/);
+  });
+
+  test('a session whose header names no call lists the calls it made, not "call: ? {}"', () => {
+    const call = (id: number, name: string, args: string) =>
+      `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
+    const two = session(
+      '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}',
+      call(1, 'progress', '{"steps":3}'),
+      call(2, 'chatty', '{}'),
+    );
+    expect(formatTimeline(two)[1]).toBe('calls: progress {"steps":3}, chatty {}');
+    const seven = session(...[1, 2, 3, 4, 5, 6, 7].map((id) => call(id, 'chatty', '{}')));
+    expect(formatTimeline(seven)[1]).toBe('calls: chatty {}, chatty {}, chatty {}, chatty {}, chatty {}, … and 2 more');
+    expect(formatTimeline(session('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'))[1]).toBe(
+      'calls: none (a session without tools/call)',
+    );
+  });
+});

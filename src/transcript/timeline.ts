@@ -98,6 +98,24 @@ export function timelineStats(transcript: Transcript): TimelineStats {
   };
 }
 
+/** Calls listed in the timeline's head when the header names none (a session useGolden or a proxy recorded). */
+const CALLS_SHOWN = 5;
+
+/** The tools/call requests of a session the header names no call for: `calls: progress {"steps":3}, chatty {}`. */
+function sessionCalls(frames: readonly Frame[]): string {
+  const calls = frames
+    .filter((f) => f.dir === 'client->server')
+    .map((f) => frameMessage(f))
+    .filter((m) => m !== undefined && 'method' in m && m.method === 'tools/call' && 'id' in m)
+    .map((m) => {
+      const params = memberOf(m, 'params');
+      return `${String(memberOf(params, 'name') ?? '?')} ${JSON.stringify(memberOf(params, 'arguments') ?? {})}`;
+    });
+  if (calls.length === 0) return 'calls: none (a session without tools/call)';
+  const more = calls.length > CALLS_SHOWN ? `, … and ${calls.length - CALLS_SHOWN} more` : '';
+  return `calls: ${calls.slice(0, CALLS_SHOWN).join(', ')}${more}`;
+}
+
 /**
  * A human-readable timeline: one line per HTTP head, message and stream end, with its offset,
  * then summary figures. Reads are summarised, not listed.
@@ -110,7 +128,7 @@ export function formatTimeline(transcript: Transcript): string[] {
   const notes = goldenNotes(header);
   const lines = [
     `${header.scenario ?? '(ad hoc)'} · ${header.format} · ${header.transport} · ${header.target} · protocol ${header.protocolVersion} (${eraOf(header)} era) · ${header.recorder}`,
-    `call: ${header.tool ?? '?'} ${JSON.stringify(header.arguments ?? {})}${Object.keys(notes).length > 0 ? ` · ${JSON.stringify(notes)}` : ''}`,
+    `${header.tool === undefined ? sessionCalls(transcript.frames) : `call: ${header.tool} ${JSON.stringify(header.arguments ?? {})}`}${Object.keys(notes).length > 0 ? ` · ${JSON.stringify(notes)}` : ''}`,
   ];
   // The ignores and masks `verify` used for this golden, so a reader sees what is not compared.
   const volatile = notes.volatile;
