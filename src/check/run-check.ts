@@ -250,7 +250,11 @@ async function startGatewayUnderCheck(settings: Settings, ups: Upstreams): Promi
     const silent = error instanceof GatewayStartError && silentTimeout(error, error.output);
     throw new CheckSetupError(
       `The gateway did not start: ${error.message.replace(/^The gateway/, 'the gateway')}`,
-      startFix(template, settings.upstreamTransport, settings.clientTransport, { silent, timeoutMs }),
+      startFix(template, settings.upstreamTransport, settings.clientTransport, {
+        silent,
+        timeoutMs,
+        ...(error instanceof GatewayStartError && { output: error.output }),
+      }),
     );
   });
   const listenMs = performance.now() - began;
@@ -286,8 +290,12 @@ async function checkFirstCall(
       `Likely fix: start the gateway first, or fix the host, port and path in --gateway-url; it must forward to the check's upstream on 127.0.0.1:${ups.upstream?.port ?? options.upstreamPort} (--upstream-port).`,
     );
   }
-  const fix = (silent: boolean): string =>
-    startFix(options.gateway ?? '', settings.upstreamTransport, settings.clientTransport, { silent, timeoutMs });
+  const fix = (silent: boolean, output?: string): string =>
+    startFix(options.gateway ?? '', settings.upstreamTransport, settings.clientTransport, {
+      silent,
+      timeoutMs,
+      ...(output !== undefined && { output }),
+    });
   const process = gateway.supervisor?.process;
   if (!process) {
     throw new CheckSetupError(
@@ -305,7 +313,7 @@ async function checkFirstCall(
         : `The first call through the gateway "${process.command}" failed: ${cause}`;
   throw new CheckSetupError(
     `${how}\nIts output ended with:\n${tail(process.output())}`,
-    fix(exited === undefined && silentTimeout(first.error, process.output())),
+    fix(exited === undefined && silentTimeout(first.error, process.output()), process.output()),
   );
 }
 

@@ -51,6 +51,9 @@ function unquotedUpstream(template: string): boolean {
   return /(^|[^'"])\{upstream\}(?!['"])/.test(template);
 }
 
+/** A shell or spawn that could not run an http:// URL: the gateway took {upstream} for a stdio command. */
+const RAN_THE_URL = /https?:\/\/[^\s:]+:\d+\/\S*: (?:not found|No such file or directory)|spawn https?:\/\/\S+ ENOENT/;
+
 /**
  * The likely fix for a gateway command that did not start or did not take a first call, from what
  * was seen: a gateway that wrote nothing and neither listened nor answered within the timeout is
@@ -60,8 +63,14 @@ export function startFix(
   template: string,
   upstreamTransport: 'http' | 'stdio',
   clientTransport: 'http' | 'stdio',
-  seen: { readonly silent: boolean; readonly timeoutMs: number } = { silent: false, timeoutMs: 0 },
+  seen: { readonly silent: boolean; readonly timeoutMs: number; readonly output?: string } = {
+    silent: false,
+    timeoutMs: 0,
+  },
 ): string {
+  if (upstreamTransport === 'http' && seen.output !== undefined && RAN_THE_URL.test(seen.output)) {
+    return "Likely fix: the gateway ran {upstream}, the upstream's URL, as a command (its output above says so): it starts its upstream itself, over stdio. Add --upstream-transport stdio, so that {upstream} becomes the reference server's command line.";
+  }
   if (seen.silent) {
     const npx = /\bnpx\b/.test(template)
       ? ' or install the gateway first (npm install --save-dev <its package>) and run its binary instead of `npx -y`, which downloads it again on a cold cache'
