@@ -82,7 +82,7 @@ export function counts(report: Pick<CheckReport, 'results'>): string {
 /** The line on gateway starts: how many processes the check started and how long they took to answer a first request. */
 function startsLine(starts: NonNullable<CheckReport['starts']>): string {
   // Under a second in ms: a start of 40 ms is not "0.0 s".
-  const s = (ms: number): string => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
+  const s = (ms: number): string => (Math.round(ms) < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
   const late = starts.late > 0 ? `; ${starts.late} did not answer within --timeout (their rows are inconclusive)` : '';
   return `gateway starts: ${counted(starts.count, 'process', 'processes')} answered a first request after ${s(starts.medianMs)} (median), ${s(starts.longestMs)} at the longest${late}; the rows' clocks start after that`;
 }

@@ -52,7 +52,8 @@ function unquotedUpstream(template: string): boolean {
 }
 
 /** A shell or spawn that could not run an http:// URL: the gateway took {upstream} for a stdio command. */
-const RAN_THE_URL = /https?:\/\/[^\s:]+:\d+\/\S*: (?:not found|No such file or directory)|spawn https?:\/\/\S+ ENOENT/;
+const RAN_THE_URL =
+  /\bsh: (?:\d+: )?https?:\/\/\S+: (?:not found|No such file or directory)|spawn https?:\/\/\S+ ENOENT/;
 
 /**
  * The likely fix for a gateway command that did not start or did not take a first call, from what

@@ -177,10 +177,9 @@ export class AuditLog {
   }
 
   /** Records that a cancel naming the call reached its connection `ms` before the call itself (first one wins). */
-  noteCancelBeforeCall(entry: AuditEntry, ms: number, reason: string | null): void {
+  noteCancelBeforeCall(entry: AuditEntry, ms: number): void {
     if (entry.cancelled || entry.cancelBeforeCallMs !== undefined) return;
     entry.cancelBeforeCallMs = round3(ms);
-    entry.cancelReason = reason;
     this.changed();
   }
 

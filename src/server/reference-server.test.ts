@@ -106,3 +106,45 @@ describe('longOutputBlock', () => {
     expect(longOutputBlock(49, 65536)).toHaveLength(65536);
   });
 });
+
+describe('a cancel that names a request the connection is not running', () => {
+  /** A raw connection: what the test sends, and a promise of the response with each id. */
+  async function rawConnection() {
+    const log = new AuditLog();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await connectReferenceServer(serverSide, { audit: log });
+    const answered = new Map<unknown, () => void>();
+    clientSide.onmessage = (message) => {
+      if ('id' in message && !('method' in message)) answered.get(message.id)?.();
+    };
+    await clientSide.start();
+    const send = (message: Record<string, unknown>) =>
+      clientSide.send({ jsonrpc: '2.0', ...message } as Parameters<typeof clientSide.send>[0]);
+    const call = async (id: string) => {
+      const done = new Promise<void>((resolve) => answered.set(id, resolve));
+      await send({ id, method: 'tools/call', params: { name: 'progress', arguments: { steps: 2, step_ms: 5 } } });
+      await done;
+    };
+    const cancel = (id: string) => send({ method: 'notifications/cancelled', params: { requestId: id, reason: 'r' } });
+    return { log, call, cancel, close: () => clientSide.close() };
+  }
+
+  test('one that came before its call is noted on the call, which runs: a server may ignore it', async () => {
+    const c = await rawConnection();
+    await c.cancel('early');
+    await c.call('early');
+    const [row] = c.log.entries();
+    expect(row).toMatchObject({ requestId: 'early', outcome: 'result', cancelled: false, cancelReason: null });
+    expect(row?.cancelBeforeCallMs).toBeGreaterThanOrEqual(0);
+    await c.close();
+  });
+
+  test('one that came after its call ended is late: a later call with the same id is not marked', async () => {
+    const c = await rawConnection();
+    await c.call('again');
+    await c.cancel('again');
+    await c.call('again');
+    expect(c.log.entries().map((r) => r.cancelBeforeCallMs)).toEqual([undefined, undefined]);
+    await c.close();
+  });
+});

@@ -252,7 +252,7 @@ export async function callReferenceTool(
   }
   const early = takeEarlyCancel(running, call.requestId);
   if (early && call.signal.aborted) audit.noteCancel(entry, early.reason);
-  else if (early) audit.noteCancelBeforeCall(entry, performance.now() - early.at, early.reason);
+  else if (early) audit.noteCancelBeforeCall(entry, performance.now() - early.at);
   running.set(idKey(call.requestId), entry);
   try {
     const result = await tool.run(args, {
@@ -279,6 +279,7 @@ export async function callReferenceTool(
     return result;
   } finally {
     running.delete(idKey(call.requestId));
+    noteFinished(running, call.requestId);
   }
 }
 
@@ -304,6 +305,15 @@ interface EarlyCancel {
   readonly at: number;
 }
 const earlyCancels = new WeakMap<RunningCalls, Map<string, EarlyCancel>>();
+/** Ids of calls that ended lately, per connection: a cancel naming one came late, not early. */
+const finishedIds = new WeakMap<RunningCalls, Set<string>>();
+
+function noteFinished(running: RunningCalls, requestId: string | number): void {
+  const finished = finishedIds.get(running) ?? new Set<string>();
+  finishedIds.set(running, finished);
+  if (finished.size >= EARLY_CANCELS_KEPT) finished.delete(finished.values().next().value as string);
+  finished.add(idKey(requestId));
+}
 const EARLY_CANCELS_KEPT = 32;
 /** A kept cancel older than this is not matched to a call: it was late for an earlier one, not early. */
 const EARLY_CANCEL_MS = 10_000;
@@ -327,6 +337,7 @@ export function noteCancelled(
     audit.noteCancel(entry, reason);
     return;
   }
+  if (finishedIds.get(running)?.has(idKey(requestId))) return;
   const kept = earlyCancels.get(running) ?? new Map<string, EarlyCancel>();
   earlyCancels.set(running, kept);
   if (kept.size >= EARLY_CANCELS_KEPT) kept.delete(kept.keys().next().value as string);

@@ -71,6 +71,9 @@ export type Fault =
   // forwards every tools/call HOLD_CALL_MS (1 s) late and everything else at once: a cancel sent
   // 300 ms into a call reaches the upstream before the call it names, as on a starved machine
   | 'hold-calls'
+  // 'hold-calls' for the first call of a cancellation row only (its arguments carry a "check-cancel-" tag):
+  // the overtaking of a starved machine, which a second look does not meet again
+  | 'hold-first-cancel-call'
   // benign
   // compresses SSE with brotli for a client that accepts br, flushing after every upstream read
   | 'compress-flush'
@@ -197,6 +200,8 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
   // global-event-replay: every event seen, of every session, in order.
   const allEvents: { id: string; text: string }[] = [];
   const staleByToken = new Map<string, string[]>();
+  // hold-first-cancel-call: whether it held its one call.
+  let heldOne = false;
   const server = createServer((req, res) => {
     const resumeFrom = req.headers['last-event-id'];
     if (fault === 'global-event-replay' && req.method === 'GET' && typeof resumeFrom === 'string') {
@@ -455,9 +460,15 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
       forward.end(body);
     };
     req.on('end', () => {
-      // hold-calls: a tools/call goes on HOLD_CALL_MS late, what follows it (its cancel) at once.
-      if (fault === 'hold-calls' && Buffer.concat(chunks).includes('"tools/call"')) setTimeout(onEnd, HOLD_CALL_MS);
-      else onEnd();
+      // hold-calls: a tools/call goes on HOLD_CALL_MS late, what follows it (its cancel) at once. Over a stdio
+      // upstream the check reads the audit log with a tools/call through the gateway too: that is held as well.
+      const body = Buffer.concat(chunks);
+      const held =
+        body.includes('"tools/call"') &&
+        (fault === 'hold-calls' || (fault === 'hold-first-cancel-call' && !heldOne && body.includes('"check-cancel-')));
+      if (!held) return onEnd();
+      heldOne = true;
+      setTimeout(onEnd, HOLD_CALL_MS);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
