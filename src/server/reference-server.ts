@@ -294,16 +294,22 @@ function receivedRound(
   };
 }
 
-/**
- * Cancels that named a request id no call of the connection was running, kept (the newest few) for
- * the call that arrives after its own cancel: through a gateway a call and its cancel can travel
- * apart (two POSTs in 2025-11-25), and the audit row then says the cancel came first.
- */
+/** A cancel kept for a call not yet arrived. */
 interface EarlyCancel {
   readonly reason: string | null;
   /** `performance.now()` when it arrived. */
   readonly at: number;
 }
+/** How many kept cancels, and ids of ended calls, each connection remembers. */
+const EARLY_CANCELS_KEPT = 32;
+/** A kept cancel older than this is not matched to a call: it was late for an earlier one, not early. */
+const EARLY_CANCEL_MS = 10_000;
+
+/**
+ * Cancels that named a request id no call of the connection was running, kept (the newest few) for
+ * the call that arrives after its own cancel: through a gateway a call and its cancel can travel
+ * apart (two POSTs in 2025-11-25), and the audit row then says the cancel came first.
+ */
 const earlyCancels = new WeakMap<RunningCalls, Map<string, EarlyCancel>>();
 /** Ids of calls that ended lately, per connection: a cancel naming one came late, not early. */
 const finishedIds = new WeakMap<RunningCalls, Set<string>>();
@@ -314,9 +320,6 @@ function noteFinished(running: RunningCalls, requestId: string | number): void {
   if (finished.size >= EARLY_CANCELS_KEPT) finished.delete(finished.values().next().value as string);
   finished.add(idKey(requestId));
 }
-const EARLY_CANCELS_KEPT = 32;
-/** A kept cancel older than this is not matched to a call: it was late for an earlier one, not early. */
-const EARLY_CANCEL_MS = 10_000;
 
 function takeEarlyCancel(running: RunningCalls, requestId: string | number): EarlyCancel | undefined {
   const kept = earlyCancels.get(running);

@@ -170,7 +170,6 @@ function judgeCancel({ name, id, by, session, seen, audit, numbers, calls }: Can
   );
 }
 
-/** Cancellation judged by the upstream's own record, found by tag whatever the gateway did to ids. */
 /** One look of a cancellation row, and how early its cancel reached the upstream when it overtook the call. */
 async function lookOnce(
   context: BatteryContext,
