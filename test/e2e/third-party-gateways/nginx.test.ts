@@ -39,12 +39,18 @@ describe.skipIf(nginxMissing)('nginx (Debian package) as the gateway', () => {
   }, 120_000);
 
   test('stock (proxy_buffering on, no gzip) streams with and without the header: nginx 1.22 writes each read on', async () => {
-    const report = await runGatewayCheck({
-      gateway: `bash ${nginx} {upstream} {port} stock`,
-      timeoutMs: 5000,
-      only: ['progress streams live'],
-    });
-    for (const row of report.results) {
+    const check = (only: string) =>
+      runGatewayCheck({ gateway: `bash ${nginx} {upstream} {port} stock`, timeoutMs: 5000, only: [only] });
+    const report = await check('progress streams live');
+    // A row judged on 50 ms gaps that failed runs once more on its own before it counts: CI at a72175a failed the
+    // 50 ms row here beside the main group's load (nginx's process starved); nginx that held progress back fails both.
+    const rows = await Promise.all(
+      report.results.map(async (row) =>
+        row.verdict === 'pass' ? row : ((await check(row.property)).results[0] ?? row),
+      ),
+    );
+    expect(rows.map((r) => r.property)).toEqual(SPACING);
+    for (const row of rows) {
       expect([row.property, row.verdict]).toEqual([row.property, 'pass']);
       expect(row.evidence).toMatch(/the same with and without X-Accel-Buffering: no from the upstream$/);
     }
