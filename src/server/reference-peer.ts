@@ -6,7 +6,7 @@ import {
   type ConnectReferenceOptions,
   noteCancelled,
   REFERENCE_SERVER_INFO,
-  type RunningCalls,
+  RunningCalls,
   referenceParamHeaders,
 } from './reference-server.js';
 import type { TaskStore } from './tasks-extension.js';
@@ -71,7 +71,7 @@ async function callTool(
 ): Promise<void> {
   const id = message.id as string | number;
   // One request, one set of running calls: with no sessions, two clients may use the same id.
-  const running: RunningCalls = new Map();
+  const running = new RunningCalls();
   // The modern era's cancel: the client closed the stream.
   cancelled.addEventListener('abort', () => noteCancelled(running, options.audit, id, 'the client closed the stream'));
   let streaming = false;

@@ -3,8 +3,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { AuditLog } from './audit-log.js';
-import { connectReferenceServer } from './reference-server.js';
+import { type AuditEntry, AuditLog } from './audit-log.js';
+import { connectReferenceServer, RunningCalls } from './reference-server.js';
 import { CHATTY_BLOCKS, longOutputBlock } from './reference-tools.js';
 
 let client: Client;
@@ -146,5 +146,31 @@ describe('a cancel that names a request the connection is not running', () => {
     await c.call('again');
     expect(c.log.entries().map((r) => r.cancelBeforeCallMs)).toEqual([undefined, undefined]);
     await c.close();
+  });
+});
+
+describe('RunningCalls: the cancels it keeps, on an injected clock', () => {
+  const entry = {} as AuditEntry;
+
+  test('a kept cancel is matched to its call within 10 s, and only once', () => {
+    let now = 1000;
+    const running = new RunningCalls(() => now);
+    running.keepEarly('a', 'why');
+    now += 250;
+    expect(running.start('a', entry)).toEqual({ reason: 'why', ms: 250 });
+    running.end('a');
+    running.keepEarly('b', null);
+    now += 10_001;
+    expect(running.start('b', entry)).toBeUndefined();
+  });
+
+  test('the newest 32 are kept; a cancel naming a call that ended lately is not kept', () => {
+    const running = new RunningCalls(() => 0);
+    for (let i = 0; i < 33; i++) running.keepEarly(i, null);
+    expect(running.start(0, entry)).toBeUndefined();
+    expect(running.start(32, entry)).toEqual({ reason: null, ms: 0 });
+    running.end(32);
+    running.keepEarly(32, null);
+    expect(running.start(32, entry)).toBeUndefined();
   });
 });

@@ -115,7 +115,7 @@ export async function connectWithHooks(
     instructions: 'mcp-golden reference streaming server: progress, long_output, chatty.',
     jsonSchemaValidator: sharedValidator(),
   });
-  const running: RunningCalls = new Map();
+  const running = new RunningCalls();
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: referenceToolList(options) }));
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
@@ -146,8 +146,70 @@ export async function connectWithHooks(
   return server;
 }
 
-/** The calls still running, by request id: their audit rows take a cancellation when one arrives. */
-export type RunningCalls = Map<string, AuditEntry>;
+/** How many early cancels, and ids of ended calls, a connection remembers. */
+const REMEMBERED = 32;
+/** An early cancel older than this is not matched to a call: it was late for an earlier one, not early. */
+const EARLY_CANCEL_MS = 10_000;
+
+/** A cancel kept for a call not yet arrived, with its arrival time. */
+interface EarlyCancel {
+  readonly reason: string | null;
+  readonly at: number;
+}
+
+/** Forgets the oldest entry of a remembered collection once it holds {@link REMEMBERED}. */
+function forgetOldest<K>(kept: Map<K, unknown> | Set<K>): void {
+  if (kept.size >= REMEMBERED) kept.delete(kept.keys().next().value as K);
+}
+
+/**
+ * A connection's calls still running, by request id (their audit rows take a cancellation when one
+ * arrives), and cancels that named an id it was not running: kept (the newest few) for the call that
+ * arrives after its own cancel, since through a gateway a call and its cancel can travel apart (two
+ * POSTs in 2025-11-25), unless the id ended lately on the connection (a late cancel, not an early one).
+ */
+export class RunningCalls {
+  private readonly calls = new Map<string, AuditEntry>();
+  private readonly early = new Map<string, EarlyCancel>();
+  private readonly ended = new Set<string>();
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  /** The running call's audit row. */
+  get(requestId: string | number): AuditEntry | undefined {
+    return this.calls.get(idKey(requestId));
+  }
+
+  /** A call starts running; returns the cancel that reached the connection before it, and how many ms before. */
+  start(
+    requestId: string | number,
+    entry: AuditEntry,
+  ): { readonly reason: string | null; readonly ms: number } | undefined {
+    const key = idKey(requestId);
+    this.calls.set(key, entry);
+    const early = this.early.get(key);
+    this.early.delete(key);
+    if (early === undefined) return undefined;
+    const ms = this.now() - early.at;
+    return ms <= EARLY_CANCEL_MS ? { reason: early.reason, ms } : undefined;
+  }
+
+  /** A call ended. */
+  end(requestId: string | number): void {
+    const key = idKey(requestId);
+    this.calls.delete(key);
+    forgetOldest(this.ended);
+    this.ended.add(key);
+  }
+
+  /** Keeps a cancel naming no running call, unless that call ended lately. */
+  keepEarly(requestId: string | number, reason: string | null): void {
+    const key = idKey(requestId);
+    if (this.ended.has(key)) return;
+    forgetOldest(this.early);
+    this.early.set(key, { reason, at: this.now() });
+  }
+}
 
 /** `tools/list` of the reference server: the streaming tools, `audit_log`, and the check's tools when asked. */
 export function referenceToolList(options: Pick<ConnectReferenceOptions, 'checkTools'>): Tool[] {
@@ -250,10 +312,9 @@ export async function callReferenceTool(
     audit.finish(entry, 'error', message);
     throw toolError(message);
   }
-  const early = takeEarlyCancel(running, call.requestId);
+  const early = running.start(call.requestId, entry);
   if (early && call.signal.aborted) audit.noteCancel(entry, early.reason);
-  else if (early) audit.noteCancelBeforeCall(entry, performance.now() - early.at);
-  running.set(idKey(call.requestId), entry);
+  else if (early) audit.noteCancelBeforeCall(entry, early.ms);
   try {
     const result = await tool.run(args, {
       progressToken: call.noProgress ? undefined : token,
@@ -278,8 +339,7 @@ export async function callReferenceTool(
     else audit.finish(entry, 'result');
     return result;
   } finally {
-    running.delete(idKey(call.requestId));
-    noteFinished(running, call.requestId);
+    running.end(call.requestId);
   }
 }
 
@@ -294,40 +354,6 @@ function receivedRound(
   };
 }
 
-/** A cancel kept for a call not yet arrived. */
-interface EarlyCancel {
-  readonly reason: string | null;
-  /** `performance.now()` when it arrived. */
-  readonly at: number;
-}
-/** How many kept cancels, and ids of ended calls, each connection remembers. */
-const EARLY_CANCELS_KEPT = 32;
-/** A kept cancel older than this is not matched to a call: it was late for an earlier one, not early. */
-const EARLY_CANCEL_MS = 10_000;
-
-/**
- * Cancels that named a request id no call of the connection was running, kept (the newest few) for
- * the call that arrives after its own cancel: through a gateway a call and its cancel can travel
- * apart (two POSTs in 2025-11-25), and the audit row then says the cancel came first.
- */
-const earlyCancels = new WeakMap<RunningCalls, Map<string, EarlyCancel>>();
-/** Ids of calls that ended lately, per connection: a cancel naming one came late, not early. */
-const finishedIds = new WeakMap<RunningCalls, Set<string>>();
-
-function noteFinished(running: RunningCalls, requestId: string | number): void {
-  const finished = finishedIds.get(running) ?? new Set<string>();
-  finishedIds.set(running, finished);
-  if (finished.size >= EARLY_CANCELS_KEPT) finished.delete(finished.values().next().value as string);
-  finished.add(idKey(requestId));
-}
-
-function takeEarlyCancel(running: RunningCalls, requestId: string | number): EarlyCancel | undefined {
-  const kept = earlyCancels.get(running);
-  const early = kept?.get(idKey(requestId));
-  kept?.delete(idKey(requestId));
-  return early && performance.now() - early.at <= EARLY_CANCEL_MS ? early : undefined;
-}
-
 /** Notes a cancellation on the audit row of a running call, or keeps it for a call not yet arrived. */
 export function noteCancelled(
   running: RunningCalls,
@@ -335,16 +361,9 @@ export function noteCancelled(
   requestId: string | number,
   reason: string | null,
 ): void {
-  const entry = running.get(idKey(requestId));
-  if (entry) {
-    audit.noteCancel(entry, reason);
-    return;
-  }
-  if (finishedIds.get(running)?.has(idKey(requestId))) return;
-  const kept = earlyCancels.get(running) ?? new Map<string, EarlyCancel>();
-  earlyCancels.set(running, kept);
-  if (kept.size >= EARLY_CANCELS_KEPT) kept.delete(kept.keys().next().value as string);
-  kept.set(idKey(requestId), { reason, at: performance.now() });
+  const entry = running.get(requestId);
+  if (entry) audit.noteCancel(entry, reason);
+  else running.keepEarly(requestId, reason);
 }
 
 function readAuditLog(audit: AuditLog, rawArgs: unknown): CallToolResult {

@@ -6,7 +6,7 @@ import { perRequestStdio, type StdioOut, serveStdioSide } from '../http/stdio-si
 import { AuditLog } from './audit-log.js';
 import { holdForTurn } from './hold-for-turn.js';
 import { type ModernRequest, referenceHasMethod, referenceModernAnswer, runModernCall } from './modern-answers.js';
-import { connectWithHooks, noteCancelled, type RunningCalls } from './reference-server.js';
+import { connectWithHooks, noteCancelled, RunningCalls } from './reference-server.js';
 import { TaskStore } from './tasks-extension.js';
 
 /** Options of {@link serveReferenceStdio}. */
@@ -83,7 +83,7 @@ export async function serveReferenceStdio(options: StdioServeOptions = {}): Prom
   const server = await connectWithHooks(channel, hooks);
   const tasks = new TaskStore();
   const modernOptions = { ...hooks, tasks };
-  const running: RunningCalls = new Map();
+  const running = new RunningCalls();
   const side = serveStdioSide(
     {
       stdin: options.stdin ?? process.stdin,

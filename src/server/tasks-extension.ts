@@ -4,12 +4,7 @@ import { isGoldenError } from '../errors.js';
 import { declaresTasks, ENVELOPE_KEYS, TASKS_EXTENSION } from '../transcript/modern-envelope.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
 import { CHECK_TOOLS, TASK_TOOL } from './check-tools.js';
-import {
-  type ConnectReferenceOptions,
-  callReferenceTool,
-  noteCancelled,
-  type RunningCalls,
-} from './reference-server.js';
+import { type ConnectReferenceOptions, callReferenceTool, noteCancelled, RunningCalls } from './reference-server.js';
 
 /** How long a task is kept after it was created, in ms (its `ttlMs`). */
 export const TASK_TTL_MS = 300_000;
@@ -104,7 +99,7 @@ export class TaskStore {
       createdAtMs: this.now(),
       pollIntervalMs,
       controller: new AbortController(),
-      running: new Map(),
+      running: new RunningCalls(),
       requestId: message.id as string | number,
       audit: options.audit,
     };
