@@ -12,6 +12,7 @@ import {
   resultContent,
   textOf,
 } from './json-rpc.js';
+import { readCalls } from './read-calls.js';
 
 const ms = (us: number): string => `${(us / 1000).toFixed(1)} ms`;
 const pad = (text: string, width: number): string => text.padStart(width);
@@ -101,16 +102,13 @@ export function timelineStats(transcript: Transcript): TimelineStats {
 /** Calls listed in the timeline's head when the header names none (a session useGolden or a proxy recorded). */
 const CALLS_SHOWN = 5;
 
-/** The tools/call requests of a session the header names no call for: `calls: progress {"steps":3}, chatty {}`. */
-function sessionCalls(frames: readonly Frame[]): string {
-  const calls = frames
-    .filter((f) => f.dir === 'client->server')
-    .map((f) => frameMessage(f))
-    .filter((m) => m !== undefined && 'method' in m && m.method === 'tools/call' && 'id' in m)
-    .map((m) => {
-      const params = memberOf(m, 'params');
-      return `${String(memberOf(params, 'name') ?? '?')} ${JSON.stringify(memberOf(params, 'arguments') ?? {})}`;
-    });
+/** The calls of a session the header names no call for (a 2026-07-28 call's rounds are one): `calls: progress {"steps":3}, chatty {}`. */
+function sessionCalls(transcript: Transcript): string {
+  const calls = readCalls(transcript).calls.flatMap(({ request }) => {
+    if (request?.method !== 'tools/call') return [];
+    const params = paramsOf(request);
+    return [`${String(params.name ?? '?')} ${JSON.stringify(params.arguments ?? {})}`];
+  });
   if (calls.length === 0) return 'calls: none (a session without tools/call)';
   const more = calls.length > CALLS_SHOWN ? `, … and ${calls.length - CALLS_SHOWN} more` : '';
   return `calls: ${calls.slice(0, CALLS_SHOWN).join(', ')}${more}`;
@@ -128,7 +126,7 @@ export function formatTimeline(transcript: Transcript): string[] {
   const notes = goldenNotes(header);
   const lines = [
     `${header.scenario ?? '(ad hoc)'} · ${header.format} · ${header.transport} · ${header.target} · protocol ${header.protocolVersion} (${eraOf(header)} era) · ${header.recorder}`,
-    `${header.tool === undefined ? sessionCalls(transcript.frames) : `call: ${header.tool} ${JSON.stringify(header.arguments ?? {})}`}${Object.keys(notes).length > 0 ? ` · ${JSON.stringify(notes)}` : ''}`,
+    `${header.tool === undefined ? sessionCalls(transcript) : `call: ${header.tool} ${JSON.stringify(header.arguments ?? {})}`}${Object.keys(notes).length > 0 ? ` · ${JSON.stringify(notes)}` : ''}`,
   ];
   // The ignores and masks `verify` used for this golden, so a reader sees what is not compared.
   const volatile = notes.volatile;
