@@ -98,21 +98,20 @@ async function readJson(path: string): Promise<unknown | undefined> {
   }
 }
 
-/** A zod schema as its definition shows it: an object's shape, what an optional wraps, a record's values. */
-interface SchemaNode {
-  readonly shape?: Record<string, SchemaNode>;
-  readonly _zod?: { readonly def?: { readonly innerType?: SchemaNode; readonly valueType?: SchemaNode } };
+/** A JSON Schema node, as `z.toJSONSchema` writes an object: its properties, and the schema of any other key. */
+interface JsonSchemaNode {
+  readonly properties?: Record<string, JsonSchemaNode>;
+  readonly additionalProperties?: JsonSchemaNode | boolean;
 }
 
 /** The keys the config takes at `path` (an object's own keys), for a did-you-mean on an unknown one. */
 function keysAt(path: readonly PropertyKey[]): string[] {
-  const unwrap = (node: SchemaNode | undefined): SchemaNode | undefined =>
-    node?._zod?.def?.innerType ? unwrap(node._zod.def.innerType) : node;
-  let node = unwrap(ProjectConfigSchema as unknown as SchemaNode);
+  let node: JsonSchemaNode | undefined = z.toJSONSchema(ProjectConfigSchema, { io: 'input' }) as JsonSchemaNode;
   for (const segment of path) {
-    node = unwrap(node?.shape ? node.shape[String(segment)] : node?._zod?.def?.valueType);
+    const other: JsonSchemaNode | boolean | undefined = node?.additionalProperties;
+    node = node?.properties?.[String(segment)] ?? (typeof other === 'object' ? other : undefined);
   }
-  return node?.shape ? Object.keys(node.shape) : [];
+  return Object.keys(node?.properties ?? {});
 }
 
 function checked(value: unknown, source: string, baseDir: string, inPackageJson: boolean): LoadedProjectConfig {
