@@ -129,6 +129,12 @@ function settle(options: CheckOptions): Settings {
     );
   }
   const template = options.gateway;
+  if (template !== undefined && !template.includes('{upstream}') && !template.includes('{port}')) {
+    throw new GoldenError(
+      'E_USAGE',
+      `The --gateway command "${template}" has neither {upstream} nor {port}. Put {upstream} where the gateway takes its upstream and {port} where it takes its listening port.`,
+    );
+  }
   if (template?.includes('{upstream}') && clientTransport === 'http' && !template.includes('{port}')) {
     throw new GoldenError(
       'E_USAGE',
